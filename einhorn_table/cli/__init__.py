@@ -1,0 +1,54 @@
+"""The ``einhorn-table`` command: one sub-command per module in this package.
+
+Each sub-command module exposes ``register(subparsers)``, which adds its
+parser and sets ``handler`` (a function taking the parsed arguments and
+returning the exit status). Modules import heavy libraries (OpenCV, pygame,
+gpiozero) inside their handlers, never at import time, so that ``replay`` and
+``--help`` work on any Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from einhorn_table import __version__
+from einhorn_table.errors import EinhornError
+
+# The sub-commands, in the order ``--help`` lists them.
+COMMANDS: tuple[str, ...] = (
+    "replay",
+    "simulate",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="einhorn-table",
+        description="Einhorn Table: the referee for the dice game Einhorn.",
+    )
+    parser.add_argument("--version", action="version", version=f"einhorn-table {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        module = importlib.import_module(f"einhorn_table.cli.{name}")
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        status: int = handler(args)
+    except EinhornError as error:
+        print(f"einhorn-table: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return status

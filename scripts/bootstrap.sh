@@ -1,0 +1,41 @@
+# Sourced by ./start and ./check: makes .venv beside this repository and
+# installs the companion into it (with EXTRAS, e.g. "[dev]").
+# On a Raspberry Pi the camera and GPIO libraries come from Raspberry Pi OS:
+# they are installed with apt and the venv sees them (--system-site-packages).
+set -eu
+here="$(cd "$(dirname "$0")" && pwd)"
+venv="$here/.venv"
+python="${PYTHON:-python3}"
+
+is_pi=0
+if [ -r /proc/device-tree/model ] && grep -qi "raspberry pi" /proc/device-tree/model 2>/dev/null; then
+    is_pi=1
+fi
+
+if [ "$is_pi" = 1 ]; then
+    missing=""
+    for pkg in python3-picamera2 python3-lgpio; do
+        dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
+    done
+    if [ -n "$missing" ]; then
+        echo "Installing the Pi's camera and GPIO libraries:$missing"
+        sudo apt-get update && sudo apt-get install -y $missing
+    fi
+fi
+
+if [ ! -x "$venv/bin/python" ]; then
+    echo "Making a Python environment in $venv"
+    if [ "$is_pi" = 1 ]; then
+        "$python" -m venv --system-site-packages "$venv"
+    else
+        "$python" -m venv "$venv"
+    fi
+fi
+
+stamp="$venv/.installed${EXTRAS:-}"
+if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ]; then
+    echo "Installing Einhorn Table and what it needs (once; a minute or two)"
+    "$venv/bin/python" -m pip install --quiet --upgrade pip
+    "$venv/bin/python" -m pip install --quiet -e "$here${EXTRAS:-}"
+    touch "$stamp"
+fi
