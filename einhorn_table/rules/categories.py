@@ -60,18 +60,18 @@ PROBABILITY: dict[Category, float] = {cat: n / 216 for cat, n in ROLL_COUNTS.ite
 def check_dice(dice: Iterable[object]) -> Dice:
     """Return ``dice`` as a tuple of three faces, or refuse what no die can show."""
     values = tuple(dice)
-    if len(values) != 3:
+    if len(values) == 3:
+        a, b, c = values
+        if type(a) is int and type(b) is int and type(c) is int and (a, b, c) in _TABLE:
+            return values  # type: ignore[return-value]
+    else:
         raise RuleViolation(f"a roll is three dice, not {len(values)}", rule="1")
     for value in values:
         if type(value) is not int or not 1 <= value <= 6:
             raise RuleViolation(f"a die shows 1 to 6, not {value!r}", rule="1")
-    return values  # type: ignore[return-value]
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def categorize(dice: Iterable[object]) -> Category:
     """The category of three dice, e.g. ``categorize((1, 3, 5)) is Category.EINHORN``."""
-    key = dice if type(dice) is tuple else tuple(dice)
-    category = _TABLE.get(key)  # type: ignore[arg-type]
-    if category is None:
-        return _TABLE[check_dice(key)]
-    return category
+    return _TABLE[check_dice(dice)]

@@ -1,0 +1,84 @@
+"""``einhorn-table replay FILE... [--json]``: the ledger after each match file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from einhorn_table.rules import Awaiting, Ledger, RuleViolation, replay_file
+
+_WAITING = {
+    Awaiting.START_ROLL: "{} to roll for the start",
+    Awaiting.ROLL: "{} to roll",
+    Awaiting.COUNTERPARTY: "{} to choose who pays or is paid",
+    Awaiting.BID: "{} to bid for the unicorn",
+    Awaiting.TOPUP: "{} to top up from their stash",
+    Awaiting.TIEBREAK_ROLL: "{} to roll the tie-break",
+}
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="referee a recorded match file and show its ledger",
+        description="Replay match files (RULES.md section 8) and print the ledger after the "
+        "last line of each. A line the rules refuse is reported on stderr with its line "
+        "number, and the exit status is 1.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="match files (.jsonl)")
+    parser.add_argument("--json", action="store_true", help="one JSON ledger a line")
+    parser.set_defaults(handler=run)
+
+
+def format_ledger(ledger: Ledger, title: str) -> str:
+    """The ledger as a small table a person can read."""
+    lines = [f"{title}  ({ledger.variant}, game {ledger.game} of {ledger.games})"]
+    width = max(len("player"), *(len(p.name) for p in ledger.players))
+    lines.append(f"  {'player':<{width}}  game stones  stash")
+    for p in ledger.players:
+        marks = []
+        if p.name == ledger.unicorn:
+            marks.append("unicorn")
+        if p.name == ledger.winner:
+            marks.append("WINNER")
+        note = f"  <- {', '.join(marks)}" if marks else ""
+        lines.append(f"  {p.name:<{width}}  {p.game_stones:>11}  {p.stash:>5}{note}")
+    lines.append(f"  central stash: {ledger.central}")
+    if ledger.winner is not None:
+        best = ledger.player(ledger.winner).stash
+        lines.append(f"  match over: {ledger.winner} wins with {best} stones")
+    else:
+        waiting = _WAITING[ledger.awaiting].format(ledger.to_act)
+        call = f" (called {ledger.call.label})" if ledger.call is not None else ""
+        lines.append(f"  next: {waiting}{call}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    status = 0
+    for index, path in enumerate(args.files):
+        try:
+            match = replay_file(path)
+        except RuleViolation as error:
+            print(f"{path}: {error}", file=sys.stderr)
+            status = 1
+            continue
+        except OSError as error:
+            print(f"{path}: cannot read this file ({error.strerror})", file=sys.stderr)
+            status = 1
+            continue
+        except UnicodeDecodeError:
+            print(f"{path}: this is not a text file of match notation", file=sys.stderr)
+            status = 1
+            continue
+        ledger = match.ledger()
+        if args.json:
+            print(json.dumps(ledger.to_json(), ensure_ascii=False))
+        else:
+            if index:
+                print()
+            print(format_ledger(ledger, path))
+        sys.stdout.flush()
+    return status

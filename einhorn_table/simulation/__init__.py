@@ -1,0 +1,1 @@
+"""Bots and simulated matches: standard library only, like the rules they play."""

@@ -1,0 +1,209 @@
+"""Whole matches played by bots, and what a game designer wants to know of them."""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from einhorn_table.rules.categories import Category
+from einhorn_table.rules.engine import Awaiting, MatchState, Phase, TurnResult
+from einhorn_table.rules.match import Match
+from einhorn_table.rules.notation import Roll, Setup
+from einhorn_table.simulation.bots import next_inputs
+from einhorn_table.simulation.strategies import CALL_OPTIONS, Strategy
+
+#: A match that has not ended after this many inputs is stopped (never seen in practice).
+MAX_INPUTS = 200_000
+
+
+@dataclass(slots=True)
+class MatchReport:
+    """One simulated match."""
+
+    seats: tuple[str, ...]
+    winner: int
+    starter: int
+    games: int
+    turns_per_game: list[int]
+    #: "turn" or "deal" if the central stash ran dry, else None.
+    central_dry: str | None
+    #: Per call option: (turns, net stones for the roller).
+    earnings: dict[Category | None, list[int]]
+    rolloff: bool
+    turns: int
+
+
+def play_match(setup: Setup, strategies: Sequence[Strategy], rng: random.Random) -> MatchReport:
+    """Play one match to its end with the given bots, seat by seat."""
+    state = MatchState(setup)
+    names = state.names
+    turns_per_game = [0]
+    earnings: dict[Category | None, list[int]] = {option: [0, 0] for option in CALL_OPTIONS}
+    starter = -1
+    central_dry: str | None = None
+    rolloff = False
+    inputs = 0
+    apply = state.apply
+    while state.awaiting is not Awaiting.NOTHING:
+        for item in next_inputs(state, strategies, rng):
+            game = state.game
+            before = state.phase
+            outcome = apply(item)
+            inputs += 1
+            if type(item) is Roll:
+                while len(turns_per_game) < game:
+                    turns_per_game.append(0)
+                turns_per_game[game - 1] += 1
+                if starter < 0:
+                    starter = names.index(item.player)
+            if type(outcome) is TurnResult:
+                tally = earnings[outcome.call]
+                tally[0] += 1
+                tally[1] += _net(outcome)
+            after = state.phase
+            if after is not before and (after is Phase.OVER or after is Phase.ROLLOFF):
+                rolloff = rolloff or after is Phase.ROLLOFF
+                if before is Phase.AUCTION or before is Phase.AUCTION_TIE:
+                    central_dry = "deal"
+                elif before is not Phase.ROLLOFF and state.central == 0:
+                    central_dry = "turn"
+        if inputs > MAX_INPUTS:
+            raise RuntimeError(f"a simulated match did not end after {MAX_INPUTS} inputs")
+    assert state.winner is not None
+    return MatchReport(
+        seats=tuple(s.name for s in strategies),
+        winner=state.winner,
+        starter=starter,
+        games=state.game,
+        turns_per_game=turns_per_game,
+        central_dry=central_dry,
+        earnings=earnings,
+        rolloff=rolloff,
+        turns=sum(turns_per_game),
+    )
+
+
+def _net(turn: TurnResult) -> int:
+    """The stones the roller gained (or lost, negative) in one turn."""
+    net = 0
+    for transfer in turn.transfers:
+        if transfer.payee == turn.player:
+            net += transfer.stones
+        elif transfer.payer == turn.player:
+            net -= transfer.stones
+    return net
+
+
+@dataclass(slots=True)
+class Summary:
+    """What N simulated matches showed."""
+
+    matches: int = 0
+    turns: int = 0
+    turns_per_game: list[int] = field(default_factory=list)
+    games_per_match: list[int] = field(default_factory=list)
+    starter_wins: int = 0
+    players: int = 0
+    seats: Counter[str] = field(default_factory=Counter)
+    wins: Counter[str] = field(default_factory=Counter)
+    dry_in_turn: int = 0
+    dry_in_deal: int = 0
+    rolloffs: int = 0
+    earnings: dict[Category | None, list[int]] = field(
+        default_factory=lambda: {option: [0, 0] for option in CALL_OPTIONS}
+    )
+
+    def add(self, report: MatchReport) -> None:
+        self.matches += 1
+        self.turns += report.turns
+        self.turns_per_game.extend(t for t in report.turns_per_game if t)
+        self.games_per_match.append(report.games)
+        self.starter_wins += report.winner == report.starter
+        self.players = len(report.seats)
+        self.seats.update(report.seats)
+        self.wins[report.seats[report.winner]] += 1
+        self.dry_in_turn += report.central_dry == "turn"
+        self.dry_in_deal += report.central_dry == "deal"
+        self.rolloffs += report.rolloff
+        for option, (turns, stones) in report.earnings.items():
+            self.earnings[option][0] += turns
+            self.earnings[option][1] += stones
+
+
+def simulate(
+    setup: Setup,
+    strategies: Sequence[Strategy],
+    matches: int,
+    seed: int,
+) -> Summary:
+    """Play ``matches`` matches; the strategies move one seat on after every match.
+
+    Seeded: the same arguments always give the same summary.
+    """
+    rng = random.Random(seed)
+    summary = Summary()
+    n = len(setup.players)
+    seats = [strategies[k % len(strategies)] for k in range(n)]
+    for index in range(matches):
+        shift = index % n
+        order = seats[shift:] + seats[:shift]
+        summary.add(play_match(setup, order, rng))
+    return summary
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:5.1f} %" if whole else "    - "
+
+
+def format_summary(summary: Summary, title: str) -> str:
+    """The summary as the table ``einhorn-table simulate`` prints."""
+    tpg = summary.turns_per_game
+    gpm = summary.games_per_match
+    m = summary.matches
+    lines = [title, ""]
+    if tpg:
+        p90 = statistics.quantiles(tpg, n=10)[-1] if len(tpg) > 1 else tpg[0]
+        lines.append(
+            f"turns per game         median {statistics.median(tpg):g}, mean "
+            f"{statistics.fmean(tpg):.1f}, 90th percentile {p90:g}"
+        )
+    lines.append(
+        f"games per match        median {statistics.median(gpm):g}, mean "
+        f"{statistics.fmean(gpm):.2f}"
+    )
+    lines.append(
+        f"central stash ran dry  {percent(summary.dry_in_turn + summary.dry_in_deal, m)} of "
+        f"matches ({percent(summary.dry_in_turn, m).strip()} in a turn, "
+        f"{percent(summary.dry_in_deal, m).strip()} while dealing)"
+    )
+    lines.append(
+        f"starting player won    {percent(summary.starter_wins, m)} of matches "
+        f"(a fair share is {percent(m // summary.players if summary.players else 0, m).strip()})"
+    )
+    lines.append(f"roll-off for the win   {percent(summary.rolloffs, m)} of matches")
+    lines.append("")
+    lines.append("strategy   seats    wins   wins per seat")
+    for name in summary.seats:
+        seats, wins = summary.seats[name], summary.wins[name]
+        lines.append(f"{name:<9} {seats:>6} {wins:>7}   {percent(wins, seats)}")
+    lines.append("")
+    lines.append("call              turns   stones per turn")
+    for option, (turns, stones) in summary.earnings.items():
+        label = "silent" if option is None else option.value
+        mean = f"{stones / turns:+.3f}" if turns else "-"
+        lines.append(f"{label:<15} {turns:>7}   {mean:>15}")
+    return "\n".join(lines)
+
+
+def play_recorded(
+    setup: Setup, strategies: Sequence[Strategy], rng: random.Random
+) -> Match:
+    """Play one match with bots and keep every line, as the table's match file would."""
+    match = Match(setup)
+    while not match.over:
+        for item in next_inputs(match.state, strategies, rng):
+            match.apply(item)
+    return match

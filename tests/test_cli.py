@@ -1,0 +1,88 @@
+"""The replay and simulate commands, run as a player would run them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO
+
+from einhorn_table.cli import main
+
+GOOD = (
+    '{"v": 1, "type": "setup", "variant": "einhorn", "players": ["Ana", "Ben"], "games": 1}\n'
+    '{"type": "start_roll", "player": "Ana", "dice": [4, 4, 5]}\n'
+    '{"type": "start_roll", "player": "Ben", "dice": [6, 2, 3]}\n'
+    '{"type": "call", "player": "Ana", "call": "dreifaltigkeit"}\n'
+)
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "einhorn_table", *args], capture_output=True,
+                          text=True, cwd=REPO, check=False)
+
+
+def test_replay_table_is_readable(tmp_path: Path) -> None:
+    path = tmp_path / "m.jsonl"
+    path.write_text(GOOD)
+    result = run("replay", str(path))
+    assert result.returncode == 0
+    out = result.stdout
+    assert "game 1 of 1" in out
+    assert "Ana" in out and "7" in out
+    assert "next: Ana to roll (called Dreifaltigkeit)" in out
+
+
+def test_refused_line_goes_to_stderr_and_other_files_still_print(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(GOOD + '{"type": "roll", "player": "Ben", "dice": [1, 2, 3]}\n')
+    good = tmp_path / "good.jsonl"
+    good.write_text(GOOD)
+    result = run("replay", "--json", str(bad), str(good), str(tmp_path / "missing.jsonl"))
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["to_act"] == "Ana"
+    assert f"{bad}: line 5: refused: it is Ana's turn, not Ben's (RULES.md section 3.1)" in (
+        result.stderr
+    )
+    assert "missing.jsonl: cannot read this file" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_bundled_example_match_replays() -> None:
+    example = REPO / "einhorn_table" / "examples" / "family-evening.jsonl"
+    result = run("replay", "--json", str(example))
+    assert result.returncode == 0, result.stderr
+    ledger = json.loads(result.stdout)
+    assert ledger["awaiting"] == "nothing" and ledger["winner"]
+
+
+def test_simulate_is_seeded_and_reports_what_a_designer_wants(capsys: object) -> None:
+    args = ["simulate", "--matches", "40", "--players", "3", "--seed", "7", "--json"]
+    assert main(args) == 0
+    first = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert main(args) == 0
+    second = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert first == second
+    data = json.loads(first)
+    assert data["matches"] == 40
+    assert sum(data["wins"].values()) == 40
+    assert set(data["stones_per_turn"]) == {"silent", "unvermeidlich", "wunsch", "einhorn",
+                                            "dreifaltigkeit"}
+
+
+def test_simulate_table() -> None:
+    result = run("simulate", "--matches", "30", "--variant", "wuerfeln", "--players", "5")
+    assert result.returncode == 0, result.stderr
+    for words in ("turns per game", "games per match", "central stash ran dry",
+                  "starting player won", "wins per seat", "stones per turn"):
+        assert words in result.stdout
+
+
+def test_simulate_unknown_strategy_is_a_clear_error() -> None:
+    result = run("simulate", "--matches", "1", "--strategies", "cheater")
+    assert result.returncode == 1
+    assert "no strategy called 'cheater'" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,172 @@
+"""Inputs the rules do not allow are refused, name their line and rule, and change nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from einhorn_table.rules import RuleViolation, replay, replay_steps
+
+SETUP2 = '{"v": 1, "type": "setup", "variant": "einhorn", "players": ["Ana", "Ben"], "games": 2}'
+ANA_STARTS = [
+    SETUP2,
+    '{"type": "start_roll", "player": "Ana", "dice": [4, 4, 5]}',
+    '{"type": "start_roll", "player": "Ben", "dice": [1, 2, 3]}',
+]
+# Ana calls and rolls Dreifaltigkeit: game 1 ends, Ana's stash 13, Ben's 0; game 2's auction.
+AUCTION = [
+    *ANA_STARTS,
+    '{"type": "call", "player": "Ana", "call": "dreifaltigkeit"}',
+    '{"type": "roll", "player": "Ana", "dice": [1, 1, 1]}',
+]
+ANA_BID = [*AUCTION, '{"type": "bid", "player": "Ana", "stones": 2}']
+TOPUPS = [*ANA_BID, '{"type": "bid", "player": "Ben", "stones": 0}']
+ANA_TOPPED = [*TOPUPS, '{"type": "topup", "player": "Ana", "stones": 1}']
+OWED = [*ANA_TOPPED, '{"type": "roll", "player": "Ana", "dice": [2, 3, 4]}']
+TIE3 = [
+    '{"v": 1, "type": "setup", "variant": "einhorn", "players": ["Ana", "Ben", "Cem"]}',
+    '{"type": "start_roll", "player": "Ana", "dice": [6, 6, 1]}',
+    '{"type": "start_roll", "player": "Ben", "dice": [5, 5, 3]}',
+    '{"type": "start_roll", "player": "Cem", "dice": [1, 1, 2]}',
+]
+ROLLOFF = [
+    '{"v": 1, "type": "setup", "variant": "wuerfeln", "players": ["Ana", "Ben", "Cem"], '
+    '"games": 1}',
+    '{"type": "start_roll", "player": "Ana", "dice": [2, 6, 3]}',
+    '{"type": "start_roll", "player": "Ben", "dice": [1, 3, 3]}',
+    '{"type": "start_roll", "player": "Cem", "dice": [6, 5, 5]}',
+    '{"type": "roll", "player": "Cem", "dice": [5, 6, 3]}',
+    '{"type": "call", "player": "Ana", "call": "unvermeidlich"}',
+    '{"type": "roll", "player": "Ana", "dice": [4, 2, 6]}',
+    '{"type": "roll", "player": "Ben", "dice": [6, 2, 4]}',
+]
+OVER = [*ROLLOFF, '{"type": "tiebreak_roll", "player": "Ben", "dice": [1, 3, 5]}']
+
+CASES = [
+    # (name, lines before, the refused line, rule, words in the message)
+    ("wrong player rolls", ANA_STARTS, '{"type": "roll", "player": "Ben", "dice": [1, 2, 3]}',
+     "3.1", "Ana's turn"),
+    ("wrong player calls", ANA_STARTS, '{"type": "call", "player": "Ben", "call": "wunsch"}',
+     "3.1", "Ana's turn"),
+    ("unknown player", ANA_STARTS, '{"type": "roll", "player": "Zoe", "dice": [1, 2, 3]}',
+     "3.1", "does not play"),
+    ("die showing 7", ANA_STARTS, '{"type": "roll", "player": "Ana", "dice": [1, 2, 7]}',
+     "1", "1 to 6"),
+    ("two dice", ANA_STARTS, '{"type": "roll", "player": "Ana", "dice": [1, 2]}', "1", "three"),
+    ("call that is no category", ANA_STARTS,
+     '{"type": "call", "player": "Ana", "call": "pasch"}', "4.1", "not a call"),
+    ("bid before the game ends", ANA_STARTS, '{"type": "bid", "player": "Ana", "stones": 0}',
+     "4", "not expected"),
+    ("bid above stash", AUCTION, '{"type": "bid", "player": "Ana", "stones": 14}',
+     "5.5", "only 13"),
+    ("bid above an empty stash", AUCTION, '{"type": "bid", "player": "Ben", "stones": 1}',
+     "5.5", "only 0"),
+    ("negative bid", AUCTION, '{"type": "bid", "player": "Ana", "stones": -1}', "8", "at least 0"),
+    ("bid twice", ANA_BID, '{"type": "bid", "player": "Ana", "stones": 1}', "5.5", "already"),
+    ("roll during the auction", AUCTION, '{"type": "roll", "player": "Ana", "dice": [1, 2, 3]}',
+     "5.5", "not expected"),
+    ("top-up above stash", TOPUPS, '{"type": "topup", "player": "Ben", "stones": 1}',
+     "5.7", "only 0"),
+    ("top-up twice", ANA_TOPPED, '{"type": "topup", "player": "Ana", "stones": 1}',
+     "5.7", "already"),
+    ("non-owner rolls before the owner", TOPUPS,
+     '{"type": "roll", "player": "Ben", "dice": [1, 2, 3]}', "5.8", "rolls first"),
+    ("counterparty when none is owed", ANA_STARTS,
+     '{"type": "counterparty", "player": "Ana", "party": "Ben"}', "4", "not expected"),
+    ("counterparty by another player", OWED,
+     '{"type": "counterparty", "player": "Ben", "party": "central"}', "4.6", "Ana owns"),
+    ("owner as own counterparty", OWED,
+     '{"type": "counterparty", "player": "Ana", "party": "Ana"}', "4.6", "own counterparty"),
+    ("counterparty nobody knows", OWED,
+     '{"type": "counterparty", "player": "Ana", "party": "bank"}', "3.1", "does not play"),
+    ("roll while a counterparty is owed", OWED,
+     '{"type": "roll", "player": "Ben", "dice": [1, 2, 3]}', "4.6", "counterparty"),
+    ("start roll by a player not tied", TIE3,
+     '{"type": "start_roll", "player": "Cem", "dice": [6, 6, 6]}', "3.3", "only Ana and Ben"),
+    ("start roll twice in a round", TIE3[:2],
+     '{"type": "start_roll", "player": "Ana", "dice": [1, 1, 1]}', "3.3", "already rolled"),
+    ("roll-off out of turn", ROLLOFF,
+     '{"type": "tiebreak_roll", "player": "Cem", "dice": [1, 3, 5]}', "6", "Ben's roll"),
+    ("roll-off by a player not tied", ROLLOFF,
+     '{"type": "tiebreak_roll", "player": "Ana", "dice": [1, 3, 5]}', "6", "not in the roll-off"),
+    ("input after the match ended", OVER,
+     '{"type": "roll", "player": "Ana", "dice": [1, 2, 3]}', "6", "match is over"),
+    ("malformed JSON", ANA_STARTS, '{"type": "roll", "player": "Ana", "dice": [1, 2, 3]',
+     "8", "not JSON"),
+    ("not an object", ANA_STARTS, '[1, 2, 3]', "8", "JSON object"),
+    ("unknown line type", ANA_STARTS, '{"type": "pass", "player": "Ana"}', "8", "unknown line"),
+    ("second setup", ANA_STARTS, SETUP2, "8", "one setup"),
+    ("roll without dice", ANA_STARTS, '{"type": "roll", "player": "Ana"}', "8", "dice"),
+]
+
+
+@pytest.mark.parametrize(("before", "bad", "rule", "words"),
+                         [case[1:] for case in CASES], ids=[case[0] for case in CASES])
+def test_refused_with_line_and_rule_and_nothing_changes(
+    before: list[str], bad: str, rule: str, words: str
+) -> None:
+    match = replay(before)
+    ledger, record = match.ledger(), list(match.record)
+    with pytest.raises(RuleViolation) as caught:
+        list(replay_steps([*before, bad]))
+    error = caught.value
+    assert error.line == len(before) + 1
+    assert f"line {len(before) + 1}:" in str(error)
+    assert f"RULES.md section {rule}" in str(error)
+    assert words in str(error)
+    # Applying it to the live match changes nothing either.
+    from einhorn_table.rules import parse_line
+
+    try:
+        match.apply(parse_line(bad))
+    except RuleViolation:
+        pass
+    else:
+        pytest.fail("the live match accepted it")
+    assert match.ledger() == ledger
+    assert match.record == record
+
+
+@pytest.mark.parametrize(
+    ("setup", "words"),
+    [
+        ({"players": ["Ana"]}, "2 to 6 players"),
+        ({"players": ["A", "B", "C", "D", "E", "F", "G"]}, "2 to 6 players"),
+        ({"players": ["Ana", "Ana"]}, "same name"),
+        ({"players": ["Ana", "central"]}, "central stash"),
+        ({"players": ["Ana", "Ben"], "central": 12}, "more than 6 stones per player"),
+        ({"players": ["Ana", "Ben"], "variant": "yahtzee"}, "no variant"),
+        ({"players": ["Ana", "Ben"], "games": 0}, "at least 1"),
+        ({"players": ["Ana", "Ben"], "v": 2}, "version 2"),
+        ({"players": ["Ana", "Ben"], "payouts": {"wunsch": {"correct": "lots"}}}, "wunsch.correct"),
+    ],
+)
+def test_bad_setups_are_refused_on_line_1(setup: dict[str, object], words: str) -> None:
+    line = json.dumps({"v": 1, "type": "setup", **setup})
+    with pytest.raises(RuleViolation) as caught:
+        replay([line])
+    assert caught.value.line == 1
+    assert words in str(caught.value)
+
+
+def test_a_file_must_start_with_its_setup() -> None:
+    with pytest.raises(RuleViolation, match=r"line 1: .*starts with the setup"):
+        replay(ANA_STARTS[1:])
+
+
+def test_undo_with_nothing_to_undo() -> None:
+    with pytest.raises(RuleViolation, match=r"line 2: .*nothing to undo"):
+        replay([SETUP2, '{"type": "undo"}'])
+
+
+def test_undo_after_the_end_brings_the_match_back() -> None:
+    match = replay([*OVER, '{"type": "undo"}'])
+    assert match.ledger().awaiting.value == "tiebreak_roll"
+    assert match.ledger().to_act == "Ben"
+    assert match.ledger().winner is None
+
+
+def test_empty_file() -> None:
+    with pytest.raises(RuleViolation, match="empty"):
+        replay([])
