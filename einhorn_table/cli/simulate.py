@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from einhorn_table.errors import EinhornError
 from einhorn_table.rules import VARIANTS, Setup, get_variant, load_variant
 from einhorn_table.simulation.simulate import format_summary, simulate
 from einhorn_table.simulation.strategies import STRATEGIES, expected_stones, make_strategy
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         variant = load_variant(Path(args.variant))
     if not 2 <= args.players <= len(NAMES):
-        raise SystemExit("einhorn-table simulate: --players must be 2 to 6")
+        raise EinhornError(f"--players must be 2 to 6, not {args.players}")
     strategies = [make_strategy(name.strip()) for name in args.strategies.split(",") if name]
     setup = Setup.for_variant(variant, NAMES[: args.players], games=args.games,
                               target=args.target)
