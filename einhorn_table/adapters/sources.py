@@ -66,6 +66,16 @@ def create_source(
             fps=None if fps is None else float(fps),
             loop=bool(spec.options.get("loop", False)),
         )
+    if spec.kind == "synth":
+        from einhorn_table.adapters.synth_source import SynthSource
+
+        return SynthSource(
+            clock,
+            seed=int(spec.options.get("seed", 0)),
+            players=int(spec.options.get("players", 1)),
+            size=(int(width or 640), int(height or 480)),
+            fps=30.0 if fps is None else float(fps),
+        )
     raise AssertionError(f"parse_source let through an unknown kind: {spec.kind}")
 
 
