@@ -36,9 +36,11 @@ WIDTH = 100
 NAME_WIDTH = 12
 
 
-def render(machine_line: str, results: Sequence[CheckResult]) -> str:
+def render(
+    machine_line: str, results: Sequence[CheckResult], *, title: str = "Einhorn Table doctor"
+) -> str:
     """The report: the machine, one block per check, and the verdict."""
-    lines = ["Einhorn Table doctor", *textwrap.wrap(machine_line, WIDTH), ""]
+    lines = [title, *textwrap.wrap(machine_line, WIDTH), ""]
     indent = " " * (2 + 5 + 1 + NAME_WIDTH + 1)
     for result in results:
         tag = f"  {result.status.value:<5} {result.name:<{NAME_WIDTH}} "
