@@ -22,6 +22,7 @@ COMMANDS: tuple[str, ...] = (
     "replay",
     "simulate",
     "doctor",
+    "record",
 )
 
 
