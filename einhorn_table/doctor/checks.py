@@ -116,6 +116,13 @@ def check_camera(
             locked = dict(getattr(source, "locked", {}))
     except EinhornError as error:
         return CheckResult("camera", Status.FAIL, f"{source_text}: {error}")
+    except Exception as error:  # an unforeseen library error: report it, check the rest
+        return CheckResult(
+            "camera",
+            Status.FAIL,
+            f"{source_text}: unexpected {type(error).__name__}: {error}",
+            "Run the doctor again; if this stays, report this line to the project.",
+        )
     if first is None or last is None:
         return CheckResult(
             "camera",
