@@ -183,6 +183,10 @@ class Controls(Protocol):
         """The gestures finished since the last poll, oldest first; never blocks."""
         ...
 
+    def held(self, player: int) -> tuple[Button, ...]:
+        """The buttons of a player's station held down now (for the screen's feedback)."""
+        ...
+
     def close(self) -> None:
         """Release the buttons (or stop listening to the keyboard)."""
         ...
