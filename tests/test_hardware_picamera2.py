@@ -240,3 +240,19 @@ def test_source_options_override_the_settings_size_and_rate() -> None:
 def test_bad_camera_settings_are_refused(values: dict[str, Any], message: str) -> None:
     with pytest.raises(CameraSettingsError, match=message):
         CameraSettings.from_mapping(values)
+
+
+def test_the_small_frame_follows_the_size_libcamera_applied() -> None:
+    class Adjusting(FakePicamera2):
+        def configure(self, config: dict[str, Any]) -> None:
+            super().configure(config)
+            applied = {**config, "lores": {**config["lores"], "size": (32, 24)}}
+            self.camera_config = applied  # picamera2 keeps what was applied here
+            self.config = applied
+
+    camera = Adjusting()
+    settings = CameraSettings(size=(64, 48), lores_size=(36, 26))
+    with Picamera2Source(FakeClock(), settings, camera_factory=lambda n: camera) as source:
+        frame = source.read()
+    assert frame is not None and frame.small is not None
+    assert frame.small.shape == (24, 32)

@@ -102,7 +102,10 @@ class Picamera2Source(BaseSource):
             controls=settings.fixed_controls,
         )
         camera.configure(config)
-        self._lores_size = tuple(config["lores"]["size"]) if "lores" in config else (0, 0)
+        # libcamera may adjust the sizes; picamera2 keeps what it applied in camera_config.
+        applied = getattr(camera, "camera_config", None) or config
+        width, height = applied["lores"]["size"]
+        self._lores_size = (int(width), int(height))
         camera.start()
         self._focus(camera)
         if settings.lock_when_settled:

@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if controls is not None:
             controls.close()
-    if args.buttons:
+    if any(r.name == "button test" and r.status is not Status.SKIP for r in results):
         say("\n")
     sys.stdout.write(render(machine.describe(), results))
     return exit_status(results)
