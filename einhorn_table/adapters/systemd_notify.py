@@ -10,6 +10,19 @@ With ``WatchdogSec=`` systemd also sets ``WATCHDOG_USEC`` (and ``WATCHDOG_PID``)
 and restarts the service if no ``WATCHDOG=1`` comes in that time.
 :class:`FrameWatchdog` sends it only while camera frames keep arriving, so a
 camera that hangs gets the companion restarted.
+
+How the ``play`` command is meant to use it::
+
+    notifier = SystemdNotifier()
+    watchdog = FrameWatchdog(notifier, clock)
+    with create_source(source_text, clock=clock) as source:
+        screen.open()
+        notifier.ready("camera and screen are up")
+        while running:
+            frame = source.read()
+            ...
+            watchdog.tick(source.frames_read)
+        notifier.stopping()
 """
 
 from __future__ import annotations
