@@ -27,6 +27,7 @@ def test_ports_stations_and_adapters_import_with_the_heavy_libraries_missing() -
         import einhorn_table.adapters.recorder
         import einhorn_table.adapters.gpio_buttons
         import einhorn_table.adapters.keyboard_controls
+        import einhorn_table.adapters.controls
         import einhorn_table.adapters.systemd_notify
         import einhorn_table.doctor.checks
         import einhorn_table.cli.doctor
