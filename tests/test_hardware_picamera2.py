@@ -277,3 +277,8 @@ def test_the_small_frame_follows_the_size_libcamera_applied() -> None:
         frame = source.read()
     assert frame is not None and frame.small is not None
     assert frame.small.shape == (24, 32, 3)
+
+
+def test_source_options_are_checked_like_profile_settings() -> None:
+    with pytest.raises(CameraSettingsError, match="even numbers"):
+        create_source("picamera2:width=641", clock=FakeClock())
