@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -249,3 +250,16 @@ def test_bad_input_is_refused() -> None:
         watcher.update(np.zeros((60, 80, 3), np.uint8), 2.0)
     with pytest.raises(WatcherError):
         WatcherConfig(still_seconds=-1)
+
+
+def test_light_slowly_drifting_over_the_empty_tray_is_no_motion() -> None:
+    table = _table(23)
+    empty = table.empty().image
+    # Five seconds of the lamp brightening by a fifth, then a real roll.
+    frames = [cv2.convertScaleAbs(empty, alpha=1.0 + 0.2 * k / 150) for k in range(150)]
+    watcher = RollWatcher()
+    events = []
+    for i, image in enumerate(frames):
+        events += watcher.feed(image, i / FPS)
+    assert events == []
+    assert watcher.state == TrayState.EMPTY

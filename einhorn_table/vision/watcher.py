@@ -7,7 +7,8 @@ about as bright), so the watcher counts a pixel as changed when any of its
 colour channels changed. Grey small frames work too. It compares each frame with
 
 * an *anchor*: the frame at the start of the current still spell. Anything that
-  differs from it beyond a few pixels is motion (so slow creeping counts too);
+  differs from it beyond a few pixels is motion (so slow creeping counts too),
+  except while the tray is empty and still looks empty (the light drifting);
 * the *empty tray*: a reference given up front or taken from the first frame and
   then slowly learnt while the tray lies empty. What differs from it is something
   in the tray. Something in the frame's border band is an arm: dice never get there.
@@ -228,6 +229,10 @@ class RollWatcher:
         if moved > cfg.motion_fraction * pixels:
             self._anchor = small
             self._last_motion_t = t
+            if self._state == TrayState.EMPTY and not self._occupied(small)[0]:
+                # The empty tray changed but still looks empty: the light drifted.
+                self._learn_empty(small)
+                return events
             if self._state != TrayState.MOVING:
                 events.append(
                     WatchEvent(

@@ -26,6 +26,7 @@ from einhorn_table.vision.synth.dice import (
     Sprite,
     motion_blurred,
     render_die,
+    tumbling,
 )
 from einhorn_table.vision.synth.hand import HandPose, draw_hand
 from einhorn_table.vision.synth.palette import (
@@ -172,8 +173,9 @@ class SynthTable:
         width, height = self.size
         bank = []
         for _ in range(3):
-            field = self.np_rng.normal(0.0, noise, size=(height + 16, width + 16, 3))
-            field = np.clip(np.rint(field), -255, 255)
+            shape = (height + 16, width + 16, 3)
+            field = self.np_rng.standard_normal(size=shape, dtype=np.float32) * noise
+            np.rint(field, out=field)
             plus = np.clip(field, 0, 255).astype(np.uint8)
             minus = np.clip(-field, 0, 255).astype(np.uint8)
             bank.append((plus, minus))
@@ -193,9 +195,16 @@ class SynthTable:
 
     def _paste(self, image: ByteImage, die: PlacedDie) -> tuple[int, int, int, int]:
         """Draw one die (shadow first) into ``image``; its tight box in frame pixels."""
-        sprite = self._sprite(die.look)
-        if die.smear != (0.0, 0.0):
-            sprite = motion_blurred(sprite, *die.smear)
+        if die.smear != (0.0, 0.0) and not die.look.cocked:
+            # Tumbling: turn a cached upright die instead of drawing each angle afresh.
+            upright = self._sprite(replace(die.look, angle=0.0, tilt=40.0, side_value=2))
+            sprite = tumbling(
+                upright, die.look.angle, die.smear, self.tray.light_dir, die.look.size
+            )
+        else:
+            sprite = self._sprite(die.look)
+            if die.smear != (0.0, 0.0):
+                sprite = motion_blurred(sprite, *die.smear)
         height, width = image.shape[:2]
         cx, cy = round(die.x), round(die.y)
         left, top = cx - sprite.centre[0], cy - sprite.centre[1]
