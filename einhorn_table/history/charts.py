@@ -46,7 +46,7 @@ def write_charts(stats: Statistics, folder: Path) -> list[Path]:
 
 
 def _save(plt: Any, fig: Any, path: Path) -> Path:
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
     try:
         fig.savefig(path, dpi=110)
     except OSError as error:
@@ -61,10 +61,12 @@ def _stash_chart(plt: Any, stats: Statistics, path: Path) -> Path:
     for p in stats.players:
         games = range(1, len(p.stash_by_game) + 1)
         ax.plot(games, p.stash_by_game, marker="o", linewidth=2.5,
-                label=f"{p.name} ({p.wins} wins of {p.matches})")
+                label=f"{p.name} (won {p.wins} of {p.matches})")
     ax.set_title("Stones in each player's stash after each game")
     ax.set_xlabel("after game")
-    ax.set_ylabel("stones in the stash (average)")
+    ax.set_ylabel("stones in the stash")
+    fig.text(0.01, 0.01, "Each point: the average over the matches that reached that game.",
+             fontsize=10, color="#555555")
     longest = max((len(p.stash_by_game) for p in stats.players), default=1)
     ax.set_xticks(range(1, longest + 1))
     ax.grid(axis="y", alpha=0.3)
@@ -100,9 +102,9 @@ def _calls_chart(plt: Any, stats: Statistics, path: Path) -> Path:
 
 def _faces_chart(plt: Any, stats: Statistics, path: Path) -> Path:
     dice = stats.dice
-    rows = max(1, len(dice))
-    cols = min(3, rows)
-    lines = (rows + cols - 1) // cols
+    count = max(1, len(dice))
+    cols = 2 if count == 4 else min(3, count)
+    lines = (count + cols - 1) // cols
     fig, axes = plt.subplots(lines, cols, figsize=(4.2 * cols, 3.6 * lines), squeeze=False)
     for ax in axes.flat[len(dice):]:
         ax.axis("off")
@@ -125,6 +127,8 @@ def _faces_chart(plt: Any, stats: Statistics, path: Path) -> Path:
             d.verdict
         ax.text(0.5, 0.95, short, transform=ax.transAxes, ha="center", va="top", fontsize=10,
                 wrap=True)
-    fig.suptitle("Dice faces: are the dice fair?  (dashed line: a fair die)", fontsize=16,
-                 fontweight="bold")
+    fig.suptitle("Dice faces: are the dice fair?", fontsize=16, fontweight="bold")
+    fig.text(0.5, 0.01, "dashed line: a fair die (1 in 6)   green: no sign of bias   "
+             "red: a face comes up too often or too rarely   grey: too few rolls to tell",
+             ha="center", fontsize=9, color="#555555")
     return _save(plt, fig, path)
