@@ -80,6 +80,7 @@ def narrate(lines: Iterable[str]) -> list[str]:
     """The match turn by turn: one line of words per turn, auction, game end and more."""
     out: list[str] = []
     match: Match | None = None
+    announced = False
     for _, step, outcome in replay_steps(lines):
         if match is None:
             match = step
@@ -91,6 +92,7 @@ def narrate(lines: Iterable[str]) -> list[str]:
         game = match.ledger().game
         if isinstance(item, Undo):
             out.append("  Undo: the last input was withdrawn")
+            announced = announced and match.over
             continue
         if isinstance(outcome, TurnResult):
             game_of_turn = game if not outcome.game_over or outcome.match_over else game - 1
@@ -111,9 +113,11 @@ def narrate(lines: Iterable[str]) -> list[str]:
             ledger = match.ledger()
             if isinstance(item, StartRoll) and ledger.awaiting is Awaiting.ROLL:
                 out.append(f"  {ledger.to_act} starts")
-        if match.over and (isinstance(outcome, TurnResult) or isinstance(item, TiebreakRoll)):
+        if match.over and not announced:
+            announced = True
             ledger = match.ledger()
+            why = " (the central stash is empty)" if ledger.central == 0 else ""
             if ledger.winner is not None:
                 best = ledger.player(ledger.winner).stash
-                out.append(f"Match over: {ledger.winner} wins with {best} stones")
+                out.append(f"Match over{why}: {ledger.winner} wins with {best} stones")
     return out
