@@ -38,7 +38,7 @@ def test_import_list_show_export(tmp_path: Path, files: list[Path],
 
     assert history(state, "show", "2") == 0
     shown = capsys.readouterr().out
-    assert "Game 1 · " in shown and "Match over: " in shown
+    assert "Game 1 · " in shown and "Match over" in shown and " wins with " in shown
 
     out_file = tmp_path / "out.jsonl"
     assert history(state, "export", "1", "--output", str(out_file)) == 0
