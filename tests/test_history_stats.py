@@ -207,3 +207,29 @@ def test_charts_without_matplotlib_say_what_to_install(
     store = open_store(tmp_path / "state")
     with pytest.raises(HistoryError, match=r"einhorn-table\[charts\]"):
         write_charts(gather(store), tmp_path / "charts")
+
+
+def test_running_totals_equal_totals_rebuilt_from_the_summaries(tmp_path: Path) -> None:
+    from einhorn_table.history.totals import TABLES, rebuild_totals
+
+    store = open_store(tmp_path)
+    _store_matches(store, [1, 2, 3])
+    _store_matches(store, [4], practice=True)
+    store.import_notation(bot_match(5).notation().splitlines())
+    partial = bot_match(6)
+    recorder = store.begin(partial.setup)
+    for item in partial.record[:80]:
+        recorder.append(item)
+    store.abandon(recorder.match_id)
+
+    def snapshot() -> dict[str, list[tuple[object, ...]]]:
+        return {t: sorted(store.query(f"SELECT * FROM {t}")) for t in TABLES}
+
+    running = snapshot()
+    with store.transaction("rebuild") as conn:
+        rebuild_totals(conn)
+    assert snapshot() == running
+    assert running["totals_players"] and running["totals_unicorn"]
+    # Four finished, counted matches (the practice one left out; abandoned ones have no winner).
+    assert sum(row[1] for row in running["totals_players"]) == 4 * len(PLAYERS)
+    assert gather(store).matches == 4

@@ -181,6 +181,9 @@ def test_an_old_version_database_is_migrated_and_summarised(tmp_path: Path) -> N
     assert [(n, s) for n, s, _ in players] == [
         (p.name, p.stash) for p in played.ledger().players]
     assert sum(w for _, _, w in players) == 1
+    totals = dict(store.query("SELECT name, wins FROM totals_players"))
+    assert totals == {p.name: int(p.name == played.ledger().winner) for p in
+                      played.ledger().players}
 
 
 def test_import_is_all_or_nothing_and_names_the_bad_line(tmp_path: Path) -> None:

@@ -4,18 +4,26 @@ Version 1 is what the table writes as it plays: the matches and their lines.
 Version 2 adds the summaries filled when a match finishes (or is abandoned or
 imported), so that ``history stats`` never re-reads every input; matches stored
 before it are summarised when the store opens (``MatchStore.backfill``).
+Version 3 adds running totals over the summaries (:mod:`totals`), so that
+``history stats`` reads a few hundred rows however many matches are kept.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
+
+from einhorn_table.history import totals
+
+#: One step of a migration: SQL statements (separated by ";") or a function.
+Step = str | Callable[[sqlite3.Connection], None]
 
 #: Marks the file as ours ("EINH"): a SQLite file of another program has another.
 APPLICATION_ID = 0x45494E48
 
-MIGRATIONS: tuple[str, ...] = (
+MIGRATIONS: tuple[tuple[Step, ...], ...] = (
     # 1: matches and their lines, exactly as written.
-    """
+    ("""
     CREATE TABLE matches (
         id INTEGER PRIMARY KEY,
         started TEXT NOT NULL,
@@ -38,9 +46,9 @@ MIGRATIONS: tuple[str, ...] = (
         line TEXT NOT NULL,
         PRIMARY KEY (match_id, seq)
     ) WITHOUT ROWID;
-    """,
+    """,),
     # 2: summaries for the statistics, one set per finished or abandoned match.
-    """
+    ("""
     ALTER TABLE matches ADD COLUMN summarized INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX matches_to_summarize ON matches (summarized, state);
     CREATE TABLE match_players (
@@ -78,7 +86,9 @@ MIGRATIONS: tuple[str, ...] = (
         gained INTEGER NOT NULL,
         PRIMARY KEY (match_id, n)
     ) WITHOUT ROWID;
-    """,
+    """,),
+    # 3: running totals over all counted matches, worked out from the summaries.
+    (totals.CREATE, totals.rebuild_totals),
 )
 
 LATEST = len(MIGRATIONS)
@@ -99,9 +109,13 @@ def migrate(conn: sqlite3.Connection, upto: int = LATEST) -> int:
     for number in range(current + 1, upto + 1):
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in MIGRATIONS[number - 1].split(";"):
-                if statement.strip():
-                    conn.execute(statement)
+            for step in MIGRATIONS[number - 1]:
+                if callable(step):
+                    step(conn)
+                    continue
+                for statement in step.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {number}")
             conn.execute("COMMIT")

@@ -7,7 +7,6 @@ rolls happened). See :mod:`einhorn_table.history.extras` for the roll extras rea
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -72,26 +71,19 @@ class Statistics:
 # --- pure: rows in, figures out ------------------------------------------------
 
 
-def player_stats(rows: Sequence[tuple[str, int, int, str]]) -> tuple[PlayerStats, ...]:
-    """From (name, won, final stash, stash_by_game JSON) rows, one per player and match."""
-    tally: dict[str, list[Any]] = {}
-    for name, won, stash, by_game in rows:
-        entry = tally.setdefault(name, [0, 0, 0, [], []])
-        entry[0] += 1
-        entry[1] += int(won)
-        entry[2] += stash
-        sums, counts = entry[3], entry[4]
-        for game, value in enumerate(json.loads(by_game)):
-            if game == len(sums):
-                sums.append(0)
-                counts.append(0)
-            sums[game] += value
-            counts[game] += 1
-    result = [
-        PlayerStats(name, n, wins, total / n, tuple(s / c for s, c in zip(sums, counts,
-                                                                           strict=True)))
-        for name, (n, wins, total, sums, counts) in tally.items()
-    ]
+def player_stats(
+    players: Sequence[tuple[str, int, int, int]], stash: Sequence[tuple[str, int, int, int]]
+) -> tuple[PlayerStats, ...]:
+    """From (name, matches, wins, sum of final stashes) and
+    (name, game, sum of stashes after that game, matches that reached it) rows."""
+    curves: dict[str, dict[int, float]] = {}
+    for name, game, total, reached in stash:
+        curves.setdefault(name, {})[game] = total / reached
+    result = []
+    for name, matches, wins, total in players:
+        curve = curves.get(name, {})
+        result.append(PlayerStats(name, matches, wins, total / matches if matches else 0.0,
+                                  tuple(curve[g] for g in sorted(curve))))
     return tuple(sorted(result, key=lambda p: (-p.wins, -p.average_stash, p.name)))
 
 
@@ -115,35 +107,34 @@ def dice_fairness(rows: Sequence[Sequence[Any]]) -> tuple[FairnessVerdict, ...]:
 
 # --- reading the store ------------------------------------------------------------
 
-_COUNTED = "m.practice = 0 AND m.state IN ('finished', 'abandoned')"
-
 
 def gather(store: MatchStore, player: str | None = None) -> Statistics:
-    """The statistics of every (non-practice) match in ``store``, or of one player."""
-    where, params = ("", ()) if player is None else (" AND {col} = ?", (player,))
-    matches = store.query(
-        "SELECT count(*) FROM matches m WHERE m.practice = 0 AND m.state = 'finished'"
-        + ("" if player is None else
-           " AND EXISTS (SELECT 1 FROM match_players p WHERE p.match_id = m.id AND p.name = ?)"),
-        params,
-    )[0][0]
-    players = store.query(
-        "SELECT p.name, p.won, p.stash, p.stash_by_game FROM match_players p "
-        "JOIN matches m ON m.id = p.match_id WHERE m.practice = 0 AND m.state = 'finished'"
-        + where.format(col="p.name"), params)
-    calls = store.query(
-        "SELECT c.call, sum(c.made), sum(c.came_true) FROM match_calls c "
-        f"JOIN matches m ON m.id = c.match_id WHERE {_COUNTED}" + where.format(col="c.player")
-        + " GROUP BY c.call", params)
-    unicorn = store.query(
-        "SELECT u.how, count(*), sum(u.bid), sum(u.gained) FROM match_unicorn u "
-        f"JOIN matches m ON m.id = u.match_id WHERE {_COUNTED}" + where.format(col="u.player")
-        + " GROUP BY u.how", params)
+    """The statistics of every (non-practice) match in ``store``, or of one player.
+
+    Reads the running totals (:mod:`einhorn_table.history.totals`): a few hundred
+    rows, however many matches are kept.
+    """
+    def where(column: str) -> str:
+        return "" if player is None else f" WHERE {column} = ?"
+
+    params: tuple[str, ...] = () if player is None else (player,)
+    players = store.query("SELECT name, matches, wins, stash FROM totals_players"
+                          + where("name"), params)
+    if player is None:
+        matches = store.query("SELECT count(*) FROM matches WHERE state = 'finished' "
+                              "AND practice = 0", ())[0][0]
+    else:
+        matches = players[0][1] if players else 0
+    stash = store.query("SELECT name, game, stash, matches FROM totals_stash" + where("name"),
+                        params)
+    calls = store.query("SELECT call, sum(made), sum(came_true) FROM totals_calls"
+                        + where("player") + " GROUP BY call", params)
+    unicorn = store.query("SELECT how, sum(spells), sum(paid), sum(gained) FROM totals_unicorn"
+                          + where("player") + " GROUP BY how", params)
     faces = store.query(
-        "SELECT f.dice, sum(f.rolls), sum(f.f1), sum(f.f2), sum(f.f3), sum(f.f4), sum(f.f5), "
-        f"sum(f.f6) FROM match_faces f JOIN matches m ON m.id = f.match_id WHERE {_COUNTED}"
-        + where.format(col="f.player") + " GROUP BY f.dice ORDER BY f.dice", params)
-    return Statistics(player, int(matches), player_stats(players), call_stats(calls),
+        "SELECT dice, sum(rolls), sum(f1), sum(f2), sum(f3), sum(f4), sum(f5), sum(f6) "
+        "FROM totals_faces" + where("player") + " GROUP BY dice ORDER BY dice", params)
+    return Statistics(player, int(matches), player_stats(players, stash), call_stats(calls),
                       unicorn_stats(unicorn), dice_fairness(faces))
 
 

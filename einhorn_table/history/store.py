@@ -27,6 +27,7 @@ from einhorn_table.history.errors import (
 from einhorn_table.history.paths import DATABASE, PHOTOS
 from einhorn_table.history.photos import DEFAULT_LIMIT_BYTES, PhotoShelf, encode_jpeg
 from einhorn_table.history.summary import MatchSummary, summarize
+from einhorn_table.history.totals import add_summary, rebuild_totals
 from einhorn_table.rules import (
     Input,
     Match,
@@ -147,7 +148,7 @@ class MatchStore:
     # --- writing ---------------------------------------------------------------
 
     @contextmanager
-    def _transaction(self, doing: str) -> Iterator[sqlite3.Connection]:
+    def transaction(self, doing: str) -> Iterator[sqlite3.Connection]:
         """One write transaction; a failure of SQLite becomes a HistoryError."""
         conn = self._conn
         try:
@@ -170,7 +171,7 @@ class MatchStore:
         match = Match(setup)  # refuses a setup the rules refuse, before anything is stored
         line = format_input(setup)
         stamp = self._stamp()
-        with self._transaction("start a new match") as conn:
+        with self.transaction("start a new match") as conn:
             cursor = conn.execute(
                 "INSERT INTO matches (started, updated, players, variant, setup, state, "
                 "practice) VALUES (?, ?, ?, ?, ?, 'playing', ?)",
@@ -183,7 +184,7 @@ class MatchStore:
 
     def _store_line(self, match_id: str, seq: int, line: str, match: Match) -> None:
         """Commit one input line; when it ended the match, finish and summarise it too."""
-        with self._transaction("save this input") as conn:
+        with self.transaction("save this input") as conn:
             conn.execute("INSERT INTO inputs (match_id, seq, line) VALUES (?, ?, ?)",
                          (int(match_id), seq, line))
             stamp = self._stamp()
@@ -194,34 +195,10 @@ class MatchStore:
                     "winner = ?, games = ? WHERE id = ?",
                     (stamp, stamp, summary.winner, summary.games, int(match_id)),
                 )
-                self._write_summary(conn, int(match_id), summary)
+                write_summary(conn, int(match_id), summary)
             else:
                 conn.execute("UPDATE matches SET updated = ?, games = ? WHERE id = ?",
                              (stamp, match.ledger().game, int(match_id)))
-
-    @staticmethod
-    def _write_summary(conn: sqlite3.Connection, match_id: int, summary: MatchSummary) -> None:
-        for table in ("match_players", "match_calls", "match_faces", "match_unicorn"):
-            conn.execute(f"DELETE FROM {table} WHERE match_id = ?", (match_id,))
-        conn.executemany(
-            "INSERT INTO match_players VALUES (?, ?, ?, ?, ?, ?)",
-            [(match_id, p.seat, p.name, p.stash, int(p.won), json.dumps(list(p.stash_by_game)))
-             for p in summary.players],
-        )
-        conn.executemany(
-            "INSERT INTO match_calls VALUES (?, ?, ?, ?, ?)",
-            [(match_id, c.player, c.call.value, c.made, c.came_true) for c in summary.calls],
-        )
-        conn.executemany(
-            "INSERT INTO match_faces VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(match_id, f.dice, f.player, f.rolls, *f.faces) for f in summary.faces],
-        )
-        conn.executemany(
-            "INSERT INTO match_unicorn VALUES (?, ?, ?, ?, ?, ?)",
-            [(match_id, n, u.player, u.how, u.bid, u.gained)
-             for n, u in enumerate(summary.unicorn)],
-        )
-        conn.execute("UPDATE matches SET summarized = 1 WHERE id = ?", (match_id,))
 
     def abandon(self, match_id: str) -> None:
         """Mark a match abandoned: it is kept, and its rolls and calls count in the stats."""
@@ -230,11 +207,11 @@ class MatchStore:
         if row.state != "playing":
             raise HistoryError(f"match {match_id} is {row.state}, not being played")
         summary = summarize(match)
-        with self._transaction("mark the match abandoned") as conn:
+        with self.transaction("mark the match abandoned") as conn:
             conn.execute("UPDATE matches SET state = 'abandoned', updated = ?, winner = NULL, "
                          "games = ? WHERE id = ?",
                          (self._stamp(), match.ledger().game, int(match_id)))
-            self._write_summary(conn, int(match_id), summary)
+            write_summary(conn, int(match_id), summary)
 
     def import_notation(self, lines: Sequence[str], *, source: str = "import") -> str:
         """Store a whole match file in one transaction; a bad file stores nothing.
@@ -251,7 +228,7 @@ class MatchStore:
         summary = summarize(match)
         stamp = self._stamp()
         setup_line = numbered[0][1]
-        with self._transaction("import the match") as conn:
+        with self.transaction("import the match") as conn:
             cursor = conn.execute(
                 "INSERT INTO matches (started, updated, finished, players, variant, setup, "
                 "state, winner, games, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -266,7 +243,7 @@ class MatchStore:
                 "INSERT INTO inputs (match_id, seq, line) VALUES (?, ?, ?)",
                 [(match_id, seq, text) for seq, (_, text) in enumerate(numbered[1:], start=1)],
             )
-            self._write_summary(conn, match_id, summary)
+            write_summary(conn, match_id, summary)
         return str(match_id)
 
     def backfill(self) -> int:
@@ -275,8 +252,8 @@ class MatchStore:
             "SELECT id FROM matches WHERE summarized = 0 AND state != 'playing'", ())
         for (match_id,) in rows:
             summary = summarize(self.replay(str(match_id)))
-            with self._transaction("summarise stored matches") as conn:
-                self._write_summary(conn, int(match_id), summary)
+            with self.transaction("summarise stored matches") as conn:
+                write_summary(conn, int(match_id), summary)
         return len(rows)
 
     # --- reading ---------------------------------------------------------------
@@ -353,6 +330,39 @@ class MatchStore:
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """Read-only SQL for the statistics (rows as tuples)."""
         return self._read(sql, params)
+
+
+def write_summary(conn: sqlite3.Connection, match_id: int, summary: MatchSummary) -> None:
+    """Store the statistics rows of one match and add it to the running totals, inside
+    the caller's transaction; the match's state must already be finished or abandoned."""
+    practice, state, done = conn.execute(
+        "SELECT practice, state, summarized FROM matches WHERE id = ?", (match_id,)).fetchone()
+    for table in ("match_players", "match_calls", "match_faces", "match_unicorn"):
+        conn.execute(f"DELETE FROM {table} WHERE match_id = ?", (match_id,))
+    conn.executemany(
+        "INSERT INTO match_players VALUES (?, ?, ?, ?, ?, ?)",
+        [(match_id, p.seat, p.name, p.stash, int(p.won), json.dumps(list(p.stash_by_game)))
+         for p in summary.players],
+    )
+    conn.executemany(
+        "INSERT INTO match_calls VALUES (?, ?, ?, ?, ?)",
+        [(match_id, c.player, c.call.value, c.made, c.came_true) for c in summary.calls],
+    )
+    conn.executemany(
+        "INSERT INTO match_faces VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(match_id, f.dice, f.player, f.rolls, *f.faces) for f in summary.faces],
+    )
+    conn.executemany(
+        "INSERT INTO match_unicorn VALUES (?, ?, ?, ?, ?, ?)",
+        [(match_id, n, u.player, u.how, u.bid, u.gained)
+         for n, u in enumerate(summary.unicorn)],
+    )
+    conn.execute("UPDATE matches SET summarized = 1 WHERE id = ?", (match_id,))
+    if done:
+        rebuild_totals(conn)  # the match was summarised before: work the totals out afresh
+    elif not practice:
+        add_summary(conn, summary, finished=state == "finished")
+
 
 
 def _as_id(match_id: str) -> int:

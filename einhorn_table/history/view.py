@@ -40,7 +40,7 @@ class HistorySummary:
 
 def history_line(row: MatchRow) -> HistoryLine:
     """One stored match as the words of a list row."""
-    started = datetime.fromisoformat(row.started)
+    started = datetime.fromisoformat(row.started).astimezone()  # the table's local time
     state = _STATE_WORDS[row.state] + (" (practice)" if row.practice else "")
     if row.source == "import":
         state += " (imported)"
