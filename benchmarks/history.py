@@ -26,7 +26,7 @@ from pathlib import Path
 from einhorn_table.cli import main as cli
 from einhorn_table.history.store import MatchStore, write_summary
 from einhorn_table.history.summary import summarize
-from einhorn_table.rules import Match, Roll, Setup, format_input
+from einhorn_table.rules import Match, Roll, Setup, StartRoll, TiebreakRoll, format_input
 from einhorn_table.simulation.simulate import play_recorded
 from einhorn_table.simulation.strategies import make_strategy
 
@@ -36,7 +36,7 @@ COLORS = {"Ana": "red", "Ben": "blue", "Cem": "green", "Dora": "yellow", "Emil":
 
 
 def bot_matches(seeds: int) -> list[Match]:
-    """Whole bot matches of 3 to 5 players, each roll marked with its player's dice colour."""
+    """Whole bot matches of 3 to 5 players, each throw marked with its player's dice colour."""
     played = []
     for seed in range(seeds):
         players = NAMES[: 3 + seed % 3]
@@ -45,7 +45,7 @@ def bot_matches(seeds: int) -> list[Match]:
                             random.Random(seed))
         match = Match(setup)
         for item in raw.record:
-            if isinstance(item, Roll):
+            if isinstance(item, Roll | StartRoll | TiebreakRoll):
                 item = replace(item, extra={"dice_color": COLORS[item.player]})
             match.apply(item)
         played.append(match)

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from einhorn_table.history.errors import HistoryError
-from einhorn_table.history.fairness import ALPHA
+from einhorn_table.history.fairness import ALPHA, FairnessVerdict
 from einhorn_table.history.stats import Statistics
 
 STASH_CHART = "stash-over-games.png"
@@ -105,7 +105,7 @@ def _faces_chart(plt: Any, stats: Statistics, path: Path) -> Path:
     count = max(1, len(dice))
     cols = 2 if count == 4 else min(3, count)
     lines = (count + cols - 1) // cols
-    fig, axes = plt.subplots(lines, cols, figsize=(4.2 * cols, 3.6 * lines), squeeze=False)
+    fig, axes = plt.subplots(lines, cols, figsize=(4.4 * cols, 4.2 * lines), squeeze=False)
     for ax in axes.flat[len(dice):]:
         ax.axis("off")
     if not dice:
@@ -120,15 +120,23 @@ def _faces_chart(plt: Any, stats: Statistics, path: Path) -> Path:
         ax.axhline(100 / 6, color="black", linestyle="--", linewidth=1.2, label="fair: 16.7%")
         ax.set_xticks(range(1, 7))
         ax.set_ylim(0, max([*share, 100 / 6]) * 1.3)
-        ax.set_title(d.dice, fontsize=14)
+        ax.set_title(f"{d.dice}\n{_short_verdict(d)}", fontsize=12)
         ax.set_xlabel("face")
         ax.set_ylabel("% of dice")
-        short = d.verdict.split(" (")[0] if d.p_value is None or d.p_value >= ALPHA else \
-            d.verdict
-        ax.text(0.5, 0.95, short, transform=ax.transAxes, ha="center", va="top", fontsize=10,
-                wrap=True)
     fig.suptitle("Dice faces: are the dice fair?", fontsize=16, fontweight="bold")
     fig.text(0.5, 0.01, "dashed line: a fair die (1 in 6)   green: no sign of bias   "
              "red: a face comes up too often or too rarely   grey: too few rolls to tell",
              ha="center", fontsize=9, color="#555555")
     return _save(plt, fig, path)
+
+
+def _short_verdict(d: FairnessVerdict) -> str:
+    """A panel's second title line: the verdict in a few words."""
+    if d.p_value is None:
+        return f"too few rolls to tell ({d.rolls})"
+    if d.p_value >= ALPHA:
+        return f"no sign of bias ({d.rolls} rolls)"
+    assert d.odd_face is not None
+    how = "too often" if d.faces[d.odd_face - 1] * 6 > sum(d.faces) else "too rarely"
+    p = "p < 0.001" if d.p_value < 0.001 else f"p = {d.p_value:.3f}"
+    return f"face {d.odd_face} {how} ({p})"

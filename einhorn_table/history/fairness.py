@@ -70,7 +70,8 @@ def judge(dice: str, rolls: int, faces: Sequence[int]) -> FairnessVerdict:
     face = max(range(6), key=lambda i: abs(counts[i] - expected)) + 1
     if p < ALPHA:
         how = "too often" if counts[face - 1] > expected else "too rarely"
-        text = f"face {face} comes up {how}: p = {p:.3f} ({rolls} rolls)"
+        shown = "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+        text = f"face {face} comes up {how}: {shown} ({rolls} rolls)"
     else:
         text = f"no sign of bias in {rolls} rolls (p = {p:.2f})"
     return FairnessVerdict(dice, rolls, counts, chi, p, face, text)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from einhorn_table.history.extras import DICE_COLOR
 from einhorn_table.history.store import MatchRecorder, MatchStore
-from einhorn_table.rules import Match, Roll, Setup
+from einhorn_table.rules import Match, Roll, Setup, StartRoll, TiebreakRoll
 from einhorn_table.simulation.bots import next_inputs
 from einhorn_table.simulation.strategies import make_strategy
 
@@ -43,7 +43,7 @@ def play_into(store: MatchStore, rng: random.Random) -> str:
     strategies = [make_strategy(name) for name in STRATEGY_NAMES]
     while not match.over:
         for item in next_inputs(match.state, strategies, rng):
-            if isinstance(item, Roll):
+            if isinstance(item, Roll | StartRoll | TiebreakRoll):
                 item = replace(item, extra={DICE_COLOR: DICE_COLORS[item.player]})
             recorder.append(item)
             match.apply(item)
