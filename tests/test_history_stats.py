@@ -67,7 +67,7 @@ def test_fair_dice_show_no_bias_and_loaded_dice_are_named() -> None:
         loaded[5 if rng.random() < 0.25 else rng.randrange(6)] += 1
     verdict = judge("blue", 600, loaded)
     assert verdict.biased and verdict.p_value is not None and verdict.p_value < ALPHA
-    assert verdict.verdict.startswith("face 6 comes up too often: p = ")
+    assert verdict.verdict.startswith("face 6 comes up too often: p < 0.001 (600 rolls)")
     few = judge("green", 30, [15] * 6)
     assert few.p_value is None and few.verdict.startswith("too few rolls to tell (30")
     assert MIN_ROLLS > 30
@@ -233,3 +233,13 @@ def test_running_totals_equal_totals_rebuilt_from_the_summaries(tmp_path: Path) 
     # Four finished, counted matches (the practice one left out; abandoned ones have no winner).
     assert sum(row[1] for row in running["totals_players"]) == 4 * len(PLAYERS)
     assert gather(store).matches == 4
+
+
+def test_a_borderline_bias_names_its_p_value() -> None:
+    # 300 rolls, 900 dice: 198 sixes against 150 expected; chi-square 18.44, p = 0.0024.
+    verdict = judge("white", 300, [140, 140, 140, 141, 141, 198])
+    assert verdict.p_value is not None and 0.001 < verdict.p_value < ALPHA
+    assert verdict.verdict == f"face 6 comes up too often: p = {verdict.p_value:.3f} (300 rolls)"
+    assert verdict.p_value == pytest.approx(0.00244, abs=5e-5)
+    rare = judge("white", 300, [159, 159, 159, 159, 159, 105])
+    assert rare.verdict.startswith("face 6 comes up too rarely")
