@@ -1,0 +1,156 @@
+"""``einhorn-table history``: the matches kept, one told turn by turn, exports, imports, stats."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from einhorn_table.errors import EinhornError
+from einhorn_table.history.errors import HistoryError
+from einhorn_table.history.export import match_csv
+from einhorn_table.history.narrate import narrate
+from einhorn_table.history.paths import state_dir
+from einhorn_table.history.stats import format_statistics, gather
+from einhorn_table.history.store import MatchStore
+from einhorn_table.history.view import history_line
+from einhorn_table.rules import RuleViolation
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "history",
+        help="the matches kept: list, show, export, import, stats",
+        description="Every match played at the table is kept in the state directory "
+        "(--state-dir, else EINHORN_STATE_DIR, systemd's STATE_DIRECTORY, "
+        "$XDG_STATE_HOME/einhorn-table or ~/.local/state/einhorn-table).",
+    )
+    parser.add_argument("--state-dir", default=None, help="where the history is kept")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    listing = actions.add_parser("list", help="the matches, newest first")
+    listing.add_argument("--limit", type=int, default=20, help="how many (default 20)")
+    listing.add_argument("--all", action="store_true", help="every match")
+    listing.set_defaults(handler=run_list)
+
+    show = actions.add_parser("show", help="one match, turn by turn")
+    show.add_argument("match_id", metavar="ID")
+    show.set_defaults(handler=run_show)
+
+    export = actions.add_parser("export", help="one match as match notation or CSV")
+    export.add_argument("match_id", metavar="ID")
+    export.add_argument("--format", choices=("notation", "csv"), default="notation")
+    export.add_argument("--output", "-o", default=None, help="a file (default: print it)")
+    export.set_defaults(handler=run_export)
+
+    importing = actions.add_parser("import", help="keep match files from another table")
+    importing.add_argument("files", nargs="+", metavar="FILE")
+    importing.set_defaults(handler=run_import)
+
+    stats = actions.add_parser("stats", help="players, calls, the unicorn, the dice")
+    stats.add_argument("--player", default=None, help="only this player's figures")
+    stats.add_argument("--charts", default=None, metavar="DIR",
+                       help="also write PNG charts into DIR (needs matplotlib)")
+    stats.set_defaults(handler=run_stats)
+
+
+def open_store(args: argparse.Namespace) -> MatchStore:
+    folder = state_dir(args.state_dir, os.environ, Path.home())
+    return MatchStore(folder, now=lambda: datetime.now(UTC))
+
+
+def run_list(args: argparse.Namespace) -> int:
+    with open_store(args) as store:
+        rows = store.matches(limit=None if args.all else args.limit)
+        total = store.count()
+    if not rows:
+        print(f"No matches kept yet in {store.path}.")
+        return 0
+    lines = [history_line(row) for row in rows]
+    header = ("id", "date", "players", "variant", "winner", "games", "state")
+    table = [header, *[(x.match_id, x.date, x.players, x.variant, x.winner, x.games, x.state)
+                       for x in lines]]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    for row in table:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    if len(rows) < total:
+        print(f"({len(rows)} of {total} matches; --all shows every one)")
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    with open_store(args) as store:
+        row = store.get(args.match_id)
+        lines = store.lines(args.match_id)
+    line = history_line(row)
+    print(f"Match {row.match_id}, {line.date}: {line.state}")
+    try:
+        print("\n".join(narrate(lines)))
+    except RuleViolation as error:
+        raise HistoryError(f"match {row.match_id} does not replay ({error})") from None
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    with open_store(args) as store:
+        lines = store.lines(args.match_id)
+    text = "".join(line + "\n" for line in lines) if args.format == "notation" else \
+        match_csv(lines)
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise HistoryError(f"cannot write {args.output} ({error.strerror})") from None
+    print(f"match {args.match_id} written to {args.output}")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    status = 0
+    with open_store(args) as store:
+        for path in args.files:
+            try:
+                text = Path(path).read_text(encoding="utf-8")
+                match_id = store.import_notation(text.splitlines())
+            except OSError as error:
+                print(f"{path}: cannot read this file ({error.strerror}); nothing imported",
+                      file=sys.stderr)
+                status = 1
+                continue
+            except UnicodeDecodeError:
+                print(f"{path}: this is not a text file of match notation; nothing imported",
+                      file=sys.stderr)
+                status = 1
+                continue
+            except RuleViolation as error:
+                print(f"{path}: {error}; nothing of this file was imported", file=sys.stderr)
+                status = 1
+                continue
+            except EinhornError as error:
+                print(f"{path}: {error}", file=sys.stderr)
+                status = 1
+                continue
+            row = store.get(match_id)
+            print(f"{path}: imported as match {match_id} ({row.state}, "
+                  f"{', '.join(row.players)})")
+    return status
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    with open_store(args) as store:
+        stats = gather(store, args.player)
+    if args.player is not None and not stats.players and not any(c.made for c in stats.calls):
+        raise HistoryError(f"no matches of a player called {args.player!r} are kept; "
+                           "`einhorn-table history list` shows who played")
+    print(format_statistics(stats))
+    if args.charts:
+        from einhorn_table.history.charts import write_charts
+
+        for path in write_charts(stats, Path(args.charts)):
+            print(f"chart written: {path}")
+    return 0

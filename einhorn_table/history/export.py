@@ -1,0 +1,60 @@
+"""A stored match for a spreadsheet: one CSV row per line, with the ledger after it."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+
+from einhorn_table.rules import (
+    WIN,
+    Bid,
+    Call,
+    Counterparty,
+    Roll,
+    StartRoll,
+    TiebreakRoll,
+    Topup,
+    TurnResult,
+    categorize,
+    replay_steps,
+)
+
+
+def match_csv(lines: Iterable[str]) -> str:
+    """Columns: seq, game, type, player, call, dice, category, amount, stones, party,
+    central, unicorn, to_act, then each player's game stones and stash after the line."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    names: tuple[str, ...] = ()
+    for seq, (_, match, outcome) in enumerate(replay_steps(lines)):
+        if seq == 0:
+            names = match.names
+            header = ["seq", "game", "type", "player", "call", "dice", "category", "amount",
+                      "stones", "party", "central", "unicorn", "to_act"]
+            for name in names:
+                header += [f"{name} game stones", f"{name} stash"]
+            writer.writerow(header)
+            continue
+        item = match.record[-1]
+        ledger = match.ledger()
+        player = getattr(item, "player", "")
+        call = dice = category = amount = stones = party = ""
+        if isinstance(item, Call):
+            call = item.call.value if item.call else "silent"
+        if isinstance(item, Roll | StartRoll | TiebreakRoll):
+            dice = " ".join(str(d) for d in item.dice)
+            category = categorize(item.dice).value
+        if isinstance(item, Bid | Topup):
+            stones = str(item.stones)
+        if isinstance(item, Counterparty):
+            party = item.party
+        if isinstance(outcome, TurnResult):
+            call = outcome.call.value if outcome.call else "silent"
+            amount = "win" if outcome.amount == WIN else str(outcome.amount)
+        row = [str(seq), str(ledger.game), item.type, player, call, dice, category, amount,
+               stones, party, str(ledger.central), ledger.unicorn or "", ledger.to_act or ""]
+        for p in ledger.players:
+            row += [str(p.game_stones), str(p.stash)]
+        writer.writerow(row)
+    return out.getvalue()

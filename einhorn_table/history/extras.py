@@ -1,0 +1,46 @@
+"""The extra keys of a roll line that the history reads (RULES.md section 8 allows extras).
+
+On ``start_roll``, ``roll`` and ``tiebreak_roll`` lines:
+
+- ``"dice_color"``: a name for the set of dice thrown, e.g. ``"red"``.
+- ``"color"``: the dice colour the camera saw, ``[r, g, b]`` (0-255); used as
+  ``#rrggbb`` when there is no ``dice_color``.
+- ``"practice": true``: a practice throw; left out of the dice statistics.
+- ``"calibration": true``: a throw while calibrating the camera; left out too.
+- ``"photo"``: the roll's photo, relative to the state directory
+  (``photos/12-00034.jpg``), written by :meth:`MatchRecorder.save_photo`.
+
+Dice are grouped for the fairness test by ``dice_color``, else ``color``, else
+the player's name (each player throws their own dice).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+DICE_COLOR = "dice_color"
+COLOR = "color"
+PRACTICE = "practice"
+CALIBRATION = "calibration"
+PHOTO = "photo"
+
+
+def dice_group(player: str, extra: Mapping[str, Any]) -> str:
+    """Which dice a roll was thrown with, as the statistics name them."""
+    name = extra.get(DICE_COLOR)
+    if isinstance(name, str) and name:
+        return name
+    rgb = extra.get(COLOR)
+    if (
+        isinstance(rgb, list | tuple)
+        and len(rgb) == 3
+        and all(type(c) is int and 0 <= c <= 255 for c in rgb)
+    ):
+        return "#{:02x}{:02x}{:02x}".format(*rgb)
+    return f"{player}'s dice"
+
+
+def counts_for_dice(extra: Mapping[str, Any]) -> bool:
+    """Whether a roll belongs in the dice statistics (not practice, not calibration)."""
+    return extra.get(PRACTICE) is not True and extra.get(CALIBRATION) is not True

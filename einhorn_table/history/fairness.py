@@ -1,0 +1,77 @@
+"""Are the dice fair? Pearson's chi-square test on face counts, in the standard library."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+#: Below this many rolls (of three dice) the test is not run: too few to tell.
+MIN_ROLLS = 60
+#: A p-value below this is called a sign of bias. Strict, because every set of dice
+#: at the table is tested and one of many would pass 0.05 by chance.
+ALPHA = 0.01
+
+
+def chi_square_sf(x: float, df: int) -> float:
+    """P(X >= x) for X chi-square distributed with ``df`` degrees of freedom.
+
+    Closed forms of the regularised upper incomplete gamma Q(df/2, x/2):
+    even df: exp(-x/2) * sum_{k<df/2} (x/2)^k / k!;
+    odd df: erfc(sqrt(x/2)) + exp(-x/2) * sum_{k=1}^{(df-1)/2} (x/2)^(k-1/2) / Gamma(k+1/2).
+    """
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be at least 1, not {df}")
+    if x <= 0:
+        return 1.0
+    half = x / 2
+    if df % 2 == 0:
+        term = total = 1.0
+        for k in range(1, df // 2):
+            term *= half / k
+            total += term
+        return min(1.0, math.exp(-half) * total)
+    total = math.erfc(math.sqrt(half))
+    term = math.sqrt(half) / math.gamma(1.5)  # k = 1: (x/2)^(1/2) / Gamma(3/2)
+    for k in range(1, (df - 1) // 2 + 1):
+        total += math.exp(-half) * term
+        term *= half / (k + 0.5)
+    return min(1.0, total)
+
+
+@dataclass(frozen=True, slots=True)
+class FairnessVerdict:
+    dice: str
+    rolls: int
+    faces: tuple[int, ...]
+    chi_square: float | None
+    p_value: float | None
+    #: The face furthest from its fair share, and whether it came up too often.
+    odd_face: int | None
+    verdict: str
+
+    @property
+    def biased(self) -> bool:
+        return self.p_value is not None and self.p_value < ALPHA
+
+
+def judge(dice: str, rolls: int, faces: Sequence[int]) -> FairnessVerdict:
+    """The chi-square test (5 degrees of freedom) on the faces 1..6 of ``rolls`` rolls."""
+    counts = tuple(faces)
+    if len(counts) != 6:
+        raise ValueError("face counts are six numbers, faces 1 to 6")
+    if rolls < MIN_ROLLS:
+        return FairnessVerdict(dice, rolls, counts, None, None, None,
+                               f"too few rolls to tell ({rolls}; needs {MIN_ROLLS})")
+    thrown = sum(counts)
+    expected = thrown / 6
+    chi = sum((c - expected) ** 2 / expected for c in counts)
+    p = chi_square_sf(chi, 5)
+    face = max(range(6), key=lambda i: abs(counts[i] - expected)) + 1
+    if p < ALPHA:
+        how = "too often" if counts[face - 1] > expected else "too rarely"
+        shown = "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+        text = f"face {face} comes up {how}: {shown} ({rolls} rolls)"
+    else:
+        text = f"no sign of bias in {rolls} rolls (p = {p:.2f})"
+    return FairnessVerdict(dice, rolls, counts, chi, p, face, text)

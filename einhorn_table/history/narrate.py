@@ -1,0 +1,123 @@
+"""A stored match told turn by turn, in words (``history show``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from einhorn_table.rules import (
+    CENTRAL,
+    WIN,
+    AuctionResult,
+    Awaiting,
+    Bid,
+    Call,
+    Counterparty,
+    Input,
+    Match,
+    Roll,
+    StartRoll,
+    TiebreakRoll,
+    Topup,
+    TurnResult,
+    Undo,
+    replay_steps,
+)
+
+
+def _party(name: str) -> str:
+    return "the central stash" if name == CENTRAL else name
+
+
+def _dice(dice: Iterable[int]) -> str:
+    return " ".join(str(d) for d in dice)
+
+
+def describe_turn(result: TurnResult) -> str:
+    """E.g. "Ana called Einhorn, rolled 1 3 5 = Einhorn: +5 from the central stash"."""
+    called = f"called {result.call.label}" if result.call is not None else "stayed silent"
+    text = f"{result.player} {called}, rolled {_dice(result.dice)} = {result.category.label}"
+    if result.amount == WIN:
+        won = sum(t.stones for t in result.transfers if t.payee == result.player)
+        text += f": called and rolled, {result.player} takes every game stone (+{won})"
+    elif result.owner_einhorn:
+        text += f": {result.player} owns the unicorn, so nothing happens"
+    else:
+        moves = []
+        for t in result.transfers:
+            # A non-owner settles with the central stash (4.6); a stone from a player
+            # in the turn the unicorn passes is the pass stone (wuerfeln, 4.8).
+            if t.payee == result.player and t.payer != CENTRAL and result.unicorn_to:
+                moves.append(f"+{t.stones} from {t.payer} for the unicorn")
+            elif t.payee == result.player:
+                moves.append(f"+{t.stones} from {_party(t.payer)}")
+            elif t.payer == result.player:
+                moves.append(f"-{t.stones} to {_party(t.payee)}")
+        text += ": " + (", ".join(moves) if moves else "no stones move")
+    if result.unicorn_to is not None:
+        text += f"; {result.unicorn_to} takes the unicorn"
+    return text
+
+
+def _describe_input(item: Input) -> str:
+    if isinstance(item, StartRoll):
+        return f"{item.player} rolled {_dice(item.dice)} for the start (sum {sum(item.dice)})"
+    if isinstance(item, TiebreakRoll):
+        return f"{item.player} rolled the tie-break: {_dice(item.dice)} (sum {sum(item.dice)})"
+    if isinstance(item, Call):
+        return f"{item.player} called {item.call.label if item.call else 'nothing (silent)'}"
+    if isinstance(item, Roll):
+        return f"{item.player} rolled {_dice(item.dice)}"
+    if isinstance(item, Counterparty):
+        return f"{item.player} chose {_party(item.party)}"
+    if isinstance(item, Bid):
+        return f"{item.player} bid {item.stones}"
+    if isinstance(item, Topup):
+        return f"{item.player} topped up {item.stones} from the stash"
+    return item.type
+
+
+def narrate(lines: Iterable[str]) -> list[str]:
+    """The match turn by turn: one line of words per turn, auction, game end and more."""
+    out: list[str] = []
+    match: Match | None = None
+    announced = False
+    for _, step, outcome in replay_steps(lines):
+        if match is None:
+            match = step
+            ledger = match.ledger()
+            out.append(f"{', '.join(match.names)} play {ledger.variant}, {ledger.games} games; "
+                       f"central stash {ledger.central}")
+            continue
+        item = match.record[-1]
+        game = match.ledger().game
+        if isinstance(item, Undo):
+            out.append("  Undo: the last input was withdrawn")
+            announced = announced and match.over
+            continue
+        if isinstance(outcome, TurnResult):
+            game_of_turn = game if not outcome.game_over or outcome.match_over else game - 1
+            out.append(f"Game {game_of_turn} · {describe_turn(outcome)}")
+            if outcome.game_over:
+                stashes = ", ".join(f"{p.name} {p.stash}" for p in match.ledger().players)
+                out.append(f"  Game {game_of_turn} over. Stashes: {stashes}")
+        elif isinstance(outcome, AuctionResult):
+            bids = ", ".join(f"{name} {stones}" for name, stones in outcome.bids)
+            if outcome.winner is not None:
+                out.append(f"Auction for game {game} · bids {bids}: "
+                           f"{outcome.winner} takes the unicorn")
+            else:
+                out.append(f"Auction for game {game} · bids {bids}: a tie between "
+                           f"{', '.join(outcome.tied)}, who roll for it")
+        elif isinstance(item, StartRoll | TiebreakRoll | Topup):
+            out.append(f"  {_describe_input(item)}")
+            ledger = match.ledger()
+            if isinstance(item, StartRoll) and ledger.awaiting is Awaiting.ROLL:
+                out.append(f"  {ledger.to_act} starts")
+        if match.over and not announced:
+            announced = True
+            ledger = match.ledger()
+            why = " (the central stash is empty)" if ledger.central == 0 else ""
+            if ledger.winner is not None:
+                best = ledger.player(ledger.winner).stash
+                out.append(f"Match over{why}: {ledger.winner} wins with {best} stones")
+    return out

@@ -1,0 +1,461 @@
+"""The match history: every match and every line of it, in SQLite in the state directory.
+
+Each input is committed (WAL, ``synchronous=FULL``) before ``append`` returns, so
+whatever the screen shows after it survives a pulled plug. A match stored here
+exports as match notation that replays to the same ledger.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from einhorn_table.history import schema
+from einhorn_table.history.errors import (
+    HistoryError,
+    StoreRefusing,
+    StoreUnreadable,
+    UnknownMatch,
+    explain,
+)
+from einhorn_table.history.paths import DATABASE, PHOTOS
+from einhorn_table.history.photos import DEFAULT_LIMIT_BYTES, PhotoShelf, encode_jpeg
+from einhorn_table.history.summary import MatchSummary, summarize
+from einhorn_table.history.totals import add_summary, rebuild_totals
+from einhorn_table.rules import (
+    Input,
+    Match,
+    NotationError,
+    RuleViolation,
+    Setup,
+    format_input,
+    parse_line,
+    replay,
+)
+
+#: Gives the time now (timezone-aware); the store writes it as ISO 8601.
+WallClock = Callable[[], datetime]
+#: Opens the database file: ``sqlite3.connect``'s shape; tests pass another.
+Connector = Callable[[str], sqlite3.Connection]
+
+
+def connect_file(path: str) -> sqlite3.Connection:
+    return sqlite3.connect(path, isolation_level=None, timeout=5.0, check_same_thread=False)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """One stored match, as ``history list`` shows it."""
+
+    match_id: str
+    started: str
+    updated: str
+    finished: str | None
+    players: tuple[str, ...]
+    variant: str
+    state: str  # "playing", "finished" or "abandoned"
+    winner: str | None
+    games: int
+    practice: bool
+    source: str  # "table" or "import"
+
+
+_ROW_COLUMNS = ("id, started, updated, finished, players, variant, state, winner, games, "
+                "practice, source")
+
+
+def _row(values: Sequence[Any]) -> MatchRow:
+    return MatchRow(str(values[0]), values[1], values[2], values[3],
+                    tuple(json.loads(values[4])), values[5], values[6], values[7],
+                    int(values[8]), bool(values[9]), values[10])
+
+
+class MatchStore:
+    """The history database and the photo folder of one state directory."""
+
+    def __init__(
+        self,
+        state_dir: Path,
+        *,
+        now: WallClock,
+        photo_limit_bytes: int = DEFAULT_LIMIT_BYTES,
+        connect: Connector = connect_file,
+    ) -> None:
+        self.state_dir = Path(state_dir)
+        self.path = self.state_dir / DATABASE
+        self.now = now
+        self.photos = PhotoShelf(self.state_dir / PHOTOS, photo_limit_bytes)
+        try:
+            self.state_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise HistoryError(
+                f"cannot make the state directory {self.state_dir} ({error.strerror}). Choose "
+                "a writable one with --state-dir or EINHORN_STATE_DIR."
+            ) from None
+        try:
+            self._conn = connect(str(self.path))
+        except sqlite3.Error as error:
+            raise explain(error, self.path, "open the match history") from None
+        try:
+            self._open()
+        except sqlite3.Error as error:
+            self._conn.close()
+            raise explain(error, self.path, "open the match history") from None
+        except HistoryError:
+            self._conn.close()
+            raise
+
+    def _open(self) -> None:
+        conn = self._conn
+        app = int(conn.execute("PRAGMA application_id").fetchone()[0])
+        found = schema.version(conn)
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if app != schema.APPLICATION_ID and (app != 0 or found != 0 or tables):
+            raise StoreUnreadable(
+                f"{self.path} is a database of another program, not an Einhorn Table "
+                "history. Move it aside (or choose another --state-dir); a new history will "
+                "be made."
+            )
+        if found > schema.LATEST:
+            raise StoreUnreadable(
+                f"{self.path} was written by a newer Einhorn Table (history version {found}; "
+                f"this one reads up to {schema.LATEST}). Update the companion."
+            )
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        if found < schema.LATEST:
+            if str(mode).lower() != "wal":
+                raise sqlite3.OperationalError("attempt to write a readonly database")
+            schema.migrate(conn)
+            self.backfill()
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> MatchStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- writing ---------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self, doing: str) -> Iterator[sqlite3.Connection]:
+        """One write transaction; a failure of SQLite becomes a HistoryError."""
+        conn = self._conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as error:
+            raise explain(error, self.path, doing) from None
+
+    def _stamp(self) -> str:
+        return self.now().isoformat(timespec="seconds")
+
+    def begin(self, setup: Setup, *, practice: bool = False) -> MatchRecorder:
+        """Store a new match's setup; returns the recorder that takes its inputs."""
+        match = Match(setup)  # refuses a setup the rules refuse, before anything is stored
+        line = format_input(setup)
+        stamp = self._stamp()
+        with self.transaction("start a new match") as conn:
+            cursor = conn.execute(
+                "INSERT INTO matches (started, updated, players, variant, setup, state, "
+                "practice) VALUES (?, ?, ?, ?, ?, 'playing', ?)",
+                (stamp, stamp, json.dumps(list(setup.players), ensure_ascii=False),
+                 match.ledger().variant, line, int(practice)),
+            )
+            match_id = cursor.lastrowid
+        assert match_id is not None
+        return MatchRecorder(self, str(match_id), match, [line])
+
+    def _store_line(self, match_id: str, seq: int, line: str, match: Match) -> None:
+        """Commit one input line; when it ended the match, finish and summarise it too."""
+        with self.transaction("save this input") as conn:
+            conn.execute("INSERT INTO inputs (match_id, seq, line) VALUES (?, ?, ?)",
+                         (int(match_id), seq, line))
+            stamp = self._stamp()
+            if match.over:
+                summary = summarize(match)
+                conn.execute(
+                    "UPDATE matches SET updated = ?, finished = ?, state = 'finished', "
+                    "winner = ?, games = ? WHERE id = ?",
+                    (stamp, stamp, summary.winner, summary.games, int(match_id)),
+                )
+                write_summary(conn, int(match_id), summary)
+            else:
+                conn.execute("UPDATE matches SET updated = ?, games = ? WHERE id = ?",
+                             (stamp, match.ledger().game, int(match_id)))
+
+    def abandon(self, match_id: str) -> None:
+        """Mark a match abandoned: it is kept, and its rolls and calls count in the stats."""
+        match = self.replay(match_id)
+        row = self.get(match_id)
+        if row.state != "playing":
+            raise HistoryError(f"match {match_id} is {row.state}, not being played")
+        summary = summarize(match)
+        with self.transaction("mark the match abandoned") as conn:
+            conn.execute("UPDATE matches SET state = 'abandoned', updated = ?, winner = NULL, "
+                         "games = ? WHERE id = ?",
+                         (self._stamp(), match.ledger().game, int(match_id)))
+            write_summary(conn, int(match_id), summary)
+
+    def import_notation(self, lines: Sequence[str], *, source: str = "import") -> str:
+        """Store a whole match file in one transaction; a bad file stores nothing.
+
+        A match that is over is stored finished; one that is not is stored abandoned
+        (it was played elsewhere). Refusals name the line.
+        """
+        numbered = [(n, text.rstrip("\n")) for n, text in enumerate(lines, start=1)
+                    if text.strip()]
+        match = replay(text for _, text in numbered)  # raises RuleViolation naming the line
+        # Keep each line exactly as written, but checked: a line must parse on its own.
+        for number, text in numbered:
+            parse_line(text, number)
+        summary = summarize(match)
+        stamp = self._stamp()
+        setup_line = numbered[0][1]
+        with self.transaction("import the match") as conn:
+            cursor = conn.execute(
+                "INSERT INTO matches (started, updated, finished, players, variant, setup, "
+                "state, winner, games, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (stamp, stamp, stamp if match.over else None,
+                 json.dumps(list(match.names), ensure_ascii=False), match.ledger().variant,
+                 setup_line, "finished" if match.over else "abandoned", summary.winner,
+                 summary.games if match.over else match.ledger().game, source),
+            )
+            match_id = cursor.lastrowid
+            assert match_id is not None
+            conn.executemany(
+                "INSERT INTO inputs (match_id, seq, line) VALUES (?, ?, ?)",
+                [(match_id, seq, text) for seq, (_, text) in enumerate(numbered[1:], start=1)],
+            )
+            write_summary(conn, match_id, summary)
+        return str(match_id)
+
+    def backfill(self) -> int:
+        """Summarise finished and abandoned matches stored without a summary; returns how many."""
+        rows = self._read(
+            "SELECT id FROM matches WHERE summarized = 0 AND state != 'playing'", ())
+        for (match_id,) in rows:
+            summary = summarize(self.replay(str(match_id)))
+            with self.transaction("summarise stored matches") as conn:
+                write_summary(conn, int(match_id), summary)
+        return len(rows)
+
+    # --- reading ---------------------------------------------------------------
+
+    def _read(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        try:
+            return self._conn.execute(sql, params).fetchall()
+        except sqlite3.Error as error:
+            raise explain(error, self.path, "read the match history") from None
+
+    def get(self, match_id: str) -> MatchRow:
+        rows = self._read(f"SELECT {_ROW_COLUMNS} FROM matches WHERE id = ?",
+                          (_as_id(match_id),))
+        if not rows:
+            raise UnknownMatch(f"there is no match {match_id}; `einhorn-table history list` "
+                               "shows the matches kept")
+        return _row(rows[0])
+
+    def matches(self, *, limit: int | None = None) -> list[MatchRow]:
+        """The stored matches, newest first."""
+        sql = f"SELECT {_ROW_COLUMNS} FROM matches ORDER BY started DESC, id DESC"
+        params: tuple[Any, ...] = ()
+        if limit is not None:
+            sql += " LIMIT ?"
+            params = (limit,)
+        return [_row(r) for r in self._read(sql, params)]
+
+    def count(self) -> int:
+        return int(self._read("SELECT count(*) FROM matches", ())[0][0])
+
+    def lines(self, match_id: str) -> list[str]:
+        """The match file: the setup line, then every input line exactly as written."""
+        rows = self._read("SELECT setup FROM matches WHERE id = ?", (_as_id(match_id),))
+        if not rows:
+            raise UnknownMatch(f"there is no match {match_id}; `einhorn-table history list` "
+                               "shows the matches kept")
+        inputs = self._read("SELECT line FROM inputs WHERE match_id = ? ORDER BY seq",
+                            (_as_id(match_id),))
+        return [rows[0][0], *(line for (line,) in inputs)]
+
+    def notation(self, match_id: str) -> str:
+        return "".join(line + "\n" for line in self.lines(match_id))
+
+    def replay(self, match_id: str) -> Match:
+        """The match rebuilt from its stored lines."""
+        try:
+            return replay(self.lines(match_id))
+        except RuleViolation as error:
+            raise StoreUnreadable(
+                f"match {match_id} in {self.path} does not replay ({error}); export it with "
+                "`history export` and check it by hand."
+            ) from None
+
+    def unfinished(self) -> MatchRow | None:
+        """The latest match still being played (the plug was pulled), if any."""
+        rows = self._read(
+            f"SELECT {_ROW_COLUMNS} FROM matches WHERE state = 'playing' "
+            "ORDER BY started DESC, id DESC LIMIT 1", ())
+        return _row(rows[0]) if rows else None
+
+    def resume(self, match_id: str) -> Match:
+        """The unfinished match exactly where it stood: same ledger, turn and unicorn."""
+        row = self.get(match_id)
+        if row.state != "playing":
+            raise HistoryError(f"match {match_id} is {row.state}; only a match being played "
+                               "can be continued")
+        return self.replay(match_id)
+
+    def reopen(self, match_id: str) -> MatchRecorder:
+        """A recorder that goes on storing the inputs of an unfinished match."""
+        match = self.resume(match_id)
+        return MatchRecorder(self, match_id, match, self.lines(match_id))
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """Read-only SQL for the statistics (rows as tuples)."""
+        return self._read(sql, params)
+
+
+def write_summary(conn: sqlite3.Connection, match_id: int, summary: MatchSummary) -> None:
+    """Store the statistics rows of one match and add it to the running totals, inside
+    the caller's transaction; the match's state must already be finished or abandoned."""
+    practice, state, done = conn.execute(
+        "SELECT practice, state, summarized FROM matches WHERE id = ?", (match_id,)).fetchone()
+    for table in ("match_players", "match_calls", "match_faces", "match_unicorn"):
+        conn.execute(f"DELETE FROM {table} WHERE match_id = ?", (match_id,))
+    conn.executemany(
+        "INSERT INTO match_players VALUES (?, ?, ?, ?, ?, ?)",
+        [(match_id, p.seat, p.name, p.stash, int(p.won), json.dumps(list(p.stash_by_game)))
+         for p in summary.players],
+    )
+    conn.executemany(
+        "INSERT INTO match_calls VALUES (?, ?, ?, ?, ?)",
+        [(match_id, c.player, c.call.value, c.made, c.came_true) for c in summary.calls],
+    )
+    conn.executemany(
+        "INSERT INTO match_faces VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(match_id, f.dice, f.player, f.rolls, *f.faces) for f in summary.faces],
+    )
+    conn.executemany(
+        "INSERT INTO match_unicorn VALUES (?, ?, ?, ?, ?, ?)",
+        [(match_id, n, u.player, u.how, u.bid, u.gained)
+         for n, u in enumerate(summary.unicorn)],
+    )
+    conn.execute("UPDATE matches SET summarized = 1 WHERE id = ?", (match_id,))
+    if done:
+        rebuild_totals(conn)  # the match was summarised before: work the totals out afresh
+    elif not practice:
+        add_summary(conn, summary, finished=state == "finished")
+
+
+
+def _as_id(match_id: str) -> int:
+    try:
+        return int(match_id)
+    except ValueError:
+        raise UnknownMatch(f"{match_id!r} is not a match id; ids are numbers, as "
+                           "`einhorn-table history list` shows them") from None
+
+
+class MatchRecorder:
+    """Takes the inputs of one match and stores each before ``append`` returns.
+
+    The recorder checks each input against the rules first (a refused input raises
+    RuleViolation and stores nothing). If saving fails (disk full, read-only), it
+    raises a HistoryError saying so and refuses every later input: what was stored
+    stays intact, and the match can be continued after a restart.
+    """
+
+    def __init__(self, store: MatchStore, match_id: str, match: Match, lines: list[str]) -> None:
+        self.store = store
+        self.match_id = match_id
+        self._match = match
+        self._lines = lines
+        self._failure: HistoryError | None = None
+        self._closed = False
+
+    @property
+    def seq(self) -> int:
+        """How many inputs are stored (the seq of the last one)."""
+        return len(self._lines) - 1
+
+    def append(self, item: Input) -> None:
+        if self._closed:
+            raise HistoryError(f"match {self.match_id} was closed; reopen it to go on")
+        if self._failure is not None:
+            raise StoreRefusing(
+                f"the history takes no more inputs for match {self.match_id} after an earlier "
+                f"failure ({self._failure}). Restart the table to continue the match."
+            )
+        if isinstance(item, Setup):
+            raise NotationError("a match has one setup line, the first")
+        self._match.apply(item)  # a refused input raises here; nothing is stored
+        line = format_input(item)
+        try:
+            self.store._store_line(self.match_id, len(self._lines), line, self._match)
+        except HistoryError as error:
+            self._failure = error
+            self._match = replay(self._lines)  # back to what is stored
+            raise
+        self._lines.append(line)
+
+    def save_photo(self, frame: Any) -> str:
+        """Save a roll's camera frame as a small JPEG; returns the path to put in the
+        roll's ``"photo"`` extra (relative to the state directory)."""
+        name = f"{int(self.match_id):06d}-{len(self._lines):05d}.jpg"
+        try:
+            self.store.photos.save(name, encode_jpeg(frame))
+        except OSError as error:
+            raise HistoryError(f"could not save the roll photo {name} ({error.strerror}); "
+                               "the match goes on without it") from None
+        return f"{PHOTOS}/{name}"
+
+    def ledger_json(self) -> dict[str, Any]:
+        return self._match.ledger().to_json()
+
+    def close(self) -> None:
+        self._closed = True
+
+
+class TableLog:
+    """The interface the table records through: ``begin(setup) -> match id``,
+    ``append(item)`` (durable before it returns), ``close()``."""
+
+    def __init__(self, store: MatchStore, *, practice: bool = False) -> None:
+        self.store = store
+        self.practice = practice
+        self.recorder: MatchRecorder | None = None
+
+    def begin(self, setup: Setup) -> str:
+        self.recorder = self.store.begin(setup, practice=self.practice)
+        return self.recorder.match_id
+
+    def resume(self, match_id: str) -> Match:
+        """Continue a stored match: returns it as it stood; appends go on into it."""
+        self.recorder = self.store.reopen(match_id)
+        return self.store.resume(match_id)
+
+    def append(self, item: Input) -> None:
+        if self.recorder is None:
+            raise HistoryError("no match was begun: call begin(setup) first")
+        self.recorder.append(item)
+
+    def close(self) -> None:
+        if self.recorder is not None:
+            self.recorder.close()

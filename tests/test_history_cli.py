@@ -1,0 +1,89 @@
+"""`einhorn-table history`, as a family would run it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from history_helpers import bot_match
+
+from einhorn_table.cli import main
+from einhorn_table.rules import replay
+
+
+def history(state: Path, *args: str) -> int:
+    return main(["history", "--state-dir", str(state), *args])
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> list[Path]:
+    paths = []
+    for seed in (1, 2, 3):
+        path = tmp_path / f"match{seed}.jsonl"
+        path.write_text(bot_match(seed).notation())
+        paths.append(path)
+    return paths
+
+
+def test_import_list_show_export(tmp_path: Path, files: list[Path],
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    state = tmp_path / "state"
+    assert history(state, "import", *map(str, files)) == 0
+    assert "imported as match 3 (finished" in capsys.readouterr().out
+
+    assert history(state, "list") == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["id", "date", "players", "variant", "winner", "games", "state"]
+    assert out[1].startswith("3 ") and "Ana, Ben, Cem, Dora" in out[1] and "finished" in out[1]
+
+    assert history(state, "show", "2") == 0
+    shown = capsys.readouterr().out
+    assert "Game 1 · " in shown and "Match over" in shown and " wins with " in shown
+
+    out_file = tmp_path / "out.jsonl"
+    assert history(state, "export", "1", "--output", str(out_file)) == 0
+    assert out_file.read_text() == files[0].read_text()
+    assert replay(out_file.read_text().splitlines()).ledger() == replay(
+        files[0].read_text().splitlines()).ledger()
+    capsys.readouterr()
+    assert history(state, "export", "1", "--format", "csv") == 0
+    assert capsys.readouterr().out.startswith("seq,game,type,player")
+
+
+def test_a_bad_file_is_refused_naming_the_line_and_nothing_is_imported(
+    tmp_path: Path, files: list[Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = files[0].read_text().splitlines()
+    lines[11] = '{"type": "bid", "player": "Ana", "stones": -3}'
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    state = tmp_path / "state"
+    assert history(state, "import", str(bad)) == 1
+    err = capsys.readouterr().err
+    assert "line 12" in err and "nothing of this file was imported" in err
+    assert history(state, "list") == 0
+    assert "No matches kept yet" in capsys.readouterr().out
+
+
+def test_stats_with_player_and_charts(tmp_path: Path, files: list[Path],
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    state = tmp_path / "state"
+    history(state, "import", *map(str, files))
+    capsys.readouterr()
+    charts = tmp_path / "charts"
+    assert history(state, "stats", "--charts", str(charts)) == 0
+    out = capsys.readouterr().out
+    assert "3 finished matches" in out and "Das Unvermeidliche" in out
+    assert "Ana's dice: " in out
+    assert sorted(p.name for p in charts.iterdir()) == [
+        "calls-vs-odds.png", "dice-faces.png", "stash-over-games.png"]
+    assert history(state, "stats", "--player", "Ben") == 0
+    assert "Statistics for Ben" in capsys.readouterr().out
+    assert history(state, "stats", "--player", "Zed") == 1
+    assert "no matches of a player called 'Zed'" in capsys.readouterr().err
+
+
+def test_unknown_match_is_an_error_not_a_traceback(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert history(tmp_path, "show", "7") == 1
+    assert "there is no match 7" in capsys.readouterr().err

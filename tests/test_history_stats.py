@@ -1,0 +1,245 @@
+"""Statistics, the dice test, the words of `show`, CSV, the view model and the charts."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import GOLDEN, needs_golden
+from history_helpers import PLAYERS, bot_match, open_store
+
+from einhorn_table.history import HistoryError, MatchStore
+from einhorn_table.history.charts import write_charts
+from einhorn_table.history.export import match_csv
+from einhorn_table.history.fairness import ALPHA, MIN_ROLLS, chi_square_sf, judge
+from einhorn_table.history.narrate import narrate
+from einhorn_table.history.stats import format_statistics, gather
+from einhorn_table.history.summary import summarize
+from einhorn_table.history.view import history_summary
+from einhorn_table.rules import (
+    PROBABILITY,
+    AuctionResult,
+    Category,
+    Match,
+    Roll,
+    Setup,
+    StartRoll,
+    TurnResult,
+    replay,
+)
+
+
+@pytest.mark.parametrize(("x", "df", "p"), [
+    (11.0705, 5, 0.05), (15.0863, 5, 0.01), (20.515, 5, 0.001), (1.6103, 5, 0.90),
+    (3.8415, 1, 0.05), (5.9915, 2, 0.05), (7.8147, 3, 0.05), (9.4877, 4, 0.05),
+    (18.307, 10, 0.05),
+])
+def test_chi_square_tail_matches_the_tables(x: float, df: int, p: float) -> None:
+    assert chi_square_sf(x, df) == pytest.approx(p, rel=2e-3)
+
+
+def test_chi_square_tail_agrees_with_a_numeric_integral() -> None:
+    # df = 5: density x^(3/2) e^(-x/2) / (2^(5/2) Gamma(5/2)); integrate from x to 80.
+    def density(t: float) -> float:
+        return t ** 1.5 * math.exp(-t / 2) / (2 ** 2.5 * math.gamma(2.5))
+
+    for x in (0.5, 3.0, 7.0, 12.0):
+        steps = 20000
+        h = (80 - x) / steps
+        area = sum(density(x + (i + 0.5) * h) for i in range(steps)) * h
+        assert chi_square_sf(x, 5) == pytest.approx(area, rel=1e-6)
+
+
+def test_fair_dice_show_no_bias_and_loaded_dice_are_named() -> None:
+    rng = random.Random(1)
+    fair = [0] * 6
+    for _ in range(600 * 3):
+        fair[rng.randrange(6)] += 1
+    verdict = judge("red", 600, fair)
+    assert not verdict.biased and verdict.verdict.startswith("no sign of bias in 600 rolls")
+    loaded = [0] * 6
+    for _ in range(600 * 3):
+        loaded[5 if rng.random() < 0.25 else rng.randrange(6)] += 1
+    verdict = judge("blue", 600, loaded)
+    assert verdict.biased and verdict.p_value is not None and verdict.p_value < ALPHA
+    assert verdict.verdict.startswith("face 6 comes up too often: p < 0.001 (600 rolls)")
+    few = judge("green", 30, [15] * 6)
+    assert few.p_value is None and few.verdict.startswith("too few rolls to tell (30")
+    assert MIN_ROLLS > 30
+
+
+def _store_matches(store: MatchStore, seeds: list[int], practice: bool = False) -> list[Match]:
+    played = []
+    for seed in seeds:
+        match = bot_match(seed)
+        recorder = store.begin(match.setup, practice=practice)
+        for item in match.record:
+            recorder.append(item)
+        played.append(match)
+    return played
+
+
+def test_player_figures_and_calls_add_up_to_the_matches(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    played = _store_matches(store, [1, 2, 3])
+    _store_matches(store, [4], practice=True)
+    stats = gather(store)
+    assert stats.matches == 3
+    wins = {name: sum(m.ledger().winner == name for m in played) for name in PLAYERS}
+    assert {p.name: p.wins for p in stats.players} == wins
+    for p in stats.players:
+        finals = [m.ledger().player(p.name).stash for m in played]
+        assert p.average_stash == pytest.approx(sum(finals) / 3)
+        assert p.stash_by_game[-1] >= 0 and p.matches == 3
+    # Calls, counted straight from the outcomes of the three matches.
+    made = {c: 0 for c in Category}
+    true = {c: 0 for c in Category}
+    for match in played:
+        check = Match(match.setup)
+        for item in match.inputs:
+            outcome = check.apply(item)
+            if isinstance(outcome, TurnResult) and outcome.call is not None:
+                made[outcome.call] += 1
+                true[outcome.call] += outcome.call is outcome.category
+    for c in stats.calls:
+        assert (c.made, c.came_true, c.odds) == (made[c.call], true[c.call], PROBABILITY[c.call])
+    ana = gather(store, "Ana")
+    assert [p.name for p in ana.players] == ["Ana"]
+    assert sum(c.made for c in ana.calls) < sum(c.made for c in stats.calls)
+
+
+def test_unicorn_worth_counts_bids_and_gains(tmp_path: Path) -> None:
+    match = bot_match(11)
+    summary = summarize(match)
+    check = Match(match.setup)
+    bought = []
+    for item in match.inputs:
+        outcome = check.apply(item)
+        if isinstance(outcome, AuctionResult) and outcome.winner is not None:
+            bought.append(dict(outcome.bids)[outcome.winner])
+    auctions = [u for u in summary.unicorn if u.how == "auction"]
+    assert [u.bid for u in auctions][: len(bought)] == bought
+    assert all(u.bid == 0 for u in summary.unicorn if u.how == "roll")
+    assert any(u.gained != 0 for u in summary.unicorn)
+
+
+@needs_golden
+def test_owner_takes_from_player_counts_the_owners_gain() -> None:
+    match = replay((GOLDEN / "owner-takes-from-player.jsonl").read_text().splitlines())
+    summary = summarize(match)
+    ben = [u for u in summary.unicorn if u.player == "Ben"]
+    # Ben took it with an Einhorn, then won 2 from Ana and 4 more (short) with 5 5 5.
+    assert ben and ben[0].how == "roll" and ben[0].gained == 6
+
+
+def test_practice_and_calibration_rolls_are_left_out_of_the_dice(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    recorder = store.begin(Setup(players=("Ana", "Ben"), games=1))
+    recorder.append(StartRoll(player="Ana", dice=(6, 6, 5), extra={"dice_color": "red"}))
+    recorder.append(StartRoll(player="Ben", dice=(1, 1, 2), extra={"color": [0, 0, 255]}))
+    recorder.append(Roll(player="Ana", dice=(6, 6, 6), extra={"practice": True}))
+    recorder.append(Roll(player="Ben", dice=(1, 1, 1), extra={"calibration": True}))
+    store.abandon(recorder.match_id)
+    dice = {d.dice: d for d in gather(store).dice}
+    assert set(dice) == {"red", "#0000ff"}
+    assert dice["red"].rolls == 1 and dice["red"].faces == (0, 0, 0, 0, 1, 2)
+    assert dice["#0000ff"].rolls == 1 and dice["#0000ff"].faces == (2, 1, 0, 0, 0, 0)
+
+
+def test_show_tells_the_match_turn_by_turn(tmp_path: Path) -> None:
+    lines = [
+        '{"v": 1, "type": "setup", "variant": "einhorn", "players": ["Ana", "Ben"], "games": 2}',
+        '{"type": "start_roll", "player": "Ana", "dice": [6, 6, 5]}',
+        '{"type": "start_roll", "player": "Ben", "dice": [1, 1, 2]}',
+        '{"type": "call", "player": "Ana", "call": "einhorn"}',
+        '{"type": "roll", "player": "Ana", "dice": [1, 3, 5]}',
+        '{"type": "roll", "player": "Ben", "dice": [2, 2, 3]}',
+    ]
+    words = narrate(lines)
+    assert "Ana starts" in "\n".join(words)
+    assert ("Game 1 · Ana called Einhorn, rolled 1 3 5 = Einhorn: +5 from the central stash; "
+            "Ana takes the unicorn") in words
+    assert "Game 1 · Ben stayed silent, rolled 2 2 3 = Wunsch: -1 to the central stash" in words
+
+
+def test_csv_has_a_row_per_line_with_the_ledger(tmp_path: Path) -> None:
+    match = bot_match(7)
+    lines = match.notation().splitlines()
+    rows = list(csv.DictReader(io.StringIO(match_csv(lines))))
+    assert len(rows) == len(lines) - 1
+    last = match.ledger()
+    assert rows[-1]["central"] == str(last.central)
+    for p in last.players:
+        assert rows[-1][f"{p.name} stash"] == str(p.stash)
+    assert {r["type"] for r in rows} >= {"start_roll", "roll", "bid"}
+
+
+def test_view_model_lists_latest_matches_and_leaders(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    played = _store_matches(store, [1, 2])
+    view = history_summary(store)
+    assert view.title == "2 matches kept"
+    assert [m.match_id for m in view.matches] == ["2", "1"]
+    assert view.matches[0].winner == played[1].ledger().winner
+    assert sum(leader.wins for leader in view.leaders) == 2
+    assert all("dice" in line for line in view.dice)
+    assert "Calls" in format_statistics(gather(store))
+
+
+def test_charts_are_png_files(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "state")
+    _store_matches(store, [1, 2])
+    paths = write_charts(gather(store), tmp_path / "charts")
+    assert len(paths) == 3
+    for path in paths:
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+
+
+def test_charts_without_matplotlib_say_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    store = open_store(tmp_path / "state")
+    with pytest.raises(HistoryError, match=r"einhorn-table\[charts\]"):
+        write_charts(gather(store), tmp_path / "charts")
+
+
+def test_running_totals_equal_totals_rebuilt_from_the_summaries(tmp_path: Path) -> None:
+    from einhorn_table.history.totals import TABLES, rebuild_totals
+
+    store = open_store(tmp_path)
+    _store_matches(store, [1, 2, 3])
+    _store_matches(store, [4], practice=True)
+    store.import_notation(bot_match(5).notation().splitlines())
+    partial = bot_match(6)
+    recorder = store.begin(partial.setup)
+    for item in partial.record[:80]:
+        recorder.append(item)
+    store.abandon(recorder.match_id)
+
+    def snapshot() -> dict[str, list[tuple[object, ...]]]:
+        return {t: sorted(store.query(f"SELECT * FROM {t}")) for t in TABLES}
+
+    running = snapshot()
+    with store.transaction("rebuild") as conn:
+        rebuild_totals(conn)
+    assert snapshot() == running
+    assert running["totals_players"] and running["totals_unicorn"]
+    # Four finished, counted matches (the practice one left out; abandoned ones have no winner).
+    assert sum(row[1] for row in running["totals_players"]) == 4 * len(PLAYERS)
+    assert gather(store).matches == 4
+
+
+def test_a_borderline_bias_names_its_p_value() -> None:
+    # 300 rolls, 900 dice: 198 sixes against 150 expected; chi-square 18.44, p = 0.0024.
+    verdict = judge("white", 300, [140, 140, 140, 141, 141, 198])
+    assert verdict.p_value is not None and 0.001 < verdict.p_value < ALPHA
+    assert verdict.verdict == f"face 6 comes up too often: p = {verdict.p_value:.3f} (300 rolls)"
+    assert verdict.p_value == pytest.approx(0.00244, abs=5e-5)
+    rare = judge("white", 300, [159, 159, 159, 159, 159, 105])
+    assert rare.verdict.startswith("face 6 comes up too rarely")
