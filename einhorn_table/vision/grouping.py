@@ -32,10 +32,13 @@ def sample(grey: GreyImage, xs: npt.NDArray[np.float64], ys: npt.NDArray[np.floa
 
 def describe_surroundings(grey: GreyImage, pip: Pip) -> PipContext:
     angles = np.linspace(0, 2 * np.pi, _RING_POINTS, endpoint=False)
-    radius = 1.9 * pip.radius + 1.0
+    radius = 1.5 * pip.radius + 1.5
     values = sample(grey, pip.x + radius * np.cos(angles), pip.y + radius * np.sin(angles))
-    body = float(np.median(values))
-    spread = float(np.median(np.abs(values - body)))
+    # Neighbouring pips may darken (or lighten) part of the ring: take the face side.
+    ordered = np.sort(values) if pip.dark else np.sort(values)[::-1]
+    face_side = ordered[len(ordered) // 3 :]
+    body = float(np.median(face_side))
+    spread = float(np.median(np.abs(face_side - body)))
     return PipContext(pip, body, spread)
 
 

@@ -12,7 +12,7 @@ GreyImage = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
 
 #: The thresholds (grey levels of local contrast) at which blobs are looked for.
-_LEVELS: tuple[int, ...] = (16, 30, 55, 90)
+_LEVELS: tuple[int, ...] = (16, 30, 50, 75, 105, 140, 180)
 
 
 @dataclass(frozen=True)
@@ -57,12 +57,12 @@ def find_pips(
     dark: bool,
 ) -> list[Pip]:
     """Round blobs in a contrast map, looked for at several contrast levels."""
-    found: list[Pip] = []
+    kept: list[Pip] = []
     min_area = max(4.0, np.pi * min_radius**2)
     max_area = np.pi * max_radius**2
-    for level in _LEVELS:
-        if level > 2 * min_contrast + 40:
-            break
+    # From the clearest level down: a blob at a lower level replaces the one pip it
+    # holds (its outline is fuller) and is dropped when it swallows several.
+    for level in sorted(_LEVELS, reverse=True):
         mask = (contrast > level).astype(np.uint8)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         if count <= 1:
@@ -88,8 +88,16 @@ def find_pips(
             peak = float(contrast[y0 : y0 + h, x0 : x0 + w][blob].max())
             if peak < min_contrast:
                 continue
-            found.append(pip)
-    return _merge_duplicates(found)
+            inside = [
+                i
+                for i, other in enumerate(kept)
+                if np.hypot(pip.x - other.x, pip.y - other.y) < pip.radius + 0.5 * other.radius
+            ]
+            if not inside:
+                kept.append(pip)
+            elif len(inside) == 1 and pip.radius < 2.0 * kept[inside[0]].radius + 2.0:
+                kept[inside[0]] = pip
+    return kept
 
 
 def _describe(
@@ -122,17 +130,3 @@ def _describe(
         contrast=float(contrast[blob].mean()),
         dark=dark,
     )
-
-
-def _merge_duplicates(pips: list[Pip]) -> list[Pip]:
-    """The same blob found at several levels: keep the roundest, largest sound one."""
-    kept: list[Pip] = []
-    for pip in sorted(pips, key=lambda p: (-p.radius / max(p.elongation, 1.0))):
-        duplicate = False
-        for other in kept:
-            if np.hypot(pip.x - other.x, pip.y - other.y) < max(pip.radius, other.radius):
-                duplicate = True
-                break
-        if not duplicate:
-            kept.append(pip)
-    return kept

@@ -139,9 +139,14 @@ def _assess(
     evenness = float(np.median([c.body_spread for c in group]))
     factors.append(_ramp(evenness / max(pip_contrast, 1.0), 0.12, 0.3))
     if count == 1:
-        edges = _edge_fraction(grey, group[0], body, max(18.0, 0.35 * pip_contrast))
-        factors.append(_ramp(-edges, -0.75, -0.5))
-        if edges < 0.5 or evenness > 0.2 * pip_contrast:
+        pip = group[0].pip
+        tolerance = max(18.0, 0.35 * pip_contrast)
+        clutter, unevenness = _lone_pip_surroundings(grey, contrast, pip.x, pip.y, mean_r, body)
+        edges = _edge_fraction(grey, pip.x, pip.y, mean_r, body, tolerance)
+        factors.append(_ramp(clutter / pip_contrast, 0.2, 0.35))
+        factors.append(_ramp(unevenness / pip_contrast, 0.12, 0.25))
+        factors.append(_ramp(-edges, -0.8, -0.6))
+        if mean_r < 2.0 or clutter > 0.35 * pip_contrast or edges < 0.6:
             plausible = False
     if not plausible:
         return None
@@ -182,15 +187,32 @@ def _absent_contrast(fit: LayoutFit, contrast: GreyImage, radius: float) -> floa
     return worst
 
 
-def _edge_fraction(grey: GreyImage, context: PipContext, body: float, tolerance: float) -> float:
-    """Share of rays from a lone pip that leave the face within a die's reach."""
-    pip = context.pip
+def _lone_pip_surroundings(
+    grey: GreyImage, contrast: GreyImage, x: float, y: float, radius: float, body: float
+) -> tuple[float, float]:
+    """Around a lone pip: the strongest pip-like contrast and how uneven the face is."""
+    angles = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    clutter = 0.0
+    deviations: list[npt.NDArray[np.float64]] = []
+    for factor in (1.8, 2.3, 2.8):
+        xs = x + factor * radius * np.cos(angles)
+        ys = y + factor * radius * np.sin(angles)
+        clutter = max(clutter, float(np.percentile(sample(contrast, xs, ys), 90)))
+        deviations.append(np.abs(sample(grey, xs, ys) - body))
+    unevenness = float(np.percentile(np.concatenate(deviations), 80))
+    return clutter, unevenness
+
+
+def _edge_fraction(
+    grey: GreyImage, x: float, y: float, radius: float, body: float, tolerance: float
+) -> float:
+    """Share of rays from a lone pip that leave its face within a die's reach."""
     rays = 12
     angles = np.linspace(0, 2 * np.pi, rays, endpoint=False)
-    steps = np.linspace(1.8 * pip.radius, 6.5 * pip.radius, 24)
+    steps = np.linspace(3.0 * radius, 8.0 * radius, 24)
     hits = 0
     for angle in angles:
-        values = sample(grey, pip.x + steps * np.cos(angle), pip.y + steps * np.sin(angle))
+        values = sample(grey, x + steps * np.cos(angle), y + steps * np.sin(angle))
         if np.any(np.abs(values - body) > tolerance):
             hits += 1
     return hits / rays
