@@ -21,11 +21,13 @@ class PipContext:
     body_spread: float
 
 
-def sample(grey: GreyImage, xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+def sample(
+    grey: GreyImage, xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
     """Grey levels at the given points (nearest pixel, clamped to the frame)."""
     h, w = grey.shape[:2]
-    xi = np.clip(np.rint(xs).astype(np.int64), 0, w - 1)
-    yi = np.clip(np.rint(ys).astype(np.int64), 0, h - 1)
+    xi = np.minimum(np.maximum((xs + 0.5).astype(np.int64), 0), w - 1)
+    yi = np.minimum(np.maximum((ys + 0.5).astype(np.int64), 0), h - 1)
     result: npt.NDArray[np.float64] = grey[yi, xi].astype(np.float64)
     return result
 

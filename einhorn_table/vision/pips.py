@@ -13,12 +13,6 @@ FloatImage = npt.NDArray[np.float32]
 
 #: The thresholds (grey levels of local contrast) at which blobs are looked for.
 _LEVELS: tuple[int, ...] = (16, 30, 50, 75, 105, 140, 180)
-#: How far (pixels) masks are shrunk to part touching pips.
-_SHRINKS: tuple[int, ...] = (0,)
-_DISCS = {
-    1: cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)),
-    2: cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)),
-}
 
 
 @dataclass(frozen=True)
@@ -74,26 +68,23 @@ def find_pips(
         mask = (contrast > level).astype(np.uint8)
         if not mask.any():
             continue
-        for shrink in _SHRINKS:
-            # Shrinking the mask parts pips that blur into each other; the outline
-            # grows back by the same amount.
-            part = mask if shrink == 0 else cv2.erode(mask, _DISCS[shrink])
-            for pip, peak in _blobs(part, contrast, min_area, max_area, min_contrast, dark, shrink):
-                inside = [
-                    i
-                    for i, other in enumerate(kept)
-                    if np.hypot(pip.x - other.x, pip.y - other.y) < pip.radius + 0.5 * other.radius
-                ]
-                if not inside:
-                    kept.append(pip)
-                    peaks.append(peak)
-                elif (
-                    shrink == 0
-                    and len(inside) == 1
-                    and level >= 0.45 * peaks[inside[0]]
-                    and pip.radius < 2.0 * kept[inside[0]].radius + 2.0
-                ):
-                    kept[inside[0]] = pip
+        for pip, peak in _blobs(mask, contrast, min_area, max_area, min_contrast, dark):
+            inside: list[int] = []
+            if kept:
+                xs = np.fromiter((k.x for k in kept), np.float64, len(kept))
+                ys = np.fromiter((k.y for k in kept), np.float64, len(kept))
+                rs = np.fromiter((k.radius for k in kept), np.float64, len(kept))
+                near = np.hypot(xs - pip.x, ys - pip.y) < pip.radius + 0.5 * rs
+                inside = np.nonzero(near)[0].tolist()
+            if not inside:
+                kept.append(pip)
+                peaks.append(peak)
+            elif (
+                len(inside) == 1
+                and level >= 0.45 * peaks[inside[0]]
+                and pip.radius < 2.0 * kept[inside[0]].radius + 2.0
+            ):
+                kept[inside[0]] = pip
     return kept
 
 
@@ -104,32 +95,24 @@ def _blobs(
     max_area: float,
     min_contrast: float,
     dark: bool,
-    shrink: int,
 ) -> list[tuple[Pip, float]]:
-    """The round blobs of one mask, each with its peak contrast."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if count <= 1:
-        return []
-    grown = 2.0 * shrink
-    widths = stats[1:, cv2.CC_STAT_WIDTH].astype(np.float64)
-    heights = stats[1:, cv2.CC_STAT_HEIGHT].astype(np.float64)
-    areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
-    full_areas = np.pi * (np.sqrt(areas / np.pi) + shrink) ** 2
-    fill = areas / (widths * heights)
-    aspect = (np.maximum(widths, heights) + grown) / (np.minimum(widths, heights) + grown)
-    keep = np.nonzero(
-        (full_areas >= min_area) & (full_areas <= max_area) & (fill > 0.55) & (aspect < 3.0)
-    )[0]
+    """The round blobs of one mask (outer outlines; holes filled), each with its peak."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    side_min = 2.0 * np.sqrt(min_area / np.pi) * 0.6
+    side_max = 2.0 * np.sqrt(max_area / np.pi) * 1.6
     found: list[tuple[Pip, float]] = []
-    for index in keep:
-        label = int(index) + 1
-        x0 = int(stats[label, cv2.CC_STAT_LEFT])
-        y0 = int(stats[label, cv2.CC_STAT_TOP])
-        w = int(stats[label, cv2.CC_STAT_WIDTH])
-        h = int(stats[label, cv2.CC_STAT_HEIGHT])
-        blob = labels[y0 : y0 + h, x0 : x0 + w] == label
+    for contour in contours:
+        x0, y0, w, h = cv2.boundingRect(contour)
+        if max(w, h) < side_min or max(w, h) > side_max or max(w, h) > 3 * min(w, h):
+            continue
+        blob_u8 = np.zeros((h, w), np.uint8)
+        cv2.drawContours(blob_u8, [contour], -1, 1, thickness=-1, offset=(-x0, -y0))
+        area = float(np.count_nonzero(blob_u8))
+        if not min_area <= area <= max_area or area < 0.55 * w * h:
+            continue
+        blob = blob_u8.astype(bool)
         window = contrast[y0 : y0 + h, x0 : x0 + w]
-        pip = _describe(blob, window, x0, y0, dark, shrink)
+        pip = _describe(blob_u8, window[blob], x0, y0, dark)
         if pip is None or pip.contrast < min_contrast * 0.6:
             continue
         peak = float(window[blob].max())
@@ -139,9 +122,9 @@ def _blobs(
 
 
 def _describe(
-    blob: npt.NDArray[np.bool_], contrast: GreyImage, x0: int, y0: int, dark: bool, shrink: int
+    blob: GreyImage, inside: npt.NDArray[np.uint8], x0: int, y0: int, dark: bool
 ) -> Pip | None:
-    moments = cv2.moments(blob.astype(np.uint8), binaryImage=True)
+    moments = cv2.moments(blob, binaryImage=True)
     area = moments["m00"]
     if area <= 0:
         return None
@@ -161,10 +144,10 @@ def _describe(
     return Pip(
         x=x0 + cx,
         y=y0 + cy,
-        radius=float(np.sqrt(area / np.pi)) + shrink,
-        major=float(major) + shrink,
-        minor=float(minor) + shrink,
+        radius=float(np.sqrt(area / np.pi)),
+        major=float(major),
+        minor=float(minor),
         angle=float(angle),
-        contrast=float(contrast[blob].mean()),
+        contrast=float(inside.mean()),
         dark=dark,
     )

@@ -104,7 +104,7 @@ def _assess(
     radii = np.array([c.pip.radius for c in group])
     mean_r = float(radii.mean())
     points = np.array([[c.pip.x, c.pip.y] for c in group])
-    if count > 6:
+    if count > 6 or (count == 1 and mean_r < 2.0):
         return None
     fit = fit_layout(points, single_pip_face=6.5 * mean_r)
     if fit is None:
@@ -203,19 +203,20 @@ def _lone_pip_surroundings(
     return clutter, unevenness
 
 
+_RAY_ANGLES = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+_RAY_STEPS = np.linspace(3.0, 8.0, 24)
+
+
 def _edge_fraction(
     grey: GreyImage, x: float, y: float, radius: float, body: float, tolerance: float
 ) -> float:
     """Share of rays from a lone pip that leave its face within a die's reach."""
-    rays = 12
-    angles = np.linspace(0, 2 * np.pi, rays, endpoint=False)
-    steps = np.linspace(3.0 * radius, 8.0 * radius, 24)
-    hits = 0
-    for angle in angles:
-        values = sample(grey, x + steps * np.cos(angle), y + steps * np.sin(angle))
-        if np.any(np.abs(values - body) > tolerance):
-            hits += 1
-    return hits / rays
+    steps = _RAY_STEPS * radius
+    xs = x + np.outer(np.cos(_RAY_ANGLES), steps)
+    ys = y + np.outer(np.sin(_RAY_ANGLES), steps)
+    values = sample(grey, xs.ravel(), ys.ravel()).reshape(xs.shape)
+    hits = np.any(np.abs(values - body) > tolerance, axis=1)
+    return float(hits.mean())
 
 
 def _body_colour(fit: LayoutFit, colour: ColourImage) -> tuple[int, int, int]:
