@@ -77,10 +77,15 @@ def _same_face(colour: ColourImage, a: PipContext, b: PipContext, tolerance: flo
     distance = float(np.hypot(pa.x - pb.x, pa.y - pb.y))
     big, small = max(pa.radius, pb.radius), min(pa.radius, pb.radius)
     mean_r = (pa.radius + pb.radius) / 2
-    if big / small > 1.5 or distance < 2.0 * big or distance > 11.0 * mean_r:
+    if big / small > 1.4 or distance < 2.0 * big or distance > 11.0 * mean_r:
         return False
-    if abs(np.log(pa.elongation / pb.elongation)) > 0.5:
+    # Pips on one face are foreshortened alike: side-face pips are squashed differently.
+    if abs(np.log(pa.elongation / pb.elongation)) > 0.3:
         return False
+    if min(pa.elongation, pb.elongation) > 1.25:
+        turn = abs(pa.angle - pb.angle) % np.pi
+        if min(turn, np.pi - turn) > np.pi / 6:
+            return False
     body = (a.body_colour + b.body_colour) / 2
     if float(colour_distance(a.body_colour, b.body_colour)) > tolerance:
         return False
