@@ -72,9 +72,8 @@ def fit_layout(points: Points, single_pip_face: float) -> LayoutFit | None:
     count = len(points)
     if count == 1:
         half = single_pip_face / 2
-        matrix = np.array(
-            [[single_pip_face, 0.0, points[0, 0] - half], [0.0, single_pip_face, points[0, 1] - half]]
-        )
+        x, y = points[0]
+        matrix = np.array([[single_pip_face, 0.0, x - half], [0.0, single_pip_face, y - half]])
         return LayoutFit(1, matrix, 0.0)
     if count in (2, 3):
         return _fit_diagonal(points)

@@ -58,52 +58,73 @@ def find_pips(
 ) -> list[Pip]:
     """Round blobs in a contrast map, looked for at several contrast levels."""
     kept: list[Pip] = []
+    peaks: list[float] = []
     min_area = max(4.0, np.pi * min_radius**2)
     max_area = np.pi * max_radius**2
     # From the clearest level down: a blob at a lower level replaces the one pip it
-    # holds (its outline is fuller) and is dropped when it swallows several.
+    # holds while the level is above half the pip's peak (so every pip is outlined
+    # near half its contrast, whatever the blur), and is dropped when it swallows several.
     for level in sorted(_LEVELS, reverse=True):
         mask = (contrast > level).astype(np.uint8)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        if count <= 1:
+        if not mask.any():
             continue
-        areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
-        widths = stats[1:, cv2.CC_STAT_WIDTH].astype(np.float64)
-        heights = stats[1:, cv2.CC_STAT_HEIGHT].astype(np.float64)
-        fill = areas / (widths * heights)
-        aspect = np.maximum(widths, heights) / np.minimum(widths, heights)
-        keep = np.nonzero(
-            (areas >= min_area) & (areas <= max_area) & (fill > 0.55) & (aspect < 3.0)
-        )[0]
-        for index in keep:
-            label = int(index) + 1
-            x0 = int(stats[label, cv2.CC_STAT_LEFT])
-            y0 = int(stats[label, cv2.CC_STAT_TOP])
-            w = int(stats[label, cv2.CC_STAT_WIDTH])
-            h = int(stats[label, cv2.CC_STAT_HEIGHT])
-            blob = labels[y0 : y0 + h, x0 : x0 + w] == label
-            pip = _describe(blob, contrast[y0 : y0 + h, x0 : x0 + w], x0, y0, dark)
-            if pip is None or pip.contrast < min_contrast * 0.6:
-                continue
-            peak = float(contrast[y0 : y0 + h, x0 : x0 + w][blob].max())
-            if peak < min_contrast:
-                continue
-            inside = [
-                i
-                for i, other in enumerate(kept)
-                if np.hypot(pip.x - other.x, pip.y - other.y) < pip.radius + 0.5 * other.radius
-            ]
+        for pip, peak in _blobs(mask, contrast, min_area, max_area, min_contrast, dark):
+            inside: list[int] = []
+            if kept:
+                xs = np.fromiter((k.x for k in kept), np.float64, len(kept))
+                ys = np.fromiter((k.y for k in kept), np.float64, len(kept))
+                rs = np.fromiter((k.radius for k in kept), np.float64, len(kept))
+                near = np.hypot(xs - pip.x, ys - pip.y) < pip.radius + 0.5 * rs
+                inside = np.nonzero(near)[0].tolist()
             if not inside:
                 kept.append(pip)
-            elif len(inside) == 1 and pip.radius < 2.0 * kept[inside[0]].radius + 2.0:
+                peaks.append(peak)
+            elif (
+                len(inside) == 1
+                and level >= 0.45 * peaks[inside[0]]
+                and pip.radius < 2.0 * kept[inside[0]].radius + 2.0
+            ):
                 kept[inside[0]] = pip
     return kept
 
 
+def _blobs(
+    mask: GreyImage,
+    contrast: GreyImage,
+    min_area: float,
+    max_area: float,
+    min_contrast: float,
+    dark: bool,
+) -> list[tuple[Pip, float]]:
+    """The round blobs of one mask (outer outlines; holes filled), each with its peak."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    side_min = 2.0 * np.sqrt(min_area / np.pi) * 0.6
+    side_max = 2.0 * np.sqrt(max_area / np.pi) * 1.6
+    found: list[tuple[Pip, float]] = []
+    for contour in contours:
+        x0, y0, w, h = cv2.boundingRect(contour)
+        if max(w, h) < side_min or max(w, h) > side_max or max(w, h) > 3 * min(w, h):
+            continue
+        blob_u8 = np.zeros((h, w), np.uint8)
+        cv2.drawContours(blob_u8, [contour], -1, 1, thickness=-1, offset=(-x0, -y0))
+        area = float(np.count_nonzero(blob_u8))
+        if not min_area <= area <= max_area or area < 0.55 * w * h:
+            continue
+        blob = blob_u8.astype(bool)
+        window = contrast[y0 : y0 + h, x0 : x0 + w]
+        pip = _describe(blob_u8, window[blob], x0, y0, dark)
+        if pip is None or pip.contrast < min_contrast * 0.6:
+            continue
+        peak = float(window[blob].max())
+        if peak >= min_contrast:
+            found.append((pip, peak))
+    return found
+
+
 def _describe(
-    blob: npt.NDArray[np.bool_], contrast: GreyImage, x0: int, y0: int, dark: bool
+    blob: GreyImage, inside: npt.NDArray[np.uint8], x0: int, y0: int, dark: bool
 ) -> Pip | None:
-    moments = cv2.moments(blob.astype(np.uint8), binaryImage=True)
+    moments = cv2.moments(blob, binaryImage=True)
     area = moments["m00"]
     if area <= 0:
         return None
@@ -127,6 +148,6 @@ def _describe(
         major=float(major),
         minor=float(minor),
         angle=float(angle),
-        contrast=float(contrast[blob].mean()),
+        contrast=float(inside.mean()),
         dark=dark,
     )

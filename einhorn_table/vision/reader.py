@@ -9,7 +9,15 @@ import numpy as np
 import numpy.typing as npt
 
 from einhorn_table.errors import EinhornError
-from einhorn_table.vision.grouping import PipContext, group_pips, sample
+from einhorn_table.vision.grouping import (
+    Colour,
+    PipContext,
+    colour_distance,
+    face_tolerance,
+    group_pips,
+    sample,
+    sample_colour,
+)
 from einhorn_table.vision.layouts import GRID, LAYOUTS, LayoutFit, fit_layout
 from einhorn_table.vision.pips import GreyImage, contrast_map, find_pips
 from einhorn_table.vision.profile import ReaderProfile
@@ -23,6 +31,23 @@ _BODY_POINTS = np.array(
 )
 
 
+def _face_points(value: int) -> npt.NDArray[np.float64]:
+    """Points of the face well clear of this value's pips, where only face shows."""
+    steps = (0.16, 0.375, 0.5, 0.625, 0.84)
+    pips = np.array(LAYOUTS[value])
+    chosen = [
+        (u, v)
+        for u in steps
+        for v in steps
+        if np.hypot(pips[:, 0] - u, pips[:, 1] - v).min() >= 0.2
+        and not (u in (0.16, 0.84) and v in (0.16, 0.84))
+    ]
+    return np.array(chosen)
+
+
+_FACE_POINTS = {value: _face_points(value) for value in LAYOUTS}
+
+
 class FrameError(EinhornError):
     """The frame handed to the reader is not a picture it can read."""
 
@@ -33,6 +58,8 @@ class _Candidate:
     pips: int
     #: The die could be one (the checks that tell dice from clutter passed).
     plausible: bool
+    #: Each check's verdict, 0..1 (the confidence is the lowest).
+    checks: dict[str, float]
 
 
 def read_frame(image: npt.NDArray[np.uint8], profile: ReaderProfile | None = None) -> FrameReading:
@@ -60,7 +87,7 @@ def read_frame(image: npt.NDArray[np.uint8], profile: ReaderProfile | None = Non
             min_contrast=profile.min_pip_contrast,
             dark=dark,
         )
-        for group in group_pips(grey, pips):
+        for group in group_pips(grey, colour, pips):
             candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
             if candidate is not None:
                 candidates.append(candidate)
@@ -86,9 +113,7 @@ def _as_colour(image: npt.NDArray[np.uint8]) -> ColourImage:
     if image.ndim == 3 and image.shape[2] == 4:
         result = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
         return result
-    raise FrameError(
-        f"the frame has shape {image.shape}; hand the reader a grey or BGR picture"
-    )
+    raise FrameError(f"the frame has shape {image.shape}; hand the reader a grey or BGR picture")
 
 
 def _assess(
@@ -104,7 +129,7 @@ def _assess(
     radii = np.array([c.pip.radius for c in group])
     mean_r = float(radii.mean())
     points = np.array([[c.pip.x, c.pip.y] for c in group])
-    if count > 6:
+    if count > 6 or (count == 1 and mean_r < 2.0):
         return None
     fit = fit_layout(points, single_pip_face=6.5 * mean_r)
     if fit is None:
@@ -115,42 +140,53 @@ def _assess(
     pip_contrast = float(np.median([c.pip.contrast for c in group]))
     spread = float(radii.std() / mean_r) if count > 1 else 0.0
     ratio = mean_r / size
-    body = float(np.median([c.body for c in group]))
 
-    factors: list[float] = []
+    checks: dict[str, float] = {}
     plausible = True
     # Pips of one die are alike in size and round (a lone pip must be clearly so).
-    factors.append(_ramp(spread, 0.12, 0.3))
+    checks["size_spread"] = _ramp(spread, 0.12, 0.3)
     worst_elongation = max(c.pip.elongation for c in group)
-    factors.append(_ramp(worst_elongation, 1.5 if count > 1 else 1.3, 2.2 if count > 1 else 1.6))
+    checks["roundness"] = _ramp(
+        worst_elongation, 1.5 if count > 1 else 1.3, 2.2 if count > 1 else 1.6
+    )
     # The pips sit where the layout puts them.
-    factors.append(_ramp(fit.residual, 0.06, 0.16))
+    checks["layout"] = _ramp(fit.residual, 0.06, 0.16)
     if fit.residual > 0.25:
         plausible = False
     # Pips are a fair share of the face.
     if count > 1 and not 0.045 <= ratio <= 0.17:
         plausible = False
-    factors.append(_ramp(fit.skew, 0.45, 0.7))
+    checks["skew"] = _ramp(fit.skew, 0.45, 0.7)
+    # One face is one colour: a group that strays onto a side face (or onto two
+    # dice) finds other colours between its pips.
+    tolerance = face_tolerance(pip_contrast)
+    if count > 1:
+        face = sample_colour(colour, *fit.to_image(_FACE_POINTS[count]).T)
+        reference = np.median(np.array([c.body_colour for c in group]), axis=0)
+        stray = float(np.percentile(colour_distance(face, reference), 85))
+        checks["one_colour"] = _ramp(stray / tolerance, 0.7, 1.2)
     # The places where this value has no pip must be empty face.
     absent = _absent_contrast(fit, contrast, mean_r)
-    factors.append(_ramp(absent / max(pip_contrast, 1.0), 0.25, 0.5))
+    checks["empty_places"] = _ramp(absent / max(pip_contrast, 1.0), 0.25, 0.5)
     # Clear pips on an even face.
-    factors.append(_ramp(-pip_contrast, -1.6 * profile.min_pip_contrast, -profile.min_pip_contrast))
+    checks["pip_contrast"] = _ramp(
+        -pip_contrast, -1.6 * profile.min_pip_contrast, -profile.min_pip_contrast
+    )
     evenness = float(np.median([c.body_spread for c in group]))
-    factors.append(_ramp(evenness / max(pip_contrast, 1.0), 0.12, 0.3))
+    checks["even_face"] = _ramp(evenness / max(pip_contrast, 1.0), 0.12, 0.3)
     if count == 1:
         pip = group[0].pip
-        tolerance = max(18.0, 0.35 * pip_contrast)
-        clutter, unevenness = _lone_pip_surroundings(grey, contrast, pip.x, pip.y, mean_r, body)
-        edges = _edge_fraction(grey, pip.x, pip.y, mean_r, body, tolerance)
-        factors.append(_ramp(clutter / pip_contrast, 0.2, 0.35))
-        factors.append(_ramp(unevenness / pip_contrast, 0.12, 0.25))
-        factors.append(_ramp(-edges, -0.8, -0.6))
+        face = group[0].body_colour
+        clutter, unevenness = _lone_pip_surroundings(colour, contrast, pip.x, pip.y, mean_r, face)
+        edges = _edge_fraction(colour, pip.x, pip.y, mean_r, face, tolerance)
+        checks["clear_around"] = _ramp(clutter / pip_contrast, 0.2, 0.35)
+        checks["even_around"] = _ramp(unevenness / pip_contrast, 0.12, 0.25)
+        checks["face_edges"] = _ramp(-edges, -0.8, -0.6)
         if mean_r < 2.0 or clutter > 0.35 * pip_contrast or edges < 0.6:
             plausible = False
     if not plausible:
         return None
-    confidence = float(min(factors))
+    confidence = float(min(checks.values()))
     value: int | None = fit.value if confidence >= profile.min_confidence else None
     corners = fit.corners()
     box: Box = (
@@ -160,7 +196,7 @@ def _assess(
         float(corners[:, 1].max()),
     )
     reading = DieReading(box, value, round(confidence, 3), _body_colour(fit, colour))
-    return _Candidate(reading, count, plausible)
+    return _Candidate(reading, count, plausible, checks)
 
 
 def _ramp(x: float, good: float, bad: float) -> float:
@@ -188,34 +224,36 @@ def _absent_contrast(fit: LayoutFit, contrast: GreyImage, radius: float) -> floa
 
 
 def _lone_pip_surroundings(
-    grey: GreyImage, contrast: GreyImage, x: float, y: float, radius: float, body: float
+    colour: ColourImage, contrast: GreyImage, x: float, y: float, radius: float, body: Colour
 ) -> tuple[float, float]:
     """Around a lone pip: the strongest pip-like contrast and how uneven the face is."""
     angles = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     clutter = 0.0
     deviations: list[npt.NDArray[np.float64]] = []
-    for factor in (1.8, 2.3, 2.8):
+    for factor in (1.8, 2.4, 3.0, 3.6):
         xs = x + factor * radius * np.cos(angles)
         ys = y + factor * radius * np.sin(angles)
         clutter = max(clutter, float(np.percentile(sample(contrast, xs, ys), 90)))
-        deviations.append(np.abs(sample(grey, xs, ys) - body))
+        deviations.append(colour_distance(sample_colour(colour, xs, ys), body))
     unevenness = float(np.percentile(np.concatenate(deviations), 80))
     return clutter, unevenness
 
 
+_RAY_ANGLES = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+_RAY_STEPS = np.linspace(3.0, 8.0, 24)
+
+
 def _edge_fraction(
-    grey: GreyImage, x: float, y: float, radius: float, body: float, tolerance: float
+    colour: ColourImage, x: float, y: float, radius: float, body: Colour, tolerance: float
 ) -> float:
     """Share of rays from a lone pip that leave its face within a die's reach."""
-    rays = 12
-    angles = np.linspace(0, 2 * np.pi, rays, endpoint=False)
-    steps = np.linspace(3.0 * radius, 8.0 * radius, 24)
-    hits = 0
-    for angle in angles:
-        values = sample(grey, x + steps * np.cos(angle), y + steps * np.sin(angle))
-        if np.any(np.abs(values - body) > tolerance):
-            hits += 1
-    return hits / rays
+    steps = _RAY_STEPS * radius
+    xs = x + np.outer(np.cos(_RAY_ANGLES), steps)
+    ys = y + np.outer(np.sin(_RAY_ANGLES), steps)
+    values = sample_colour(colour, xs.ravel(), ys.ravel())
+    distances = colour_distance(values, body).reshape(xs.shape)
+    hits = np.any(distances > tolerance, axis=1)
+    return float(hits.mean())
 
 
 def _body_colour(fit: LayoutFit, colour: ColourImage) -> tuple[int, int, int]:

@@ -114,7 +114,7 @@ def draw_hand(
     height, width = image.shape[:2]
     mask = hand_mask(pose, width, height)
     # Shading and shadow are smooth: work them out at a quarter of the size.
-    small_size = (max(1, width // 4), max(1, height // 4))
+    small_size = (max(1, -(-width // 4)), max(1, -(-height // 4)))
     small = cv2.resize(mask, small_size, interpolation=cv2.INTER_AREA)
     sigma = max(0.5, pose.width / 28)
     body_small = cv2.GaussianBlur(small, (0, 0), sigma).astype(np.float32) / 255.0
@@ -126,29 +126,31 @@ def draw_hand(
     )
     shadow_small = cv2.warpAffine(small, shift, small_size)
     shadow_small = cv2.GaussianBlur(shadow_small, (0, 0), max(1.0, pose.width / 22))
-
-    sx, sy, bw, bh = cv2.boundingRect(np.maximum(small, shadow_small))
-    out = image.copy()
-    if bw == 0 or bh == 0:
-        return out
-    scale_x, scale_y = width / small_size[0], height / small_size[1]
-    x0, y0 = max(0, int(sx * scale_x) - 4), max(0, int(sy * scale_y) - 4)
-    x1 = min(width, int((sx + bw) * scale_x) + 5)
-    y1 = min(height, int((sy + bh) * scale_y) + 5)
-    full = (width, height)
-    shadow = cv2.resize(shadow_small, full, interpolation=cv2.INTER_LINEAR)
-    body = cv2.resize(body_small, full, interpolation=cv2.INTER_LINEAR)
     gy = cv2.Sobel(body_small, cv2.CV_32F, 0, 1, ksize=3)
     gx = cv2.Sobel(body_small, cv2.CV_32F, 1, 0, ksize=3)
     toward_small = -(gx * light_dir[0] + gy * light_dir[1]) * sigma
-    toward = cv2.resize(toward_small, full, interpolation=cv2.INTER_LINEAR)
+
+    out = image.copy()
+    sx, sy, bw, bh = cv2.boundingRect(np.maximum(small, shadow_small))
+    if bw == 0 or bh == 0:
+        return out
+    # Blow up only the part around the hand, four full pixels per small one.
+    sx0, sy0 = max(sx - 1, 0), max(sy - 1, 0)
+    sx1, sy1 = min(sx + bw + 1, small_size[0]), min(sy + bh + 1, small_size[1])
+    fields = cv2.merge((shadow_small.astype(np.float32) / 255.0, body_small, toward_small))[
+        sy0:sy1, sx0:sx1
+    ]
+    fields = cv2.resize(fields, (4 * (sx1 - sx0), 4 * (sy1 - sy0)), interpolation=cv2.INTER_LINEAR)
+    x0, y0 = 4 * sx0, 4 * sy0
+    x1, y1 = min(width, 4 * sx1), min(height, 4 * sy1)
+    fields = fields[: y1 - y0, : x1 - x0]
 
     roi = out[y0:y1, x0:x1].astype(np.float32)
     cover = cv2.GaussianBlur(mask[y0:y1, x0:x1], (3, 3), 0.8).astype(np.float32) / 255.0
-    dark = shadow[y0:y1, x0:x1].astype(np.float32) / 255.0
+    dark = fields[..., 0]
     roi *= (1.0 - 0.42 * dark)[..., None]
     # Rounded flesh: brighter along the middle of each limb and towards the lamp.
-    shade = 0.62 + 0.42 * body[y0:y1, x0:x1] + 0.25 * np.clip(toward[y0:y1, x0:x1], -1.0, 1.0)
+    shade = 0.62 + 0.42 * fields[..., 1] + 0.25 * np.clip(fields[..., 2], -1.0, 1.0)
     lamp = light_map[y0:y1, x0:x1]
     skin = np.array(pose.skin[::-1], dtype=np.float32)
     flesh = skin[None, None, :] * (shade * lamp)[..., None]

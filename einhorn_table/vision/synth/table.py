@@ -26,6 +26,7 @@ from einhorn_table.vision.synth.dice import (
     Sprite,
     motion_blurred,
     render_die,
+    tumbling,
 )
 from einhorn_table.vision.synth.hand import HandPose, draw_hand
 from einhorn_table.vision.synth.palette import (
@@ -172,8 +173,9 @@ class SynthTable:
         width, height = self.size
         bank = []
         for _ in range(3):
-            field = self.np_rng.normal(0.0, noise, size=(height + 16, width + 16, 3))
-            field = np.clip(np.rint(field), -255, 255)
+            shape = (height + 16, width + 16, 3)
+            field = self.np_rng.standard_normal(size=shape, dtype=np.float32) * noise
+            np.rint(field, out=field)
             plus = np.clip(field, 0, 255).astype(np.uint8)
             minus = np.clip(-field, 0, 255).astype(np.uint8)
             bank.append((plus, minus))
@@ -193,9 +195,16 @@ class SynthTable:
 
     def _paste(self, image: ByteImage, die: PlacedDie) -> tuple[int, int, int, int]:
         """Draw one die (shadow first) into ``image``; its tight box in frame pixels."""
-        sprite = self._sprite(die.look)
-        if die.smear != (0.0, 0.0):
-            sprite = motion_blurred(sprite, *die.smear)
+        if die.smear != (0.0, 0.0) and not die.look.cocked:
+            # Tumbling: turn a cached upright die instead of drawing each angle afresh.
+            upright = self._sprite(replace(die.look, angle=0.0, tilt=40.0, side_value=2))
+            sprite = tumbling(
+                upright, die.look.angle, die.smear, self.tray.light_dir, die.look.size
+            )
+        else:
+            sprite = self._sprite(die.look)
+            if die.smear != (0.0, 0.0):
+                sprite = motion_blurred(sprite, *die.smear)
         height, width = image.shape[:2]
         cx, cy = round(die.x), round(die.y)
         left, top = cx - sprite.centre[0], cy - sprite.centre[1]
@@ -507,7 +516,11 @@ class SynthTable:
             (release[0] + self.rng.uniform(-12, 12), release[1] + self.rng.uniform(-12, 12))
             for _ in final
         ]
+        # Faces flick by while a die tumbles; in its last moving frame it is still rolling
+        # over (another face up), and it lands on its value in the first settled frame.
         faces = [[self.rng.randint(1, 6) for _ in range(n_tumble)] for _ in final]
+        for i, d in enumerate(final):
+            faces[i][-1] = self.rng.choice([f for f in range(1, 7) if f != d.look.value])
 
         def place(i: int, k: int) -> tuple[float, float, float]:
             """Position and angle of die i at tumble step k (k == n_tumble: at rest)."""
@@ -527,7 +540,7 @@ class SynthTable:
                 smear = (0.5 * (nx - px) * 0.6, 0.5 * (ny - py) * 0.6)
                 if math.hypot(*smear) < 1.5:
                     smear = (1.5, 0.0)  # still turning over: never quite sharp
-                face = d.look.value if k >= 0.7 * n_tumble else faces[i][k]
+                face = faces[i][k]
                 look = replace(d.look, value=face, angle=angle % 360)
                 moving.append(PlacedDie(look, x, y, smear))
             pose: HandPose | None = None
@@ -582,14 +595,14 @@ class SynthTable:
                 break
         steps = max(2, round(4 * self.fps / 30.0))
         frames = []
+        step = (tx - die.x) / (steps + 1), (ty - die.y) / (steps + 1)
         for k in range(1, steps + 1):
-            s = k / steps
-            ease = 1.0 - (1.0 - s) ** 2
+            # An even slide: the last moving frame is still one step short of the rest.
+            ease = k / (steps + 1)
             x = die.x + (tx - die.x) * ease
             y = die.y + (ty - die.y) * ease
             look = replace(die.look, angle=(die.look.angle + turn * ease) % 360)
-            step = (tx - die.x) / steps, (ty - die.y) / steps
-            smear = (0.5 * step[0], 0.5 * step[1]) if k < steps else (1.5, 0.0)
+            smear = (0.5 * step[0], 0.5 * step[1])
             scene = list(self.layout)
             scene[i] = PlacedDie(look, x, y, smear)
             frames.append(self.render(scene, phase="moving"))
@@ -615,7 +628,7 @@ class SynthTable:
         frames.extend(self.settled_frames(settle_frames))
         return frames
 
-    def clear_sequence(self, *, player: int = 0, empty_frames: int = 10) -> list[SynthFrame]:
+    def clear_sequence(self, *, player: int = 0, empty_frames: int = 20) -> list[SynthFrame]:
         """The player's hand sweeps in, picks up all dice and leaves: the tray is empty."""
         aim = self.rng.uniform(-0.4, 0.4)
         n_in = max(2, round(6 * self.fps / 30.0))
@@ -633,7 +646,7 @@ class SynthTable:
         return frames
 
     def hand_only_sequence(
-        self, *, player: int = 0, empty_frames: int = 10, frames_in: int = 7
+        self, *, player: int = 0, empty_frames: int = 20, frames_in: int = 7
     ) -> list[SynthFrame]:
         """A hand reaches into the empty tray and leaves with nothing rolled (the tray is
         empty in this scene and after it, whatever lay there before)."""
