@@ -147,3 +147,21 @@ def test_a_pin_in_use_is_refused_naming_player_and_button(
             ButtonStations(PIN_MAP, clock, pin_factory=mock_factory)
     finally:
         blocker.close()
+
+
+def test_the_controls_factory_picks_gpio_on_a_pi_and_the_keyboard_elsewhere(
+    mock_factory: MockFactory, clock: FakeClock
+) -> None:
+    from einhorn_table.adapters.controls import create_controls
+    from einhorn_table.adapters.keyboard_controls import KeyboardControls
+
+    on_pi = create_controls("auto", clock, on_pi=True, players=2, pin_factory=mock_factory)
+    try:
+        assert isinstance(on_pi, ButtonStations) and "2 station(s)" in on_pi.description
+        press(mock_factory, clock, PIN_MAP.stations[1].pin(W), 0.1)
+        assert [(g.player, g.buttons) for g in on_pi.poll()] == [(1, (W,))]
+    finally:
+        on_pi.close()
+    desktop = create_controls("auto", clock, on_pi=False, players=3)
+    assert isinstance(desktop, KeyboardControls) and desktop.simulated
+    assert isinstance(create_controls("keyboard", clock, on_pi=True), KeyboardControls)

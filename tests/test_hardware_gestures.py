@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from einhorn_table.ports import Button, Gesture, GestureKind, RawButtonEvent
 from einhorn_table.stations.gestures import Debouncer, GestureDecoder, GestureTiming
@@ -121,3 +123,50 @@ def test_debouncer_keeps_the_level_seen_last_when_its_lockout_ends() -> None:
 def test_timing_must_be_ordered() -> None:
     with pytest.raises(ValueError, match="bounce < chord_window < long_press"):
         GestureTiming(bounce=0.1, long_press=0.5, chord_window=0.6)
+
+
+# --------------------------------------------------------------- property: chatter
+
+presses = st.lists(
+    st.tuples(
+        st.sampled_from(list(Button)),
+        st.floats(min_value=0.1, max_value=2.0),  # quiet time before the press
+        st.floats(min_value=0.05, max_value=1.5),  # how long it is held
+        # Contact bounce: up to six flips, all over within 25 ms (the bounce time is 30 ms).
+        st.lists(st.floats(min_value=0.0005, max_value=0.004), max_size=6),  # on press
+        st.lists(st.floats(min_value=0.0005, max_value=0.004), max_size=6),  # on release
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(presses=presses)
+def test_chatter_never_changes_what_clean_presses_mean(
+    presses: list[tuple[Button, float, float, list[float], list[float]]],
+) -> None:
+    """One button at a time, pressed and released with contact bounce shorter than the
+    bounce time: the gestures are exactly those of the same presses without bounce."""
+    clean: list[RawButtonEvent] = []
+    noisy: list[RawButtonEvent] = []
+    t = 0.0
+    for button, quiet, held, press_bounce, release_bounce in presses:
+        t += quiet
+        for edges, level in ((press_bounce, True), (release_bounce, False)):
+            clean.append(RawButtonEvent(0, button, level, t))
+            noisy.append(RawButtonEvent(0, button, level, t))
+            flip_time, state = t, level
+            for gap in edges:  # flips inside the bounce time, ending on the true level
+                flip_time += gap
+                state = not state
+                noisy.append(RawButtonEvent(0, button, state, flip_time))
+            if state != level:
+                noisy.append(RawButtonEvent(0, button, level, flip_time + 0.0005))
+            t += held if level else 0.0
+    expected = run(clean, until=t + 5.0)
+    got = run(noisy, until=t + 5.0)
+    assert [(g.kind, g.buttons) for g in got] == [(g.kind, g.buttons) for g in expected]
+    for mine, theirs in zip(got, expected, strict=True):
+        assert abs(mine.time - theirs.time) <= TIMING.bounce + 1e-9
+    assert len(expected) == len(presses)

@@ -92,3 +92,11 @@ def test_keys_without_a_scancode_are_matched_by_key_and_others_are_left_alone(
 
 def test_the_key_map_text_names_each_players_keys() -> None:
     assert key_map_text(2) == "player 1: 1 2 3 4; player 2: Q W E R"
+
+
+def test_docs_list_the_same_keys() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "buttons.md").read_text()
+    for player, row in enumerate(KEY_ROWS):
+        assert f"| {player + 1} | {' '.join(row.upper())}" in doc

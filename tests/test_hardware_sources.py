@@ -163,3 +163,23 @@ def test_reading_before_opening_is_a_programming_error(tmp_path: Path) -> None:
     write_frames(tmp_path, 1)
     with pytest.raises(RuntimeError, match="open"):
         create_source(f"dir:{tmp_path}").read()
+
+
+def test_record_command_saves_frames_that_dir_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import argparse
+
+    from einhorn_table.cli import record as record_cli
+
+    parser = argparse.ArgumentParser()
+    record_cli.register(parser.add_subparsers())
+    folder = tmp_path / "table-problem"
+    args = parser.parse_args(
+        ["record", str(folder), "--source", "synth:width=96,height=72,fps=50", "--seconds", "0.1"]
+    )
+    assert args.handler(args) == 0
+    assert f"--source dir:{folder},fps=30" in capsys.readouterr().out
+    with create_source(f"dir:{folder}") as replay:
+        frames = list(iter(replay.read, None))
+    assert len(frames) >= 3 and frames[0].size == (96, 72)

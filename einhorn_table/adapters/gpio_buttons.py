@@ -51,6 +51,7 @@ class ButtonStations:
         self._queue: queue.Queue[RawButtonEvent] = queue.Queue()
         self._decoder = GestureDecoder(self.timing)
         self._devices: list[Any] = []
+        self._where: list[tuple[int, Button]] = []
         stations = [s for s in pin_map.stations if players is None or s.player < players]
         self.description = f"GPIO buttons, {len(stations)} station(s) ({pin_map.origin})"
         try:
@@ -60,6 +61,7 @@ class ButtonStations:
                     device.when_pressed = self._callback(station.player, button, True)
                     device.when_released = self._callback(station.player, button, False)
                     self._devices.append(device)
+                    self._where.append((station.player, button))
         except ButtonSetupError:
             self.close()
             raise
@@ -107,7 +109,12 @@ class ButtonStations:
         """The buttons of a station held down now (for the screen's feedback)."""
         return self._decoder.held(player)
 
+    def pressed_now(self) -> list[tuple[int, Button]]:
+        """(player, button) of every button reading pressed right now (held, or shorted)."""
+        return [w for w, d in zip(self._where, self._devices, strict=True) if d.is_pressed]
+
     def close(self) -> None:
+        self._where = []
         devices, self._devices = self._devices, []
         for device in devices:
             device.close()

@@ -61,7 +61,7 @@ class KeyboardControls:
         for player, row in enumerate(KEY_ROWS[:players]):
             for char, button in zip(row, Button, strict=True):
                 target = (player, button)
-                self._by_key[pygame.key.key_code(char)] = target
+                self._by_key[getattr(pygame, f"K_{char}")] = target
                 scancode = getattr(pygame, f"KSCAN_{char.upper()}")
                 self._by_scancode[scancode] = target
         self._pending: list[Gesture] = []

@@ -23,6 +23,8 @@ COMMANDS: tuple[str, ...] = (
     "simulate",
     "demo",
     "play",
+    "doctor",
+    "record",
 )
 
 
