@@ -19,9 +19,9 @@ import pygame
 
 from einhorn_table.adapters.clock import FakeClock
 from einhorn_table.adapters.photo_files import PngPhotoStore
-from einhorn_table.adapters.synth_camera import SynthCamera
+from einhorn_table.adapters.synth_source import SynthSource
 from einhorn_table.adapters.vision_tray import VisionTray, make_reader, make_watcher
-from einhorn_table.cli.table_app import NoControls, direct_performer
+from einhorn_table.cli.table_app import NoControls, direct_performer, throw_into
 from einhorn_table.ports import Button, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Match, Setup
 from einhorn_table.screen.renderer import Renderer
@@ -75,19 +75,21 @@ def main() -> None:
     renderer = Renderer(surface)
     clock = FakeClock(0.0)
     names = ["Ana", "Ben", "Cem", "Dora"]
-    camera = SynthCamera(clock, players=4, seed=args.seed, size=(480, 360))
+    camera = SynthSource(clock, seed=args.seed, players=4, size=(480, 360))
+    camera.open()
+    colours = camera.table.player_colors
     tray = VisionTray(camera, make_watcher(), make_reader(), clock)
     setup = Setup.for_variant(EINHORN, names, games=4)
     work = Path(tempfile.mkdtemp(prefix="einhorn-shots-"))
     controller = TableController(Match(setup), JsonLinesRecorder(work / "m.jsonl", setup),
-                                 [Seat(n, camera.colours[i]) for i, n in enumerate(names)],
+                                 [Seat(n, colours[i]) for i, n in enumerate(names)],
                                  PngPhotoStore(work / "photos"))
     strategies = [make_strategy(s) for s in ("odds", "bidder", "random", "odds")]
     bots = BotDriver(frozenset(range(4)), strategies, random.Random(args.seed), pace=0.35,
                      linger=8.5)
     loop = TableLoop(controller, tray, NoControls(), clock, None, bots,
-                     direct_performer(controller, camera.throw, clock),
-                     tray_idle=lambda: not camera.busy)
+                     direct_performer(controller, throw_into(camera), clock),
+                     tray_idle=lambda: not camera.frames_queued)
     args.folder.mkdir(parents=True, exist_ok=True)
     saved: set[str] = set()
     helped = lost = wrong = topped = False
@@ -116,10 +118,10 @@ def main() -> None:
             saved.add("camera_lost")
             controller.on_tray(CameraBack(clock.now))
         state = controller.match.state
-        if not wrong and name == "turn_called" and state.game >= 2 and camera.busy is False:
+        if not wrong and name == "turn_called" and state.game >= 2 and not camera.frames_queued:
             wrong = True  # the roller grabs the neighbour's dice
             roller = state.to_act or 0
-            other = camera.colours[(roller + 1) % 4]
+            other = colours[(roller + 1) % 4]
             # The reader's reading is stood in for by the synthetic table's truth here,
             # so that this screen shows a clean reading of the wrong dice.
             frame = camera.table.still((2, 4, 6), colors=[other] * 3)

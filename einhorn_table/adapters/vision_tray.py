@@ -86,9 +86,10 @@ class VisionTray:
         if self.lost is not None:
             self.lost = None
             events.append(CameraBack(now))
+        # The watcher works on the frames' own timeline; the controller on the clock's.
         for event in self.watcher.feed(frame.image, frame.timestamp):
             kind = str(getattr(event, "kind", ""))
-            t = float(getattr(event, "t", frame.timestamp))
+            t = now
             if kind == "motion_started":
                 events.append(MotionStarted(t))
             elif kind == "settled" and not getattr(event, "same_as_last", False):

@@ -8,7 +8,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from einhorn_table.ports import Controls, Gesture
+from einhorn_table.ports import Button, Controls, Gesture
 
 
 def register(subparsers: Any) -> None:
@@ -18,7 +18,9 @@ def register(subparsers: Any) -> None:
         description="Runs the companion at the real table as its configuration file says "
         "(players, stations, dice colours, variant, games, camera, calibration).",
     )
-    parser.add_argument("config", type=Path, help="the table's TOML configuration file")
+    parser.add_argument("config", type=Path, nargs="?", default=Path("table.toml"),
+                        help="the table's TOML configuration file (default ./table.toml; "
+                        "see docs/table.example.toml)")
     parser.add_argument("--screenshots", type=Path, default=None,
                         help="save a PNG of every new screen in this folder")
     parser.set_defaults(handler=run)
@@ -39,6 +41,10 @@ class SeatControls:
             for g in self.inner.poll()
             if g.player in self.seat_of_station
         ]
+
+    def held(self, player: int) -> tuple[Button, ...]:
+        stations = [s for s, seat in self.seat_of_station.items() if seat == player]
+        return self.inner.held(stations[0]) if stations else ()
 
     def close(self) -> None:
         self.inner.close()

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from einhorn_table.ports import Clock, Controls, Gesture, GestureKind
+from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Ledger, Match, Setup, Variant
 from einhorn_table.simulation.strategies import make_strategy
 from einhorn_table.table.bots import BotDriver, Move, Press, Throw
@@ -75,12 +75,24 @@ def direct_performer(controller: TableController, throw: Callable[[int, Sequence
     return perform
 
 
+def throw_into(camera: Any) -> Callable[[int, Sequence[int]], None]:
+    """A bot's throw as a roll of the synthetic camera (``SynthSource``)."""
+
+    def throw(player: int, dice: Sequence[int]) -> None:
+        camera.roll(list(dice), player=player, settle_frames=2)
+
+    return throw
+
+
 class NoControls:
     description = "no buttons"
     simulated = True
 
     def poll(self) -> list[Gesture]:
         return []
+
+    def held(self, player: int) -> tuple[Button, ...]:
+        return ()
 
     def close(self) -> None:
         pass
@@ -91,17 +103,19 @@ def run_demo(options: DemoOptions) -> DemoResult:
     from einhorn_table.adapters.keyboard_controls import KeyboardControls
     from einhorn_table.adapters.photo_files import PngPhotoStore
     from einhorn_table.adapters.pygame_screen import PygameScreen
-    from einhorn_table.adapters.synth_camera import SynthCamera
+    from einhorn_table.adapters.synth_source import SynthSource
     from einhorn_table.adapters.vision_tray import VisionTray, make_reader, make_watcher
 
     clock: FakeClock | SystemClock = FakeClock(0.0) if options.fast else SystemClock()
     players = len(options.names)
-    camera = SynthCamera(clock, players=players, seed=options.seed, size=options.camera_size)
+    camera = SynthSource(clock, seed=options.seed, players=players, size=options.camera_size)
+    camera.open()
     tray = VisionTray(camera, make_watcher(), make_reader(), clock)
     setup = Setup.for_variant(options.variant, options.names, games=options.games)
     match = Match(setup)
     recorder = JsonLinesRecorder(options.match_file, setup)
-    seats = [Seat(name, camera.colours[i]) for i, name in enumerate(options.names)]
+    colours = camera.table.player_colors
+    seats = [Seat(name, colours[i]) for i, name in enumerate(options.names)]
     controller = TableController(match, recorder, seats, PngPhotoStore(options.photos))
     screen = PygameScreen(options.size, fullscreen=options.fullscreen,
                           screenshots=options.screenshots)
@@ -118,16 +132,16 @@ def run_demo(options: DemoOptions) -> DemoResult:
         pg = screen.pg
         if event.type == pg.KEYDOWN and event.key == pg.K_SPACE:
             roller = controller.roller()
-            if roller is not None and not camera.busy and roller not in options.bots:
-                camera.throw(roller)
+            if roller is not None and not camera.frames_queued and roller not in options.bots:
+                camera.roll(player=roller, settle_frames=2)
 
     screen.listeners.append(space)
     strategies = [make_strategy(options.strategy) for _ in options.names]
     bots = BotDriver(options.bots, strategies, options.chance, pace=0.0 if options.fast else 0.8,
                      linger=0.0 if options.fast else 8.5)
     loop = TableLoop(controller, tray, controls, clock, screen, bots,
-                     direct_performer(controller, camera.throw, clock),
-                     tray_idle=lambda: not camera.busy)
+                     direct_performer(controller, throw_into(camera), clock),
+                     tray_idle=lambda: not camera.frames_queued)
     ended: list[float] = []
 
     def done() -> bool:
