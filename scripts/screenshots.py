@@ -118,7 +118,7 @@ def main() -> None:
             saved.add("camera_lost")
             controller.on_tray(CameraBack(clock.now))
         state = controller.match.state
-        if not wrong and name == "turn_called" and state.game >= 2 and not camera.frames_queued:
+        if not wrong and name == "turn_called" and "result" in saved and not camera.frames_queued:
             wrong = True  # the roller grabs the neighbour's dice
             roller = state.to_act or 0
             other = colours[(roller + 1) % 4]
@@ -130,6 +130,9 @@ def main() -> None:
                 for d in frame.dice))
             controller.on_tray(MotionStarted(clock.now))
             controller.on_tray(Settled(clock.now, truth, frame.image))
+            renderer.draw(_view(controller, clock.now))
+            pygame.image.save(surface, str(args.folder / "doubt.png"))
+            saved.add("doubt")
         if not topped and view.kind is ScreenKind.TOPUP:
             topped = True  # a player moves two stones from the stash
             rich = max(state.owing(), key=lambda i: state.stash[i])

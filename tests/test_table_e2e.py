@@ -21,7 +21,7 @@ from einhorn_table.adapters.clock import FakeClock  # noqa: E402
 from einhorn_table.adapters.gpio_buttons import ButtonStations  # noqa: E402
 from einhorn_table.adapters.photo_files import PngPhotoStore  # noqa: E402
 from einhorn_table.adapters.pygame_screen import PygameScreen  # noqa: E402
-from einhorn_table.adapters.synth_camera import SynthCamera  # noqa: E402
+from einhorn_table.adapters.synth_source import SynthSource  # noqa: E402
 from einhorn_table.adapters.vision_tray import VisionTray, make_reader, make_watcher  # noqa: E402
 from einhorn_table.rules import EINHORN, Match, Setup, replay_file  # noqa: E402
 from einhorn_table.screen.view_model import ScreenKind  # noqa: E402
@@ -50,7 +50,7 @@ def mock_factory() -> Iterator[MockFactory]:
 class PinPresser:
     """Performs the bots' moves: presses on mock pins, throws on the synthetic camera."""
 
-    def __init__(self, factory: MockFactory, clock: FakeClock, camera: SynthCamera) -> None:
+    def __init__(self, factory: MockFactory, clock: FakeClock, camera: SynthSource) -> None:
         self.factory = factory
         self.clock = clock
         self.camera = camera
@@ -58,7 +58,7 @@ class PinPresser:
 
     def __call__(self, move: Move) -> None:
         if isinstance(move, Throw):
-            self.camera.throw(move.player, move.dice)
+            self.camera.roll(list(move.dice), player=move.player, settle_frames=2)
             return
         assert isinstance(move, Press)
         station = next(s for s in PIN_MAP.stations if s.player == move.player)
@@ -80,13 +80,15 @@ def test_a_whole_match_with_mock_buttons_and_the_synthetic_camera(
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     clock = FakeClock(0.0)
     names = ["Ana", "Ben", "Cem", "Dora"]
-    camera = SynthCamera(clock, players=4, seed=7, size=(240, 180))
+    camera = SynthSource(clock, seed=7, players=4, size=(240, 180))
+    camera.open()
+    colours = camera.table.player_colors
     tray = VisionTray(camera, make_watcher(), make_reader(), clock)
     setup = Setup.for_variant(EINHORN, names, games=10)
     match_file = tmp_path / "match.jsonl"
     recorder = JsonLinesRecorder(match_file, setup)
     controller = TableController(Match(setup), recorder,
-                                 [Seat(n, camera.colours[i]) for i, n in enumerate(names)],
+                                 [Seat(n, colours[i]) for i, n in enumerate(names)],
                                  PngPhotoStore(tmp_path / "photos"))
     buttons = ButtonStations(PIN_MAP, clock, pin_factory=mock_factory, players=4)
     screen = PygameScreen((400, 240))
@@ -95,7 +97,7 @@ def test_a_whole_match_with_mock_buttons_and_the_synthetic_camera(
     bots = BotDriver(frozenset(range(4)), strategies, random.Random(3))
     presser = PinPresser(mock_factory, clock, camera)
     loop = TableLoop(controller, tray, buttons, clock, screen, bots, presser,
-                     tray_idle=lambda: not camera.busy)
+                     tray_idle=lambda: not camera.frames_queued)
     try:
         loop.run(lambda: controller.match.over, max_steps=200_000)
     finally:

@@ -194,10 +194,19 @@ class Renderer:
                                                      rect.width - self.s(12), self.s(5)))
             self._marker(card.marker, card.colour, (rect.x + self.s(22), rect.y + self.s(30)),
                          self.s(12))
+            icons = (24 if card.dice_colour else 0) + (26 if card.unicorn else 0)
             self.text(card.name, 32, TEXT, (rect.x + self.s(40), rect.y + self.s(30)),
-                      "midleft", max_width=rect.width - self.s(46 + (28 if card.unicorn else 0)))
+                      "midleft", max_width=rect.width - self.s(46 + icons))
+            right = rect.right - self.s(8)
             if card.unicorn:
-                self._unicorn_icon((rect.right - self.s(18), rect.y + self.s(30)), self.s(13))
+                self._unicorn_icon((right - self.s(10), rect.y + self.s(30)), self.s(13))
+                right -= self.s(26)
+            if card.dice_colour:
+                body = card.dice_colour
+                pip = (20, 20, 20) if sum(body) > 420 else (245, 245, 245)
+                die = pg.Rect(right - self.s(20), rect.y + self.s(20), self.s(20), self.s(20))
+                self.die(die, 5, body, pip)
+                pg.draw.rect(self.surface, DIM, die, width=1, border_radius=self.s(3))
             self.text(str(card.game_stones), 66, TEXT, (rect.centerx, rect.y + self.s(50)),
                       "midtop")
             self.text(f"stash {card.stash}", 28, DIM, (rect.centerx, rect.y + self.s(100)),
@@ -273,7 +282,10 @@ class Renderer:
             sure = die.sure if isinstance(die, DieView) else True
             rect = self.pg.Rect(round(x + k * size * 1.2), round(y), round(size), round(size))
             outline = ACCENT if marked == k else (BAD if not sure else None)
-            self.die(rect, value, outline=outline)
+            body = die.colour if isinstance(die, DieView) and die.colour else (250, 250, 250)
+            light = sum(body) > 420
+            self.die(rect, value, body, (20, 20, 20) if light else (245, 245, 245),
+                     outline=outline)
 
     def _photo(self, view: ScreenView, box: Any) -> Any | None:
         """The roll's photo fitted into ``box``, dice outlined with their values."""
@@ -544,9 +556,7 @@ class Renderer:
         top = max(max(row) for row in history) or 1
         inner = rect.inflate(-self.s(70), -self.s(70))
         inner.x += self.s(14)
-        self.text("stash", 24, DIM, (rect.x + self.s(10), rect.y + self.s(8)))
-        self.text("games", 24, DIM, (rect.x + self.s(10), rect.bottom - self.s(6)),
-                  "bottomleft")
+        self.text("stash after each game", 24, DIM, (rect.x + self.s(10), rect.y + self.s(8)))
         for value in (0, top):
             yy = inner.bottom - value / top * inner.height
             pg.draw.line(self.surface, (70, 78, 96), (inner.x, yy), (inner.right, yy), 1)

@@ -24,6 +24,7 @@ from einhorn_table.rules import (
 )
 from einhorn_table.stations.gesture_table import GESTURES, Context, HelpLine
 from einhorn_table.table.controller import TableController
+from einhorn_table.table.doubt import DoubtKind, nearest_seat
 
 if TYPE_CHECKING:
     from einhorn_table.ports import Image
@@ -74,6 +75,8 @@ class PlayerCard:
     active: bool  # it is this player's move (or one of theirs owing)
     unicorn: bool
     status: str  # a short word under the numbers: "sealed", "rolled 14", "+2"
+    #: The colour of the player's dice (RGB), shown as a small die on the card.
+    dice_colour: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,8 @@ class DieView:
     value: int | None
     box: tuple[float, float, float, float] | None  # in the photo's pixels
     sure: bool
+    #: The die's body colour (RGB) as read, to draw it like the real one.
+    colour: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -176,7 +181,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         return tuple(
             PlayerCard(
                 p.name, SEAT_COLOURS[i % 6], list(Marker)[i % 6], p.game_stones, p.stash,
-                i in active, unicorn == i, status.get(i, ""),
+                i in active, unicorn == i, status.get(i, ""), c.seats[i].dice_colour,
             )
             for i, p in enumerate(ledger.players)
         )
@@ -203,14 +208,22 @@ def build_view(controller: TableController, now: float) -> ScreenView:
     if c.pending is not None:
         pending = c.pending
         roller = pending.roller
-        dice = tuple(DieView(d.value, d.box, d.value is not None) for d in pending.reading.dice)
+        dice = tuple(DieView(d.value, d.box, d.value is not None, d.color)
+                     for d in pending.reading.dice)
+        message = pending.doubt.message
+        if pending.doubt.kind is DoubtKind.COLOUR:
+            colours = [s.dice_colour for s in c.seats]
+            seen = {nearest_seat(d.color, colours) for d in pending.reading.dice}
+            owners = sorted(o for o in seen if o is not None and o != roller)
+            whose = " and ".join(f"{names[o]}'s" for o in owners)
+            message = f"These look like {whose or 'other'} dice, not {names[roller]}'s"
         entering = c.entry is not None
         context = Context.ENTER_DICE if entering else Context.CONFIRM_DICE
         title = (f"{names[roller]}: enter the dice" if entering
                  else f"{names[roller]}: are these your dice?")
         return ScreenView(
             ScreenKind.DOUBT, players=cards({roller}), title=title, focus=roller,
-            subtitle=pending.doubt.message + " - or roll again",
+            subtitle=message + " - or roll again",
             dice=dice, photo=pending.photo,
             entry=tuple(c.entry.values) if c.entry else (),
             entry_position=c.entry.position if c.entry else 0,
