@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -96,7 +96,10 @@ class SynthTable:
     ``size`` is (width, height); ``players`` registered players get the first colours
     of :data:`DICE_PALETTE` unless ``dice_colors`` (RGB, one per player) is given;
     ``lighting`` scales the lamp; ``noise`` is the camera noise's standard deviation
-    in grey levels; ``fps`` is the frame rate the scenes are timed for.
+    in grey levels; ``fps`` is the frame rate the scenes are timed for;
+    ``camera_height`` is the camera's height above the tray floor in frame widths:
+    dice away from the middle show the sides that face it, as in real overhead
+    photos (None: every die seen from straight above, only its top face).
     """
 
     def __init__(
@@ -111,6 +114,7 @@ class SynthTable:
         fps: float = 30.0,
         die_size: int | None = None,
         tray_color: tuple[int, int, int] = TRAY_FELT,
+        camera_height: float | None = 2.5,
     ) -> None:
         width, height = size
         if width < 64 or height < 48:
@@ -134,6 +138,10 @@ class SynthTable:
             raise SynthError(f"noise must be 0 or more, not {noise}")
         if fps <= 0:
             raise SynthError(f"fps must be positive, not {fps}")
+        if camera_height is not None and camera_height < 0.5:
+            raise SynthError(
+                f"camera_height {camera_height} frame widths is too low; use 0.5 or more"
+            )
         self.seed = seed
         self.size = (width, height)
         self.fps = fps
@@ -148,6 +156,7 @@ class SynthTable:
         )
         if not MIN_DIE_SIZE <= self.die_size <= MAX_DIE_SIZE:
             raise SynthError(f"die size {self.die_size} px is outside {MIN_DIE_SIZE}..200 px")
+        self._camera_px = None if camera_height is None else camera_height * width
         self.tray = render_tray(width, height, self.np_rng, felt=tray_color, lighting=lighting)
         self.skin = SKIN_TONES[self.rng.randrange(len(SKIN_TONES))]
         self._noise_bank = self._make_noise_bank(noise)
@@ -193,6 +202,15 @@ class SynthTable:
             self._sprites.move_to_end(key)
         return sprite
 
+    def lean_at(self, x: float, y: float, size: int) -> tuple[float, float]:
+        """How far (pixels) the top of a die of ``size`` at (x, y) shows from its base,
+        away from the middle of the frame (to half a pixel)."""
+        if self._camera_px is None:
+            return (0.0, 0.0)
+        k = size / (self._camera_px - size)
+        width, height = self.size
+        return (round(2 * (x - width / 2) * k) / 2, round(2 * (y - height / 2) * k) / 2)
+
     def _paste(self, image: ByteImage, die: PlacedDie) -> tuple[int, int, int, int]:
         """Draw one die (shadow first) into ``image``; its tight box in frame pixels."""
         if die.smear != (0.0, 0.0) and not die.look.cocked:
@@ -202,7 +220,10 @@ class SynthTable:
                 upright, die.look.angle, die.smear, self.tray.light_dir, die.look.size
             )
         else:
-            sprite = self._sprite(die.look)
+            look = die.look
+            if not look.cocked:
+                look = replace(look, lean=self.lean_at(die.x, die.y, look.size))
+            sprite = self._sprite(look)
             if die.smear != (0.0, 0.0):
                 sprite = motion_blurred(sprite, *die.smear)
         height, width = image.shape[:2]
@@ -297,17 +318,8 @@ class SynthTable:
         )
 
     @staticmethod
-    def _reach(look: DieLook) -> float:
-        """Radius of a circle around the die's centre that holds the whole die."""
-        half = look.size / 2.0
-        if look.cocked:
-            tilt = math.radians(look.tilt)
-            return math.hypot(half, half * (math.cos(tilt) + math.sin(tilt)))
-        return half * math.sqrt(2.0)
-
-    @staticmethod
     def _extent(look: DieLook) -> tuple[float, float]:
-        """Half width and half height of the die's upright bounding box on screen."""
+        """Half width and half height of the die's top (or cocked body) on screen."""
         half = look.size / 2.0
         half_v = half
         if look.cocked:
@@ -317,15 +329,30 @@ class SynthTable:
         s = abs(math.sin(math.radians(look.angle)))
         return half * c + half_v * s, half * s + half_v * c
 
-    @classmethod
-    def _apart(cls, look: DieLook, x: float, y: float, others: Sequence[PlacedDie]) -> bool:
+    def _bounds(self, look: DieLook, x: float, y: float) -> tuple[float, float, float, float]:
+        """Upright box around the die at (x, y), its sides in perspective included."""
+        ex, ey = self._extent(look)
+        lx, ly = (0.0, 0.0) if look.cocked else self.lean_at(x, y, look.size)
+        # The base lies at (x, y) - lean, the top at (x, y).
+        return (
+            x - ex - max(lx, 0.0),
+            y - ey - max(ly, 0.0),
+            x + ex + max(-lx, 0.0),
+            y + ey + max(-ly, 0.0),
+        )
+
+    def _apart(self, look: DieLook, x: float, y: float, others: Sequence[PlacedDie]) -> bool:
         """Whether a die at (x, y) keeps a small gap to every one of ``others``."""
-        ex, ey = cls._extent(look)
+        ax0, ay0, ax1, ay1 = self._bounds(look, x, y)
         for o in others:
-            ox, oy = cls._extent(o.look)
-            if abs(x - o.x) < ex + ox + 2 and abs(y - o.y) < ey + oy + 2:
+            bx0, by0, bx1, by1 = self._bounds(o.look, o.x, o.y)
+            if ax0 < bx1 + 2 and bx0 < ax1 + 2 and ay0 < by1 + 2 and by0 < ay1 + 2:
                 return False
         return True
+
+    def _inside(self, look: DieLook, x: float, y: float, area: tuple[float, ...]) -> bool:
+        bx0, by0, bx1, by1 = self._bounds(look, x, y)
+        return bx0 >= area[0] and by0 >= area[1] and bx1 <= area[2] and by1 <= area[3]
 
     def _free_spot(
         self, look: DieLook, placed: Sequence[PlacedDie], area: tuple[float, float, float, float]
@@ -337,7 +364,7 @@ class SynthTable:
         for _ in range(300):
             x = self.rng.uniform(x0 + ex, x1 - ex)
             y = self.rng.uniform(y0 + ey, y1 - ey)
-            if self._apart(look, x, y, placed):
+            if self._inside(look, x, y, area) and self._apart(look, x, y, placed):
                 return x, y
         raise SynthError(
             f"cannot fit {len(placed) + 1} dice of {look.size} px without overlap; "
@@ -588,8 +615,10 @@ class SynthTable:
             heading = self.rng.uniform(0, 2 * math.pi)
             cx = min(max(die.x + dist * math.cos(heading), fx0 + ex), fx1 - ex)
             cy = min(max(die.y + dist * math.sin(heading), fy0 + ey), fy1 - ey)
-            if math.hypot(cx - die.x, cy - die.y) > 0.5 * dist and self._apart(
-                turned, cx, cy, others
+            if (
+                math.hypot(cx - die.x, cy - die.y) > 0.5 * dist
+                and self._inside(turned, cx, cy, (fx0, fy0, fx1, fy1))
+                and self._apart(turned, cx, cy, others)
             ):
                 tx, ty = cx, cy
                 break
@@ -654,3 +683,22 @@ class SynthTable:
         frames = self.hand_pass_sequence(player=player, settle_frames=0, frames_in=frames_in)
         frames.extend(self.render(()) for _ in range(empty_frames))
         return frames
+
+    def game(self, *, settle_seconds: float = 1.5) -> Iterator[SynthFrame]:
+        """An endless stream of frames of a game at the table's frame rate: the players
+        roll in turn, let the dice lie ``settle_seconds``, and take them out again; now
+        and then a die gets nudged, a hand passes over the dice or reaches in for nothing.
+        For demos and camera stand-ins; every scene's truth rides along on the frames."""
+        settle = max(1, round(settle_seconds * self.fps))
+        player = 0
+        while True:
+            yield from self.roll_sequence(player=player, settle_frames=settle)
+            chance = self.rng.random()
+            if chance < 0.15:
+                yield from self.nudge_sequence(settle_frames=settle)
+            elif chance < 0.3:
+                yield from self.hand_pass_sequence(player=player, settle_frames=settle)
+            yield from self.clear_sequence(player=player, empty_frames=settle)
+            if self.rng.random() < 0.1:
+                yield from self.hand_only_sequence(player=player, empty_frames=settle)
+            player = (player + 1) % self.players
