@@ -250,3 +250,9 @@ def test_endless_game_stream_takes_turns_and_tells_the_truth() -> None:
     colours = {d.color for f in frames if f.phase == "settled" for d in f.dice}
     assert colours == set(table.player_colors)  # both players rolled their own dice
     assert all(f.image.shape == (240, 320, 3) for f in frames)
+
+
+def test_a_roll_can_end_with_a_cocked_die() -> None:
+    table = SynthTable(seed=12)
+    frames = table.roll_sequence([4, None, 2], settle_frames=3)
+    assert [d.value for d in frames[-1].dice] == [4, None, 2]

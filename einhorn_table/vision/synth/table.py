@@ -504,7 +504,7 @@ class SynthTable:
 
     def roll_sequence(
         self,
-        values: Sequence[int] | None = None,
+        values: Sequence[int | None] | None = None,
         *,
         player: int = 0,
         settle_frames: int = 15,
@@ -514,7 +514,7 @@ class SynthTable:
     ) -> list[SynthFrame]:
         """A whole roll: empty tray, the player's hand comes in (with ``hand``), the dice
         tumble out of it with motion blur and come to rest for ``settle_frames`` frames.
-        ``values`` None rolls three dice at random."""
+        ``values`` None rolls three dice at random; a value None ends cocked on a wall."""
         if values is None:
             values = [self.rng.randint(1, 6) for _ in range(3)]
         if not values:
