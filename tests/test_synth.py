@@ -10,6 +10,8 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from einhorn_table.errors import EinhornError
 from einhorn_table.vision.synth import DICE_PALETTE, PHASES, PlacedDie, SynthFrame, SynthTable
@@ -256,3 +258,24 @@ def test_a_roll_can_end_with_a_cocked_die() -> None:
     table = SynthTable(seed=12)
     frames = table.roll_sequence([4, None, 2], settle_frames=3)
     assert [d.value for d in frames[-1].dice] == [4, None, 2]
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    values=st.lists(st.one_of(st.none(), st.integers(1, 6)), min_size=1, max_size=6),
+    die_size=st.integers(15, 40),
+    camera_height=st.one_of(st.none(), st.floats(0.8, 4.0)),
+)
+def test_any_still_scene_keeps_dice_apart_inside_the_frame(
+    seed: int, values: list[int | None], die_size: int, camera_height: float | None
+) -> None:
+    table = SynthTable(seed=seed, size=(320, 240), die_size=die_size, camera_height=camera_height)
+    frame = table.still(values)
+    assert [d.value for d in frame.dice] == values
+    for i, a in enumerate(frame.dice):
+        x0, y0, x1, y1 = a.box
+        assert 0 <= x0 < x1 <= 320 and 0 <= y0 < y1 <= 240
+        for b in frame.dice[i + 1 :]:
+            bx0, by0, bx1, by1 = b.box
+            assert x1 <= bx0 or bx1 <= x0 or y1 <= by0 or by1 <= y0, (a, b)
