@@ -12,13 +12,12 @@ import math
 import random
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from einhorn_table.errors import EinhornError
 from einhorn_table.vision.synth.dice import (
     MAX_DIE_SIZE,
     MIN_DIE_SIZE,
@@ -29,65 +28,26 @@ from einhorn_table.vision.synth.dice import (
     tumbling,
 )
 from einhorn_table.vision.synth.hand import HandPose, draw_hand
+from einhorn_table.vision.synth.layout import (
+    PLAYER_SIDES,
+    Perspective,
+    PlacedDie,
+    Placer,
+    extent,
+)
 from einhorn_table.vision.synth.palette import (
     DICE_PALETTE,
     RGB,
     SKIN_TONES,
     TRAY_FELT,
-    pip_color_for,
 )
 from einhorn_table.vision.synth.tray import TrayGeometry, render_tray
+from einhorn_table.vision.synth.truth import PHASES, SynthDie, SynthError, SynthFrame
+
+# SynthTable's own; the truth types are re-exported for code that imported them from here.
+__all__ = ["PHASES", "PlacedDie", "SynthDie", "SynthError", "SynthFrame", "SynthTable"]
 
 ByteImage = npt.NDArray[np.uint8]
-
-#: The phases of a frame, in the order a roll goes through them.
-PHASES = ("empty", "hand", "moving", "settled")
-
-#: Which tray side each player reaches in from (player index modulo 4).
-PLAYER_SIDES = ("bottom", "top", "left", "right")
-
-
-class SynthError(EinhornError, ValueError):
-    """The synthetic table was asked for a scene it cannot draw."""
-
-
-@dataclass(frozen=True)
-class SynthDie:
-    """Ground truth of one die in a frame.
-
-    ``value`` is the face up, or None when no face can be read (a cocked die, or a
-    die still tumbling); ``box`` is ``(x0, y0, x1, y1)`` tight around the die,
-    x1/y1 exclusive, so ``image[y0:y1, x0:x1]`` holds it; ``color`` is the body RGB.
-    """
-
-    value: int | None
-    box: tuple[int, int, int, int]
-    color: tuple[int, int, int]
-
-
-@dataclass(frozen=True, eq=False)
-class SynthFrame:
-    """One camera frame (BGR uint8) and its truth: dice, phase, and whether a hand shows."""
-
-    image: npt.NDArray[np.uint8]
-    dice: tuple[SynthDie, ...]
-    phase: str
-    hand: bool
-
-
-@dataclass(frozen=True)
-class PlacedDie:
-    """A die in the scene: how it looks, where its centre lies, its smear this exposure."""
-
-    look: DieLook
-    x: float
-    y: float
-    smear: tuple[float, float] = (0.0, 0.0)
-
-    @property
-    def readable(self) -> bool:
-        """Whether the face up can be read: lying flat and not moving."""
-        return not self.look.cocked and math.hypot(*self.smear) < 1.5
 
 
 class SynthTable:
@@ -156,8 +116,11 @@ class SynthTable:
         )
         if not MIN_DIE_SIZE <= self.die_size <= MAX_DIE_SIZE:
             raise SynthError(f"die size {self.die_size} px is outside {MIN_DIE_SIZE}..200 px")
-        self._camera_px = None if camera_height is None else camera_height * width
+        self.perspective = Perspective(
+            width, height, None if camera_height is None else camera_height * width
+        )
         self.tray = render_tray(width, height, self.np_rng, felt=tray_color, lighting=lighting)
+        self.placer = Placer(self.tray.geometry.floor, self.perspective, self.rng, self.die_size)
         self.skin = SKIN_TONES[self.rng.randrange(len(SKIN_TONES))]
         self._noise_bank = self._make_noise_bank(noise)
         self._sprites: OrderedDict[tuple[DieLook, tuple[float, float]], Sprite] = OrderedDict()
@@ -202,15 +165,6 @@ class SynthTable:
             self._sprites.move_to_end(key)
         return sprite
 
-    def lean_at(self, x: float, y: float, size: int) -> tuple[float, float]:
-        """How far (pixels) the top of a die of ``size`` at (x, y) shows from its base,
-        away from the middle of the frame (to half a pixel)."""
-        if self._camera_px is None:
-            return (0.0, 0.0)
-        k = size / (self._camera_px - size)
-        width, height = self.size
-        return (round(2 * (x - width / 2) * k) / 2, round(2 * (y - height / 2) * k) / 2)
-
     def _paste(self, image: ByteImage, die: PlacedDie) -> tuple[int, int, int, int]:
         """Draw one die (shadow first) into ``image``; its tight box in frame pixels."""
         if die.smear != (0.0, 0.0) and not die.look.cocked:
@@ -222,7 +176,7 @@ class SynthTable:
         else:
             look = die.look
             if not look.cocked:
-                look = replace(look, lean=self.lean_at(die.x, die.y, look.size))
+                look = replace(look, lean=self.perspective.lean_at(die.x, die.y, look.size))
             sprite = self._sprite(look)
             if die.smear != (0.0, 0.0):
                 sprite = motion_blurred(sprite, *die.smear)
@@ -293,108 +247,6 @@ class SynthTable:
 
     # ------------------------------------------------------------------ scene making
 
-    def _look(
-        self,
-        value: int,
-        body: RGB,
-        *,
-        size: int | None = None,
-        angle: float | None = None,
-        cocked: bool = False,
-    ) -> DieLook:
-        base = size if size is not None else self.die_size
-        jitter = 1.0 if size is not None else self.rng.uniform(0.95, 1.05)
-        side = min(MAX_DIE_SIZE, max(MIN_DIE_SIZE, round(base * jitter)))
-        others = [f for f in range(1, 7) if f not in (value, 7 - value)]
-        return DieLook(
-            value=value,
-            body=body,
-            pips=pip_color_for(body),
-            size=side,
-            angle=self.rng.uniform(0, 360) if angle is None else angle,
-            cocked=cocked,
-            tilt=self.rng.uniform(32, 52),
-            side_value=self.rng.choice(others),
-        )
-
-    @staticmethod
-    def _extent(look: DieLook) -> tuple[float, float]:
-        """Half width and half height of the die's top (or cocked body) on screen."""
-        half = look.size / 2.0
-        half_v = half
-        if look.cocked:
-            tilt = math.radians(look.tilt)
-            half_v = half * (math.cos(tilt) + math.sin(tilt))
-        c = abs(math.cos(math.radians(look.angle)))
-        s = abs(math.sin(math.radians(look.angle)))
-        return half * c + half_v * s, half * s + half_v * c
-
-    def _bounds(self, look: DieLook, x: float, y: float) -> tuple[float, float, float, float]:
-        """Upright box around the die at (x, y), its sides in perspective included."""
-        ex, ey = self._extent(look)
-        lx, ly = (0.0, 0.0) if look.cocked else self.lean_at(x, y, look.size)
-        # The base lies at (x, y) - lean, the top at (x, y).
-        return (
-            x - ex - max(lx, 0.0),
-            y - ey - max(ly, 0.0),
-            x + ex + max(-lx, 0.0),
-            y + ey + max(-ly, 0.0),
-        )
-
-    def _apart(self, look: DieLook, x: float, y: float, others: Sequence[PlacedDie]) -> bool:
-        """Whether a die at (x, y) keeps a small gap to every one of ``others``."""
-        ax0, ay0, ax1, ay1 = self._bounds(look, x, y)
-        for o in others:
-            bx0, by0, bx1, by1 = self._bounds(o.look, o.x, o.y)
-            if ax0 < bx1 + 2 and bx0 < ax1 + 2 and ay0 < by1 + 2 and by0 < ay1 + 2:
-                return False
-        return True
-
-    def _inside(self, look: DieLook, x: float, y: float, area: tuple[float, ...]) -> bool:
-        bx0, by0, bx1, by1 = self._bounds(look, x, y)
-        return bx0 >= area[0] and by0 >= area[1] and bx1 <= area[2] and by1 <= area[3]
-
-    def _free_spot(
-        self, look: DieLook, placed: Sequence[PlacedDie], area: tuple[float, float, float, float]
-    ) -> tuple[float, float]:
-        x0, y0, x1, y1 = area
-        ex, ey = self._extent(look)
-        if x1 - x0 < 2 * ex or y1 - y0 < 2 * ey:
-            raise SynthError(f"a die of {look.size} px does not fit the tray; use smaller dice")
-        for _ in range(300):
-            x = self.rng.uniform(x0 + ex, x1 - ex)
-            y = self.rng.uniform(y0 + ey, y1 - ey)
-            if self._inside(look, x, y, area) and self._apart(look, x, y, placed):
-                return x, y
-        raise SynthError(
-            f"cannot fit {len(placed) + 1} dice of {look.size} px without overlap; "
-            "use fewer or smaller dice"
-        )
-
-    def _cocked_die(self, look: DieLook, placed: Sequence[PlacedDie]) -> PlacedDie:
-        """A die leaning against a random wall (its top face tipped towards the wall)."""
-        fx0, fy0, fx1, fy1 = self.geometry.floor
-        half_v = (
-            look.size
-            / 2.0
-            * (math.cos(math.radians(look.tilt)) + math.sin(math.radians(look.tilt)))
-        )
-        inset = 0.8 * half_v
-        for _ in range(200):
-            side = self.rng.choice(PLAYER_SIDES)
-            base = {"bottom": 0.0, "top": 180.0, "left": 90.0, "right": -90.0}[side]
-            along = self.rng.uniform(0.12, 0.88)
-            if side in ("bottom", "top"):
-                x = fx0 + along * (fx1 - fx0)
-                y = fy1 - inset if side == "bottom" else fy0 + inset
-            else:
-                y = fy0 + along * (fy1 - fy0)
-                x = fx0 + inset if side == "left" else fx1 - inset
-            tilted = replace(look, angle=base + self.rng.uniform(-12, 12))
-            if self._apart(tilted, x, y, placed):
-                return PlacedDie(tilted, x, y)
-        raise SynthError("no room along the walls for a cocked die; use fewer dice")
-
     def _colors_for(
         self, count: int, colors: Sequence[tuple[int, int, int]] | None, player: int = 0
     ) -> list[RGB]:
@@ -413,49 +265,9 @@ class SynthTable:
         sizes: Sequence[int] | None = None,
     ) -> tuple[PlacedDie, ...]:
         """Random resting places for dice showing ``values`` (None or listed in ``cocked``:
-        leaning against a wall, no face up)."""
+        leaning against a wall, no face up), in the first player's colour by default."""
         bodies = self._colors_for(len(values), colors)
-        if sizes is not None and len(sizes) != len(values):
-            raise SynthError(f"{len(values)} dice need {len(values)} sizes, got {len(sizes)}")
-        leaning = set(cocked) | {i for i, v in enumerate(values) if v is None}
-        for i in leaning:
-            if not 0 <= i < len(values):
-                raise SynthError(f"cocked die {i} does not exist among {len(values)} dice")
-        for attempt in range(20):
-            try:
-                return self._try_layout(values, bodies, leaning, sizes)
-            except SynthError:
-                if attempt == 19:
-                    raise
-        raise AssertionError("unreachable")
-
-    def _try_layout(
-        self,
-        values: Sequence[int | None],
-        bodies: Sequence[RGB],
-        leaning: set[int],
-        sizes: Sequence[int] | None,
-    ) -> tuple[PlacedDie, ...]:
-        placed: list[PlacedDie | None] = [None] * len(values)
-        done: list[PlacedDie] = []
-        for i in sorted(leaning):  # wall places first, they are scarcer
-            face = values[i] or self.rng.randint(1, 6)
-            size = sizes[i] if sizes is not None else None
-            look = self._look(face, bodies[i], size=size, cocked=True)
-            die = self._cocked_die(look, done)
-            placed[i] = die
-            done.append(die)
-        fx0, fy0, fx1, fy1 = self.geometry.floor
-        for i, value in enumerate(values):
-            if placed[i] is not None:
-                continue
-            assert value is not None
-            size = sizes[i] if sizes is not None else None
-            look = self._look(value, bodies[i], size=size)
-            x, y = self._free_spot(look, done, (fx0 + 2, fy0 + 2, fx1 - 2, fy1 - 2))
-            placed[i] = PlacedDie(look, x, y)
-            done.append(placed[i])  # type: ignore[arg-type]
-        return tuple(d for d in placed if d is not None)
+        return self.placer.lay_out(values, bodies, cocked=cocked, sizes=sizes)
 
     def _hand_pose(self, player: int, depth: float, *, fist: bool, aim: float = 0.0) -> HandPose:
         """The player's hand reaching ``depth`` (0: fingertips at the frame edge, 1: centre)."""
@@ -608,7 +420,7 @@ class SynthTable:
         fx0, fy0, fx1, fy1 = self.geometry.floor
         turn = self.rng.uniform(8, 25) * self.rng.choice((-1, 1))
         turned = replace(die.look, angle=(die.look.angle + turn) % 360)
-        ex, ey = self._extent(turned)
+        ex, ey = extent(turned)
         others = [d for j, d in enumerate(self.layout) if j != i]
         tx, ty = die.x, die.y  # if it has nowhere to slide, it only turns
         for _ in range(100):
@@ -617,8 +429,8 @@ class SynthTable:
             cy = min(max(die.y + dist * math.sin(heading), fy0 + ey), fy1 - ey)
             if (
                 math.hypot(cx - die.x, cy - die.y) > 0.5 * dist
-                and self._inside(turned, cx, cy, (fx0, fy0, fx1, fy1))
-                and self._apart(turned, cx, cy, others)
+                and self.placer.inside(turned, cx, cy)
+                and self.placer.apart(turned, cx, cy, others)
             ):
                 tx, ty = cx, cy
                 break
