@@ -279,3 +279,13 @@ def test_any_still_scene_keeps_dice_apart_inside_the_frame(
         for b in frame.dice[i + 1 :]:
             bx0, by0, bx1, by1 = b.box
             assert x1 <= bx0 or bx1 <= x0 or y1 <= by0 or by1 <= y0, (a, b)
+
+
+def test_a_finger_nudge_shows_the_hand_before_during_and_after() -> None:
+    table = SynthTable(seed=6, size=(320, 240))
+    before = table.roll_sequence([3, 3, 4], settle_frames=2)[-1]
+    frames = table.nudge_sequence(2, settle_frames=3, hand=True)
+    assert _phases(frames) == ["hand", "moving", "hand", "settled"]
+    assert all(f.hand for f in frames if f.phase in ("hand", "moving"))
+    assert frames[-1].dice[:2] == before.dice[:2]
+    assert frames[-1].dice[2].box != before.dice[2].box

@@ -405,10 +405,38 @@ class SynthTable:
             "right": (fx1 - inset, my),
         }[side]
 
+    def _hand_towards(
+        self, player: int, target: tuple[float, float], reach: float, *, fist: bool = False
+    ) -> HandPose:
+        """The player's hand coming in from their side with its fingertips ``reach``
+        (0: at the frame edge, 1: at ``target``) of the way to ``target``."""
+        width, height = self.size
+        side = PLAYER_SIDES[player % len(PLAYER_SIDES)]
+        start = {
+            "bottom": (target[0], float(height)),
+            "top": (target[0], 0.0),
+            "left": (0.0, target[1]),
+            "right": (float(width), target[1]),
+        }[side]
+        dx, dy = target[0] - start[0], target[1] - start[1]
+        norm = math.hypot(dx, dy) or 1.0
+        tip = (start[0] + dx * reach, start[1] + dy * reach)
+        palm = 0.2 * min(width, height) * (1.2 if self.die_size > 40 else 1.0)
+        return HandPose(
+            tip=tip, direction=(dx / norm, dy / norm), width=palm, skin=self.skin, fist=fist
+        )
+
     def nudge_sequence(
-        self, index: int | None = None, *, settle_frames: int = 15, distance: float | None = None
+        self,
+        index: int | None = None,
+        *,
+        settle_frames: int = 15,
+        distance: float | None = None,
+        hand: bool = False,
+        player: int = 0,
     ) -> list[SynthFrame]:
-        """A die of the current layout is bumped: it slides a little and turns, then rests."""
+        """A die of the current layout is bumped: it slides a little and turns, then rests.
+        With ``hand``, the player's finger comes in, pushes it and goes again."""
         if not self.layout:
             raise SynthError("nothing to nudge: the tray is empty; make a roll or still() first")
         i = self.rng.randrange(len(self.layout)) if index is None else index
@@ -422,9 +450,15 @@ class SynthTable:
         turned = replace(die.look, angle=(die.look.angle + turn) % 360)
         ex, ey = extent(turned)
         others = [d for j, d in enumerate(self.layout) if j != i]
+        # A finger pushes the die away from the player; without one it goes anywhere.
+        contact = 0.75 * size
+        push = self._hand_towards(player, (die.x, die.y), 1.0).direction
         tx, ty = die.x, die.y  # if it has nowhere to slide, it only turns
-        for _ in range(100):
-            heading = self.rng.uniform(0, 2 * math.pi)
+        for attempt in range(100):
+            if hand and attempt < 60:
+                heading = math.atan2(push[1], push[0]) + self.rng.uniform(-0.6, 0.6)
+            else:
+                heading = self.rng.uniform(0, 2 * math.pi)
             cx = min(max(die.x + dist * math.cos(heading), fx0 + ex), fx1 - ex)
             cy = min(max(die.y + dist * math.sin(heading), fy0 + ey), fy1 - ey)
             if (
@@ -434,8 +468,19 @@ class SynthTable:
             ):
                 tx, ty = cx, cy
                 break
-        steps = max(2, round(4 * self.fps / 30.0))
+
+        def finger(x: float, y: float, reach: float) -> HandPose:
+            """The hand with its fingertip ``reach`` of the way to touching the die at (x, y)."""
+            touch = (x - push[0] * contact, y - push[1] * contact)
+            return self._hand_towards(player, touch, reach)
+
         frames = []
+        n_hand = max(2, round(5 * self.fps / 30.0))
+        if hand:
+            for k in range(1, n_hand + 1):
+                pose = finger(die.x, die.y, 0.4 + 0.6 * k / n_hand)
+                frames.append(self.render(self.layout, hand=pose, phase="hand"))
+        steps = max(2, round(4 * self.fps / 30.0))
         step = (tx - die.x) / (steps + 1), (ty - die.y) / (steps + 1)
         for k in range(1, steps + 1):
             # An even slide: the last moving frame is still one step short of the rest.
@@ -446,11 +491,16 @@ class SynthTable:
             smear = (0.5 * step[0], 0.5 * step[1])
             scene = list(self.layout)
             scene[i] = PlacedDie(look, x, y, smear)
-            frames.append(self.render(scene, phase="moving"))
+            pushing = finger(x, y, 1.0) if hand else None
+            frames.append(self.render(scene, hand=pushing, phase="moving"))
         moved = PlacedDie(turned, tx, ty)
         scene = list(self.layout)
         scene[i] = moved
         self.layout = tuple(scene)
+        if hand:
+            for k in range(1, n_hand + 1):
+                pose = finger(tx, ty, 1.0 - 0.85 * k / n_hand)
+                frames.append(self.render(self.layout, hand=pose, phase="hand"))
         frames.extend(self.settled_frames(settle_frames))
         return frames
 
