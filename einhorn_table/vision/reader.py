@@ -240,7 +240,7 @@ def _lone_pip_surroundings(
 
 
 _RAY_ANGLES = np.linspace(0, 2 * np.pi, 12, endpoint=False)
-_RAY_STEPS = np.linspace(3.0, 8.0, 24)
+_RAY_STEPS = np.linspace(3.0, 11.0, 32)
 
 
 def _edge_fraction(
