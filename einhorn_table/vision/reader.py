@@ -87,8 +87,18 @@ def read_frame(image: npt.NDArray[np.uint8], profile: ReaderProfile | None = Non
             min_contrast=profile.min_pip_contrast,
             dark=dark,
         )
-        for group in group_pips(grey, colour, pips):
-            candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
+        groups = group_pips(grey, colour, pips)
+        contexts = [context for group in groups for context in group]
+        for group in groups:
+            if len(group) == 1 and _has_twin(group[0], contexts):
+                # Another pip like it lies within one face's reach: the pair may be one
+                # die whose pips did not join up, so this pip alone must not read as 1.
+                candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
+                if candidate is not None:
+                    candidate.checks["no_twin"] = 0.0
+                    candidate = _unsure(candidate)
+            else:
+                candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
             if candidate is not None:
                 candidates.append(candidate)
     dice = _resolve_overlaps(candidates)
@@ -163,7 +173,8 @@ def _assess(
     if count > 1:
         face = sample_colour(colour, *fit.to_image(_FACE_POINTS[count]).T)
         reference = np.median(np.array([c.body_colour for c in group]), axis=0)
-        stray = float(np.percentile(colour_distance(face, reference), 85))
+        distances = np.sort(colour_distance(face, reference))
+        stray = float(distances[-2] if len(distances) >= 8 else np.percentile(distances, 85))
         checks["one_colour"] = _ramp(stray / tolerance, 0.7, 1.2)
     # The places where this value has no pip must be empty face.
     absent = _absent_contrast(fit, contrast, mean_r)
@@ -197,6 +208,33 @@ def _assess(
     )
     reading = DieReading(box, value, round(confidence, 3), _body_colour(fit, colour))
     return _Candidate(reading, count, plausible, checks)
+
+
+def _has_twin(context: PipContext, contexts: list[PipContext]) -> bool:
+    """Whether a pip like this one, on a face of the same colour, lies within reach."""
+    pip = context.pip
+    tolerance = face_tolerance(pip.contrast)
+    for other_context in contexts:
+        other = other_context.pip
+        if other is pip or other.dark != pip.dark or other.contrast < 0.5 * pip.contrast:
+            continue
+        ratio = other.radius / pip.radius
+        distance = np.hypot(other.x - pip.x, other.y - pip.y)
+        if (
+            0.6 <= ratio <= 1.6
+            and distance < 7.0 * max(pip.radius, other.radius)
+            and float(colour_distance(other_context.body_colour, context.body_colour)) <= tolerance
+        ):
+            return True
+    return False
+
+
+def _unsure(candidate: _Candidate) -> _Candidate:
+    """The same die with its value withheld."""
+    reading = candidate.reading
+    confidence = min(reading.confidence, 0.0)
+    unsure = DieReading(reading.box, None, confidence, reading.color)
+    return _Candidate(unsure, candidate.pips, candidate.plausible, candidate.checks)
 
 
 def _ramp(x: float, good: float, bad: float) -> float:
