@@ -35,18 +35,29 @@ def draw_reading(
     font_scale = 0.5
     for label in labels:
         if label.box is None:
-            cv2.putText(canvas, f"label {label.value}", (4, canvas.shape[0] - 8),
-                        cv2.FONT_HERSHEY_SIMPLEX, font_scale, _LABEL, 1, cv2.LINE_AA)
+            _outlined_text(
+                canvas, f"label {label.value}", (4, canvas.shape[0] - 8), font_scale, _LABEL
+            )
             continue
         x0, y0, x1, y1 = (round(v * factor) for v in label.box)
         cv2.rectangle(canvas, (x0, y0), (x1, y1), _LABEL, 1)
-        cv2.putText(canvas, str(label.value), (x0, y1 + 14), cv2.FONT_HERSHEY_SIMPLEX,
-                    font_scale, _LABEL, 1, cv2.LINE_AA)
+        _outlined_text(canvas, str(label.value), (x0, y1 + 14), font_scale, _LABEL)
     for die in reading.dice:
         x0, y0, x1, y1 = (round(v * factor) for v in die.box)
         colour = _SURE if die.value is not None else _UNSURE
         cv2.rectangle(canvas, (x0, y0), (x1, y1), colour, 2)
         text = f"{die.value if die.value is not None else '?'} {die.confidence:.2f}"
-        cv2.putText(canvas, text, (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX,
-                    font_scale, colour, 1, cv2.LINE_AA)
+        _outlined_text(canvas, text, (x0, max(12, y0 - 4)), font_scale, colour)
     return canvas
+
+
+def _outlined_text(
+    canvas: npt.NDArray[np.uint8],
+    text: str,
+    origin: tuple[int, int],
+    scale: float,
+    colour: tuple[int, int, int],
+) -> None:
+    """Text in ``colour`` with a dark outline, legible on light and dark tables alike."""
+    cv2.putText(canvas, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3, cv2.LINE_AA)
+    cv2.putText(canvas, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)

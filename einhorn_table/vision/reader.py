@@ -25,11 +25,6 @@ from einhorn_table.vision.results import Box, DieReading, FrameReading
 
 ColourImage = npt.NDArray[np.uint8]
 
-#: Face points between the pips, where the body colour shows.
-_BODY_POINTS = np.array(
-    [[0.375, 0.375], [0.625, 0.375], [0.375, 0.625], [0.625, 0.625], [0.5, 0.16], [0.16, 0.5]]
-)
-
 
 def _face_points(value: int) -> npt.NDArray[np.float64]:
     """Points of the face well clear of this value's pips, where only face shows."""
@@ -206,7 +201,7 @@ def _assess(
         float(corners[:, 0].max()),
         float(corners[:, 1].max()),
     )
-    reading = DieReading(box, value, round(confidence, 3), _body_colour(fit, colour))
+    reading = DieReading(box, value, round(confidence, 3), _body_colour(group))
     return _Candidate(reading, count, plausible, checks)
 
 
@@ -294,12 +289,9 @@ def _edge_fraction(
     return float(hits.mean())
 
 
-def _body_colour(fit: LayoutFit, colour: ColourImage) -> tuple[int, int, int]:
-    points = fit.to_image(_BODY_POINTS)
-    h, w = colour.shape[:2]
-    xi = np.clip(np.rint(points[:, 0]).astype(np.int64), 0, w - 1)
-    yi = np.clip(np.rint(points[:, 1]).astype(np.int64), 0, h - 1)
-    b, g, r = np.median(colour[yi, xi].astype(np.float64), axis=0)
+def _body_colour(group: list[PipContext]) -> tuple[int, int, int]:
+    """The face colour around the pips, (r, g, b)."""
+    b, g, r = np.median(np.array([c.body_colour for c in group]), axis=0)
     return (int(r), int(g), int(b))
 
 
