@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -17,7 +18,7 @@ _LABEL = (255, 80, 200)
 
 
 def draw_reading(
-    image: npt.NDArray[np.uint8],
+    image: npt.NDArray[Any],
     reading: FrameReading,
     labels: Sequence[LabelledDie] = (),
 ) -> npt.NDArray[np.uint8]:
@@ -25,11 +26,17 @@ def draw_reading(
 
     Labels, when given, are drawn in magenta (box and value below it) to compare.
     """
-    canvas = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim == 3:
+        canvas = np.array(image, dtype=np.uint8)
+    else:
+        canvas = np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), np.uint8)
     height = canvas.shape[0]
     if height < 400:
         factor = 400 / height
-        canvas = cv2.resize(canvas, None, fx=factor, fy=factor, interpolation=cv2.INTER_NEAREST)
+        canvas = np.asarray(
+            cv2.resize(canvas, None, fx=factor, fy=factor, interpolation=cv2.INTER_NEAREST),
+            np.uint8,
+        )
     else:
         factor = 1.0
     font_scale = 0.5

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -57,17 +58,16 @@ class _Candidate:
     checks: dict[str, float]
 
 
-def read_frame(image: npt.NDArray[np.uint8], profile: ReaderProfile | None = None) -> FrameReading:
+def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) -> FrameReading:
     """Find every die in a BGR (or grey) frame and read its value where sure."""
     profile = profile or ReaderProfile()
     colour = _as_colour(image)
     height, width = colour.shape[:2]
     scale = min(1.0, profile.max_side / max(height, width))
     if scale < 1.0:
-        colour = cv2.resize(
-            colour, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA
-        )
-    grey: GreyImage = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+        size = (round(width * scale), round(height * scale))
+        colour = np.asarray(cv2.resize(colour, size, interpolation=cv2.INTER_AREA), np.uint8)
+    grey: GreyImage = np.asarray(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), np.uint8)
     min_die = max(8.0, profile.min_die_px * scale)
     max_die = max(min_die * 2, profile.max_die_px * scale)
     kernel = int(np.clip(0.3 * max_die, 7, 81)) | 1
@@ -103,7 +103,7 @@ def read_frame(image: npt.NDArray[np.uint8], profile: ReaderProfile | None = Non
     return FrameReading(tuple(dice))
 
 
-def _as_colour(image: npt.NDArray[np.uint8]) -> ColourImage:
+def _as_colour(image: npt.NDArray[Any]) -> ColourImage:
     if not isinstance(image, np.ndarray) or image.size == 0:
         raise FrameError("the frame is empty; check that the camera delivers pictures")
     if image.dtype != np.uint8:
@@ -111,13 +111,11 @@ def _as_colour(image: npt.NDArray[np.uint8]) -> ColourImage:
             f"the frame has pixels of type {image.dtype}; hand the reader 8-bit pictures"
         )
     if image.ndim == 2:
-        result: ColourImage = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-        return result
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), np.uint8)
     if image.ndim == 3 and image.shape[2] == 3:
-        return image
+        return np.asarray(image, np.uint8)
     if image.ndim == 3 and image.shape[2] == 4:
-        result = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-        return result
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGRA2BGR), np.uint8)
     raise FrameError(f"the frame has shape {image.shape}; hand the reader a grey or BGR picture")
 
 
