@@ -25,6 +25,7 @@ COMMANDS: tuple[str, ...] = (
     "play",
     "doctor",
     "record",
+    "read",
 )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -24,11 +25,6 @@ from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.results import Box, DieReading, FrameReading
 
 ColourImage = npt.NDArray[np.uint8]
-
-#: Face points between the pips, where the body colour shows.
-_BODY_POINTS = np.array(
-    [[0.375, 0.375], [0.625, 0.375], [0.375, 0.625], [0.625, 0.625], [0.5, 0.16], [0.16, 0.5]]
-)
 
 
 def _face_points(value: int) -> npt.NDArray[np.float64]:
@@ -62,17 +58,16 @@ class _Candidate:
     checks: dict[str, float]
 
 
-def read_frame(image: npt.NDArray[np.uint8], profile: ReaderProfile | None = None) -> FrameReading:
+def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) -> FrameReading:
     """Find every die in a BGR (or grey) frame and read its value where sure."""
     profile = profile or ReaderProfile()
     colour = _as_colour(image)
     height, width = colour.shape[:2]
     scale = min(1.0, profile.max_side / max(height, width))
     if scale < 1.0:
-        colour = cv2.resize(
-            colour, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA
-        )
-    grey: GreyImage = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+        size = (round(width * scale), round(height * scale))
+        colour = np.asarray(cv2.resize(colour, size, interpolation=cv2.INTER_AREA), np.uint8)
+    grey: GreyImage = np.asarray(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), np.uint8)
     min_die = max(8.0, profile.min_die_px * scale)
     max_die = max(min_die * 2, profile.max_die_px * scale)
     kernel = int(np.clip(0.3 * max_die, 7, 81)) | 1
@@ -87,8 +82,18 @@ def read_frame(image: npt.NDArray[np.uint8], profile: ReaderProfile | None = Non
             min_contrast=profile.min_pip_contrast,
             dark=dark,
         )
-        for group in group_pips(grey, colour, pips):
-            candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
+        groups = group_pips(grey, colour, pips)
+        contexts = [context for group in groups for context in group]
+        for group in groups:
+            if len(group) == 1 and _has_twin(group[0], contexts):
+                # Another pip like it lies within one face's reach: the pair may be one
+                # die whose pips did not join up, so this pip alone must not read as 1.
+                candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
+                if candidate is not None:
+                    candidate.checks["no_twin"] = 0.0
+                    candidate = _unsure(candidate)
+            else:
+                candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
             if candidate is not None:
                 candidates.append(candidate)
     dice = _resolve_overlaps(candidates)
@@ -98,7 +103,7 @@ def read_frame(image: npt.NDArray[np.uint8], profile: ReaderProfile | None = Non
     return FrameReading(tuple(dice))
 
 
-def _as_colour(image: npt.NDArray[np.uint8]) -> ColourImage:
+def _as_colour(image: npt.NDArray[Any]) -> ColourImage:
     if not isinstance(image, np.ndarray) or image.size == 0:
         raise FrameError("the frame is empty; check that the camera delivers pictures")
     if image.dtype != np.uint8:
@@ -106,13 +111,11 @@ def _as_colour(image: npt.NDArray[np.uint8]) -> ColourImage:
             f"the frame has pixels of type {image.dtype}; hand the reader 8-bit pictures"
         )
     if image.ndim == 2:
-        result: ColourImage = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-        return result
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), np.uint8)
     if image.ndim == 3 and image.shape[2] == 3:
-        return image
+        return np.asarray(image, np.uint8)
     if image.ndim == 3 and image.shape[2] == 4:
-        result = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-        return result
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGRA2BGR), np.uint8)
     raise FrameError(f"the frame has shape {image.shape}; hand the reader a grey or BGR picture")
 
 
@@ -163,7 +166,8 @@ def _assess(
     if count > 1:
         face = sample_colour(colour, *fit.to_image(_FACE_POINTS[count]).T)
         reference = np.median(np.array([c.body_colour for c in group]), axis=0)
-        stray = float(np.percentile(colour_distance(face, reference), 85))
+        distances = np.sort(colour_distance(face, reference))
+        stray = float(distances[-2] if len(distances) >= 8 else np.percentile(distances, 85))
         checks["one_colour"] = _ramp(stray / tolerance, 0.7, 1.2)
     # The places where this value has no pip must be empty face.
     absent = _absent_contrast(fit, contrast, mean_r)
@@ -195,8 +199,35 @@ def _assess(
         float(corners[:, 0].max()),
         float(corners[:, 1].max()),
     )
-    reading = DieReading(box, value, round(confidence, 3), _body_colour(fit, colour))
+    reading = DieReading(box, value, round(confidence, 3), _body_colour(group))
     return _Candidate(reading, count, plausible, checks)
+
+
+def _has_twin(context: PipContext, contexts: list[PipContext]) -> bool:
+    """Whether a pip like this one, on a face of the same colour, lies within reach."""
+    pip = context.pip
+    tolerance = face_tolerance(pip.contrast)
+    for other_context in contexts:
+        other = other_context.pip
+        if other is pip or other.dark != pip.dark or other.contrast < 0.5 * pip.contrast:
+            continue
+        ratio = other.radius / pip.radius
+        distance = np.hypot(other.x - pip.x, other.y - pip.y)
+        if (
+            0.6 <= ratio <= 1.6
+            and distance < 7.0 * max(pip.radius, other.radius)
+            and float(colour_distance(other_context.body_colour, context.body_colour)) <= tolerance
+        ):
+            return True
+    return False
+
+
+def _unsure(candidate: _Candidate) -> _Candidate:
+    """The same die with its value withheld."""
+    reading = candidate.reading
+    confidence = min(reading.confidence, 0.0)
+    unsure = DieReading(reading.box, None, confidence, reading.color)
+    return _Candidate(unsure, candidate.pips, candidate.plausible, candidate.checks)
 
 
 def _ramp(x: float, good: float, bad: float) -> float:
@@ -240,7 +271,7 @@ def _lone_pip_surroundings(
 
 
 _RAY_ANGLES = np.linspace(0, 2 * np.pi, 12, endpoint=False)
-_RAY_STEPS = np.linspace(3.0, 8.0, 24)
+_RAY_STEPS = np.linspace(3.0, 11.0, 32)
 
 
 def _edge_fraction(
@@ -256,12 +287,9 @@ def _edge_fraction(
     return float(hits.mean())
 
 
-def _body_colour(fit: LayoutFit, colour: ColourImage) -> tuple[int, int, int]:
-    points = fit.to_image(_BODY_POINTS)
-    h, w = colour.shape[:2]
-    xi = np.clip(np.rint(points[:, 0]).astype(np.int64), 0, w - 1)
-    yi = np.clip(np.rint(points[:, 1]).astype(np.int64), 0, h - 1)
-    b, g, r = np.median(colour[yi, xi].astype(np.float64), axis=0)
+def _body_colour(group: list[PipContext]) -> tuple[int, int, int]:
+    """The face colour around the pips, (r, g, b)."""
+    b, g, r = np.median(np.array([c.body_colour for c in group]), axis=0)
     return (int(r), int(g), int(b))
 
 
