@@ -96,11 +96,12 @@ def test_a_hand_held_still_over_the_tray_never_settles() -> None:
     assert watcher.state == TrayState.MOVING
 
 
-def test_a_nudged_die_is_reported_and_is_not_a_new_roll() -> None:
+@pytest.mark.parametrize("finger", [False, True])
+def test_a_nudged_die_is_reported_and_is_not_a_new_roll(finger: bool) -> None:
     table = _table(seed=10)
     watcher = RollWatcher()
     roll = table.roll_sequence(settle_frames=20)
-    nudge = table.nudge_sequence(0, settle_frames=20)
+    nudge = table.nudge_sequence(0, settle_frames=20, hand=finger)
     events = _feed(watcher, roll + nudge)
     assert _kinds(events) == [
         EventKind.MOTION_STARTED,
@@ -111,8 +112,9 @@ def test_a_nudged_die_is_reported_and_is_not_a_new_roll() -> None:
     index, nudged = events[3]
     assert nudged.frame is (roll + nudge)[index].image
     assert not nudged.same_as_last
+    assert nudged.hand_seen == finger
     assert events[2][1].from_state == TrayState.SETTLED
-    truth = (len(roll) + _first(nudge, "moving")) / FPS
+    truth = (len(roll) + next(i for i, f in enumerate(nudge) if f.phase != "settled")) / FPS
     assert abs(events[2][1].t - truth) <= 1.0 / FPS + 1e-9
 
 

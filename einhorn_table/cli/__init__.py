@@ -19,9 +19,12 @@ from einhorn_table.errors import EinhornError
 
 # The sub-commands, in the order ``--help`` lists them.
 COMMANDS: tuple[str, ...] = (
+    "demo",
+    "play",
     "replay",
-    "simulate",
     "history",
+    "simulate",
+    "read",
     "doctor",
     "record",
 )

@@ -118,6 +118,16 @@ def colors_too_alike(a: RGB, b: RGB, *, threshold: float = TOO_ALIKE) -> bool:
     return color_difference(a, b) < threshold
 
 
+def alike_pairs(colors: Sequence[RGB], *, threshold: float = TOO_ALIKE) -> list[tuple[int, int]]:
+    """Every pair of players (indices) whose dice colours are too alike, for a warning."""
+    return [
+        (i, j)
+        for i in range(len(colors))
+        for j in range(i + 1, len(colors))
+        if colors_too_alike(colors[i], colors[j], threshold=threshold)
+    ]
+
+
 def die_color(image: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> RGB:
     """The body colour (RGB) of the die in ``box`` (x0, y0, x1, y1) of a BGR frame.
 
@@ -144,6 +154,16 @@ def die_color(image: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> R
     near = np.linalg.norm(lab - median, axis=1) < 30.0
     body = crop.reshape(-1, 3)[near] if near.any() else crop.reshape(-1, 3)
     b, g, r = (round(float(c)) for c in body.mean(axis=0))
+    return (r, g, b)
+
+
+def dice_set_color(image: npt.NDArray[np.uint8], boxes: Sequence[tuple[int, int, int, int]]) -> RGB:
+    """One player's dice colour as this camera sees it: the median of their dice's body
+    colours in a frame (for registering a player by rolling their dice once)."""
+    if not boxes:
+        raise ColourError("no dice to take the colour from; roll the player's dice into the tray")
+    seen = np.array([die_color(image, box) for box in boxes], dtype=np.float32)
+    r, g, b = (round(float(v)) for v in np.median(seen, axis=0))
     return (r, g, b)
 
 
@@ -322,3 +342,16 @@ def group_by_colour(die_colors: Sequence[RGB], *, threshold: float = TOO_ALIKE) 
     for i in range(len(labs)):
         groups.setdefault(root(i), []).append(i)
     return sorted(groups.values(), key=lambda g: g[0])
+
+
+def match_boxes_to_players(
+    image: npt.NDArray[np.uint8],
+    boxes: Sequence[tuple[int, int, int, int]],
+    player_colors: Sequence[RGB],
+    *,
+    dice_per_player: int | None = None,
+) -> ColourMatch:
+    """:func:`match_dice_to_players` for the dice in ``boxes`` of a BGR frame."""
+    return match_dice_to_players(
+        [die_color(image, box) for box in boxes], player_colors, dice_per_player=dice_per_player
+    )
