@@ -56,7 +56,9 @@ class SynthTable:
     ``size`` is (width, height); ``players`` registered players get the first colours
     of :data:`DICE_PALETTE` unless ``dice_colors`` (RGB, one per player) is given;
     ``lighting`` scales the lamp; ``noise`` is the camera noise's standard deviation
-    in grey levels; ``fps`` is the frame rate the scenes are timed for;
+    in grey levels; ``fps`` is the frame rate the scenes are timed for; ``die_size``
+    is the dice's side in pixels (default a tenth of the frame's height, each die a
+    few percent off); ``tray_color`` is the felt's RGB;
     ``camera_height`` is the camera's height above the tray floor in frame widths:
     dice away from the middle show the sides that face it, as in real overhead
     photos (None: every die seen from straight above, only its top face).
@@ -116,6 +118,11 @@ class SynthTable:
         )
         if not MIN_DIE_SIZE <= self.die_size <= MAX_DIE_SIZE:
             raise SynthError(f"die size {self.die_size} px is outside {MIN_DIE_SIZE}..200 px")
+        if camera_height is not None and camera_height * width < 3 * self.die_size:
+            raise SynthError(
+                f"a camera {camera_height} frame widths high is too close to "
+                f"{self.die_size} px dice; raise camera_height or use smaller dice"
+            )
         self.perspective = Perspective(
             width, height, None if camera_height is None else camera_height * width
         )
