@@ -107,9 +107,10 @@ def test_each_players_colour_dominates_its_dice_boxes() -> None:
 
 
 def test_same_seed_same_frames_other_seed_other_frames() -> None:
-    first = SynthTable(seed=11).roll_sequence([2, 4, 6], settle_frames=3)
-    again = SynthTable(seed=11).roll_sequence([2, 4, 6], settle_frames=3)
-    other = SynthTable(seed=12).roll_sequence([2, 4, 6], settle_frames=3)
+    size = (320, 240)
+    first = SynthTable(seed=11, size=size).roll_sequence([2, 4, 6], settle_frames=3)
+    again = SynthTable(seed=11, size=size).roll_sequence([2, 4, 6], settle_frames=3)
+    other = SynthTable(seed=12, size=size).roll_sequence([2, 4, 6], settle_frames=3)
     assert len(first) == len(again)
     for a, b in zip(first, again, strict=True):
         assert np.array_equal(a.image, b.image)
@@ -156,7 +157,7 @@ def test_roll_goes_empty_hand_moving_settled() -> None:
 
 
 def test_roll_without_hand_and_random_values() -> None:
-    table = SynthTable(seed=8)
+    table = SynthTable(seed=8, size=(320, 240))
     frames = table.roll_sequence(settle_frames=5, hand=False)
     assert _phases(frames) == ["empty", "moving", "settled"]
     assert not any(f.hand for f in frames)
@@ -165,7 +166,7 @@ def test_roll_without_hand_and_random_values() -> None:
 
 
 def test_players_roll_with_their_own_colour() -> None:
-    table = SynthTable(seed=9, players=3)
+    table = SynthTable(seed=9, players=3, size=(320, 240))
     frames = table.roll_sequence([1, 2, 3], player=2, settle_frames=2)
     assert all(d.color == DICE_PALETTE[2] for d in frames[-1].dice)
 
@@ -183,7 +184,7 @@ def test_nudge_moves_one_die_only() -> None:
 
 
 def test_hand_pass_leaves_dice_where_they_were() -> None:
-    table = SynthTable(seed=6)
+    table = SynthTable(seed=6, size=(320, 240))
     before = table.roll_sequence([3, 5, 6], settle_frames=2)[-1]
     passing = table.hand_pass_sequence(settle_frames=3)
     assert _phases(passing) == ["hand", "settled"]
@@ -191,7 +192,7 @@ def test_hand_pass_leaves_dice_where_they_were() -> None:
 
 
 def test_clear_empties_the_tray() -> None:
-    table = SynthTable(seed=6)
+    table = SynthTable(seed=6, size=(320, 240))
     table.roll_sequence([3, 5, 6], settle_frames=2)
     frames = table.clear_sequence(empty_frames=4)
     assert _phases(frames) == ["hand", "empty"]
@@ -237,7 +238,7 @@ def test_a_frame_takes_a_few_milliseconds() -> None:
     table = SynthTable(seed=5)
     table.roll_sequence(settle_frames=1)  # warm caches
     per_frame = []
-    for _ in range(3):
+    for _ in range(2):
         start = time.perf_counter()
         frames = table.roll_sequence(settle_frames=10)
         per_frame.append((time.perf_counter() - start) / len(frames))
