@@ -270,11 +270,23 @@ class SynthTable:
         colors: Sequence[tuple[int, int, int]] | None = None,
         cocked: Sequence[int] = (),
         sizes: Sequence[int] | None = None,
+        pips: Sequence[tuple[int, int, int]] | None = None,
+        positions: Sequence[tuple[float, float]] | None = None,
+        angles: Sequence[float] | None = None,
     ) -> tuple[PlacedDie, ...]:
-        """Random resting places for dice showing ``values`` (None or listed in ``cocked``:
-        leaning against a wall, no face up), in the first player's colour by default."""
+        """Resting places for dice showing ``values`` (None or listed in ``cocked``:
+        leaning against a wall, no face up), in the first player's colour by default;
+        see :meth:`Placer.lay_out` for the optional per-die settings."""
         bodies = self._colors_for(len(values), colors)
-        return self.placer.lay_out(values, bodies, cocked=cocked, sizes=sizes)
+        return self.placer.lay_out(
+            values,
+            bodies,
+            cocked=cocked,
+            sizes=sizes,
+            pips=pips,
+            positions=positions,
+            angles=angles,
+        )
 
     def _hand_pose(self, player: int, depth: float, *, fist: bool, aim: float = 0.0) -> HandPose:
         """The player's hand reaching ``depth`` (0: fingertips at the frame edge, 1: centre)."""
@@ -311,10 +323,24 @@ class SynthTable:
         cocked: Sequence[int] = (),
         blur: float = 0.0,
         sizes: Sequence[int] | None = None,
+        pips: Sequence[tuple[int, int, int]] | None = None,
+        positions: Sequence[tuple[float, float]] | None = None,
+        angles: Sequence[float] | None = None,
     ) -> SynthFrame:
         """One frame of dice lying still; a value None (or an index in ``cocked``) is a
-        die leaning against the wall. The dice stay as the table's layout."""
-        self.layout = self.layout_dice(values, colors=colors, cocked=cocked, sizes=sizes)
+        die leaning against the wall. Per die, optionally: ``colors`` (body RGB),
+        ``sizes`` (px), ``pips`` (RGB; default dark on light bodies, light on dark),
+        ``positions`` (centre x, y; then keeping them apart is the caller's business),
+        ``angles`` (degrees). The dice stay as the table's layout."""
+        self.layout = self.layout_dice(
+            values,
+            colors=colors,
+            cocked=cocked,
+            sizes=sizes,
+            pips=pips,
+            positions=positions,
+            angles=angles,
+        )
         return self.render(self.layout, blur=blur)
 
     def settled_frames(self, count: int) -> list[SynthFrame]:
