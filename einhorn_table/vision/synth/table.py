@@ -442,7 +442,8 @@ class SynthTable:
         self, player: int, target: tuple[float, float], reach: float, *, fist: bool = False
     ) -> HandPose:
         """The player's hand coming in from their side with its fingertips ``reach``
-        (0: at the frame edge, 1: at ``target``) of the way to ``target``."""
+        (0: at the frame edge, 1: at ``target``) of the way to ``target``, but always
+        well inside the frame."""
         width, height = self.size
         side = PLAYER_SIDES[player % len(PLAYER_SIDES)]
         start = {
@@ -453,6 +454,8 @@ class SynthTable:
         }[side]
         dx, dy = target[0] - start[0], target[1] - start[1]
         norm = math.hypot(dx, dy) or 1.0
+        # However little of the way, the fingertips show clearly inside the frame.
+        reach = max(reach, min(1.0, 0.15 * min(width, height) / norm))
         tip = (start[0] + dx * reach, start[1] + dy * reach)
         palm = 0.2 * min(width, height) * (1.2 if self.die_size > 40 else 1.0)
         return HandPose(
@@ -532,7 +535,7 @@ class SynthTable:
         self.layout = tuple(scene)
         if hand:
             for k in range(1, n_hand + 1):
-                pose = finger(tx, ty, 1.0 - 0.85 * k / n_hand)
+                pose = finger(tx, ty, 1.0 - 0.7 * k / n_hand)
                 frames.append(self.render(self.layout, hand=pose, phase="hand"))
         frames.extend(self.settled_frames(settle_frames))
         return frames
