@@ -54,6 +54,8 @@ def test_die_color_ignores_the_pips() -> None:
     assert die_color(white_die, (20, 20, 80, 80)) == (250, 250, 250)
     black_die = _drawn_die((25, 25, 25), (240, 240, 240))
     assert die_color(black_die, (20, 20, 80, 80)) == (25, 25, 25)
+    green_die = _drawn_die((30, 120, 40), (235, 210, 40))  # yellow pips on green
+    assert die_color(green_die, (20, 20, 80, 80)) == (30, 120, 40)
     # The plain average of the same middle region is pulled far off by the pips.
     mean = white_die[35:65, 35:65].reshape(-1, 3).mean(axis=0)
     assert mean.max() < 215

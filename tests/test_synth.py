@@ -107,9 +107,10 @@ def test_each_players_colour_dominates_its_dice_boxes() -> None:
 
 
 def test_same_seed_same_frames_other_seed_other_frames() -> None:
-    first = SynthTable(seed=11).roll_sequence([2, 4, 6], settle_frames=3)
-    again = SynthTable(seed=11).roll_sequence([2, 4, 6], settle_frames=3)
-    other = SynthTable(seed=12).roll_sequence([2, 4, 6], settle_frames=3)
+    size = (320, 240)
+    first = SynthTable(seed=11, size=size).roll_sequence([2, 4, 6], settle_frames=3)
+    again = SynthTable(seed=11, size=size).roll_sequence([2, 4, 6], settle_frames=3)
+    other = SynthTable(seed=12, size=size).roll_sequence([2, 4, 6], settle_frames=3)
     assert len(first) == len(again)
     for a, b in zip(first, again, strict=True):
         assert np.array_equal(a.image, b.image)
@@ -156,7 +157,7 @@ def test_roll_goes_empty_hand_moving_settled() -> None:
 
 
 def test_roll_without_hand_and_random_values() -> None:
-    table = SynthTable(seed=8)
+    table = SynthTable(seed=8, size=(320, 240))
     frames = table.roll_sequence(settle_frames=5, hand=False)
     assert _phases(frames) == ["empty", "moving", "settled"]
     assert not any(f.hand for f in frames)
@@ -165,7 +166,7 @@ def test_roll_without_hand_and_random_values() -> None:
 
 
 def test_players_roll_with_their_own_colour() -> None:
-    table = SynthTable(seed=9, players=3)
+    table = SynthTable(seed=9, players=3, size=(320, 240))
     frames = table.roll_sequence([1, 2, 3], player=2, settle_frames=2)
     assert all(d.color == DICE_PALETTE[2] for d in frames[-1].dice)
 
@@ -183,7 +184,7 @@ def test_nudge_moves_one_die_only() -> None:
 
 
 def test_hand_pass_leaves_dice_where_they_were() -> None:
-    table = SynthTable(seed=6)
+    table = SynthTable(seed=6, size=(320, 240))
     before = table.roll_sequence([3, 5, 6], settle_frames=2)[-1]
     passing = table.hand_pass_sequence(settle_frames=3)
     assert _phases(passing) == ["hand", "settled"]
@@ -191,7 +192,7 @@ def test_hand_pass_leaves_dice_where_they_were() -> None:
 
 
 def test_clear_empties_the_tray() -> None:
-    table = SynthTable(seed=6)
+    table = SynthTable(seed=6, size=(320, 240))
     table.roll_sequence([3, 5, 6], settle_frames=2)
     frames = table.clear_sequence(empty_frames=4)
     assert _phases(frames) == ["hand", "empty"]
@@ -237,7 +238,7 @@ def test_a_frame_takes_a_few_milliseconds() -> None:
     table = SynthTable(seed=5)
     table.roll_sequence(settle_frames=1)  # warm caches
     per_frame = []
-    for _ in range(3):
+    for _ in range(2):
         start = time.perf_counter()
         frames = table.roll_sequence(settle_frames=10)
         per_frame.append((time.perf_counter() - start) / len(frames))
@@ -289,3 +290,25 @@ def test_a_finger_nudge_shows_the_hand_before_during_and_after() -> None:
     assert all(f.hand for f in frames if f.phase in ("hand", "moving"))
     assert frames[-1].dice[:2] == before.dice[:2]
     assert frames[-1].dice[2].box != before.dice[2].box
+
+
+def test_dice_where_and_how_the_caller_says() -> None:
+    table = SynthTable(seed=2, camera_height=None, noise=0.0)
+    frame = table.still(
+        [6, 1],
+        colors=[(240, 240, 240), (30, 30, 30)],
+        pips=[(200, 20, 20), (230, 200, 40)],  # red pips on white, yellow on black
+        sizes=[60, 40],
+        positions=[(200.0, 150.0), (400.0, 300.0)],
+        angles=[0.0, 45.0],
+    )
+    white, black = frame.dice
+    assert white.box == pytest.approx((170, 120, 230, 180), abs=1)  # upright: 60 px square
+    x0, y0, x1, y1 = black.box
+    # Turned 45 degrees: corner to corner, less what the rounded corners take off.
+    corner = 0.26 * 20
+    assert x1 - x0 == pytest.approx(2 * ((20 - corner) * 2**0.5 + corner), abs=2)
+    assert ((x0 + x1) / 2, (y0 + y1) / 2) == pytest.approx((400, 300), abs=1)
+    crop = frame.image[120:180, 170:230].reshape(-1, 3).astype(int)
+    red = (crop[:, 2] > 150) & (crop[:, 1] < 80) & (crop[:, 0] < 80)
+    assert 0.08 < red.mean() < 0.4  # six red pips, nothing else red

@@ -171,7 +171,6 @@ class RollWatcher:
         self._hand_seen = False
         self._settled_small: SmallImage | None = None
         self._settled_occupied: SmallImage | None = None
-        self._start_pending = False
         if reference is not None:
             self.set_reference(reference)
 
