@@ -59,6 +59,7 @@ class ScriptedWatcher:
 
     def __init__(self) -> None:
         self.next: list[object] = []
+        self.reference: Image | None = None
 
     def feed(self, frame: Image, t: float) -> list[object]:
         events, self.next = self.next, []

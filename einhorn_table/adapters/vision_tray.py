@@ -2,7 +2,8 @@
 
 :class:`VisionTray` reads one frame per :meth:`VisionTray.poll`, hands it to the
 roll watcher (``einhorn_table.vision.watcher``) and, when the dice come to rest,
-to the reader (``einhorn_table.vision.reader``), and returns the controller's
+to the reader (``einhorn_table.vision.reader``), keeps only the dice found where
+the tray differs from the empty tray the watcher knows, and returns the controller's
 :mod:`~einhorn_table.table.events`. A camera that stops delivering frames is
 reported once (:class:`CameraLost`) and reopened every few seconds until frames
 come again (:class:`CameraBack`); the match waits meanwhile.
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Clock, FrameSource
 from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled, TrayEvent
+from einhorn_table.vision.empty_tray import drop_unchanged
 from einhorn_table.vision.results import FrameReading
 
 if TYPE_CHECKING:
@@ -30,6 +32,11 @@ class Watcher(Protocol):
     """The roll watcher's interface as the tray uses it."""
 
     def feed(self, frame: Image, t: float) -> Sequence[Any]: ...
+
+    @property
+    def reference(self) -> Image | None:
+        """The watcher's small picture of the empty tray, once it has one."""
+        ...
 
 
 Reader = Callable[["Image"], FrameReading]
@@ -95,10 +102,17 @@ class VisionTray:
             elif kind == "settled" and not getattr(event, "same_as_last", False):
                 image = getattr(event, "frame", None)
                 image = frame.image if image is None else image
-                events.append(Settled(t, self.reader(image), image))
+                events.append(Settled(t, self._read(image), image))
             elif kind == "emptied":
                 events.append(Settled(t, FrameReading(())))
         return events
+
+    def _read(self, image: Image) -> FrameReading:
+        reading = self.reader(image)
+        reference = self.watcher.reference
+        if reference is None:
+            return reading
+        return drop_unchanged(reading, image, reference)
 
     def _lose(self, reason: str, now: float) -> list[TrayEvent]:
         self._retry_at = now + REOPEN_SECONDS

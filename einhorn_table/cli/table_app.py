@@ -38,7 +38,7 @@ class DemoOptions:
     photos: Path
     fast: bool
     variant: Variant = EINHORN
-    camera_size: tuple[int, int] = (320, 240)
+    camera_size: tuple[int, int] = (640, 480)
 
 
 @dataclass
