@@ -13,15 +13,17 @@ from __future__ import annotations
 import argparse
 import random
 import tempfile
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pygame
 
 from einhorn_table.adapters.clock import FakeClock
-from einhorn_table.adapters.photo_files import PngPhotoStore
+from einhorn_table.adapters.history_log import HistoryRecorder
 from einhorn_table.adapters.synth_source import SynthSource
 from einhorn_table.adapters.vision_tray import VisionTray, make_reader, make_watcher
 from einhorn_table.cli.table_app import NoControls, direct_performer, throw_into
+from einhorn_table.history import MatchStore, TableLog
 from einhorn_table.ports import Button, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Match, Setup
 from einhorn_table.screen.renderer import Renderer
@@ -31,7 +33,6 @@ from einhorn_table.table.bots import BotDriver
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled
 from einhorn_table.table.loop import TableLoop
-from einhorn_table.table.recorder import JsonLinesRecorder
 from einhorn_table.vision.results import DieReading, FrameReading
 
 WANTED = ("start_rolls", "turn", "turn_called", "result", "doubt", "enter_dice",
@@ -81,9 +82,10 @@ def main() -> None:
     tray = VisionTray(camera, make_watcher(), make_reader(), clock)
     setup = Setup.for_variant(EINHORN, names, games=4)
     work = Path(tempfile.mkdtemp(prefix="einhorn-shots-"))
-    controller = TableController(Match(setup), JsonLinesRecorder(work / "m.jsonl", setup),
-                                 [Seat(n, colours[i]) for i, n in enumerate(names)],
-                                 PngPhotoStore(work / "photos"))
+    store = MatchStore(work, now=lambda: datetime.now(UTC))
+    recorder, _ = HistoryRecorder.begin(TableLog(store), setup)
+    controller = TableController(Match(setup), recorder,
+                                 [Seat(n, colours[i]) for i, n in enumerate(names)], recorder)
     strategies = [make_strategy(s) for s in ("odds", "bidder", "random", "odds")]
     bots = BotDriver(frozenset(range(4)), strategies, random.Random(args.seed), pace=0.35,
                      linger=8.5)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from datetime import datetime
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from einhorn_table.ports import Button, Controls, Gesture
+from einhorn_table.table.config import PlayerConfig
+from einhorn_table.table.controller import Seat
 
 
 def register(subparsers: Any) -> None:
@@ -23,6 +27,20 @@ def register(subparsers: Any) -> None:
                         "see docs/table.example.toml)")
     parser.add_argument("--screenshots", type=Path, default=None,
                         help="save a PNG of every new screen in this folder")
+    parser.add_argument("--state-dir", default=None,
+                        help="where the match history is kept (default: the config's 'state', "
+                        "else EINHORN_STATE_DIR, systemd's STATE_DIRECTORY, "
+                        "~/.local/state/einhorn-table)")
+    unfinished = parser.add_mutually_exclusive_group()
+    unfinished.add_argument("--continue", dest="resume", action="store_true",
+                            help="go on with an interrupted match without asking")
+    unfinished.add_argument("--new", action="store_true",
+                            help="keep an interrupted match as abandoned and start a new one "
+                            "without asking")
+    unfinished.add_argument("--continue-recent", type=float, default=None, metavar="MINUTES",
+                            help="go on without asking when the interrupted match's last input "
+                            "is at most MINUTES old (a restart after a crash); ask on the "
+                            "screen about an older one (the systemd service uses 10)")
     parser.set_defaults(handler=run)
 
 
@@ -50,21 +68,46 @@ class SeatControls:
         self.inner.close()
 
 
+def seats_for(names: Sequence[str], players: Sequence[PlayerConfig]) -> tuple[
+        tuple[Seat, ...], dict[int, int], str]:
+    """The seats of a match's players from the configuration (by name), the map from
+    station (0-based) to seat, and why the match cannot be played here ("" if it can)."""
+    configured = {p.name: p for p in players}
+    missing = [name for name in names if name not in configured]
+    seats = tuple(Seat(name, configured[name].dice, configured[name].dice_name)
+                  if name in configured else Seat(name) for name in names)
+    stations = {p.station - 1: names.index(p.name) for p in players if p.name in names}
+    blocked = ""
+    if missing:
+        blocked = (f"{' and '.join(missing)} {'has' if len(missing) == 1 else 'have'} no "
+                   "station in the table's configuration: add them to go on with this match, "
+                   "or press X for a new one.")
+    return seats, stations, blocked
+
+
 def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.camera_settings import CameraSettings
     from einhorn_table.adapters.clock import SystemClock
     from einhorn_table.adapters.gpio_buttons import ButtonStations
-    from einhorn_table.adapters.photo_files import PngPhotoStore
     from einhorn_table.adapters.pygame_screen import PygameScreen
     from einhorn_table.adapters.sources import create_source
     from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
-    from einhorn_table.cli.table_app import standings_text
-    from einhorn_table.rules import VARIANTS, Match, Setup, get_variant, load_variant
+    from einhorn_table.cli.table_app import standings_text, start_match
+    from einhorn_table.history import MatchStore, TableLog
+    from einhorn_table.history.paths import state_dir
+    from einhorn_table.history.view import history_line, history_summary
+    from einhorn_table.rules import VARIANTS, Setup, get_variant, load_variant
     from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map
-    from einhorn_table.table.config import load_calibration, load_config
-    from einhorn_table.table.controller import Seat, TableController
+    from einhorn_table.table.config import ConfigError, load_calibration, load_config
+    from einhorn_table.table.controller import TableController
     from einhorn_table.table.loop import TableLoop
-    from einhorn_table.table.recorder import JsonLinesRecorder
+    from einhorn_table.table.resume import (
+        Choice,
+        Interrupted,
+        ResumePrompt,
+        ask,
+        preset_choice,
+    )
     from einhorn_table.vision.profile import ReaderProfile
     from einhorn_table.vision.reader import read_frame
 
@@ -84,29 +127,53 @@ def run(args: argparse.Namespace) -> int:
     clock = SystemClock()
     names = [p.name for p in config.players]
     setup = Setup.for_variant(variant, names, games=config.games)
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    state = config.state.expanduser()
-    match_file = state / "matches" / f"match-{stamp}.jsonl"
-    recorder = JsonLinesRecorder(match_file, setup)
-    seats = [Seat(p.name, p.dice) for p in config.players]
-    controller = TableController(Match(setup), recorder, seats,
-                                 PngPhotoStore(state / "photos" / f"match-{stamp}"))
+    state = state_dir(args.state_dir or config.state, os.environ, Path.home())
+    store = MatchStore(state, now=lambda: datetime.now(UTC))
+    unfinished = store.unfinished()
+    choice = preset_choice(unfinished, resume=args.resume, new=args.new,
+                           recent_minutes=args.continue_recent, now=datetime.now(UTC))
     pin_map = load_pin_map(config.pins or default_pin_map_path())
     buttons = ButtonStations(pin_map, clock)
-    controls = SeatControls(buttons, {p.station - 1: i for i, p in enumerate(config.players)})
-    source = create_source(config.camera, clock=clock, camera_settings=camera_settings)
-    tray = VisionTray(source, make_watcher(), lambda image: read_frame(image, profile), clock)
     screen = PygameScreen(config.size, fullscreen=config.fullscreen,
                           screenshots=args.screenshots)
     screen.open(clock.monotonic())
-    loop = TableLoop(controller, tray, controls, clock, screen)
-    print(f"einhorn-table: match file {match_file}", file=sys.stderr)
+    tray = None
     try:
-        loop.run(lambda: False)
+        if unfinished is not None and choice is not Choice.NEW:
+            match = store.resume(unfinished.match_id)
+            seats, _, blocked = seats_for(match.names, config.players)
+            if choice is None:
+                interrupted = Interrupted(unfinished.match_id, history_line(unfinished).date,
+                                          match, seats, blocked)
+                prompt = ResumePrompt(interrupted, names, lambda: history_summary(store))
+                by_config = {p.station - 1: i for i, p in enumerate(config.players)}
+                choice = ask(prompt, SeatControls(buttons, by_config), clock, screen)
+                if choice is None:
+                    return 0  # the window was closed: nothing chosen, nothing changed
+            elif blocked:
+                raise ConfigError(f"match {unfinished.match_id} cannot be continued: "
+                                  f"{blocked.replace('press X', 'start with --new')}")
+        started = start_match(TableLog(store), setup, unfinished, choice)
+        match = started.match
+        seats, stations, _ = seats_for(match.names, config.players)
+        controller = TableController(match, started.recorder, seats, started.recorder,
+                                     archive=lambda: history_summary(store))
+        source = create_source(config.camera, clock=clock, camera_settings=camera_settings)
+        tray = VisionTray(source, make_watcher(), lambda image: read_frame(image, profile),
+                          clock)
+        loop = TableLoop(controller, tray, SeatControls(buttons, stations), clock, screen)
+        how = "continued" if started.resumed else "started"
+        print(f"einhorn-table: match {started.match_id} {how}; kept in {store.path}",
+              file=sys.stderr)
+        try:
+            loop.run(lambda: False)
+        finally:
+            started.recorder.close()
+        print(standings_text(controller.match.ledger()))
     finally:
-        recorder.close()
-        tray.close()
-        controls.close()
+        if tray is not None:
+            tray.close()
+        buttons.close()
         screen.close()
-    print(standings_text(controller.match.ledger()))
+        store.close()
     return 0

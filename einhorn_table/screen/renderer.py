@@ -117,14 +117,22 @@ class Renderer:
         self.surface.fill(BACKGROUND)
         self._players_count = len(view.players)
         self._top_bar(view)
-        if view.kind is not ScreenKind.FINAL:
+        full_screen = view.kind in (ScreenKind.FINAL, ScreenKind.HISTORY)
+        if not full_screen:
             self._cards(view.players)
         middle = self.pg.Rect(self.s(10), self.s(62), self.w - self.s(20),
                               self.h - self.s(62) - self.s(160))
         kind = view.kind
-        if kind is ScreenKind.FINAL:
-            self._final(view, self.pg.Rect(self.s(10), self.s(62), self.w - self.s(20),
-                                           self.h - self.s(72)))
+        if full_screen:
+            area = self.pg.Rect(self.s(10), self.s(62), self.w - self.s(20),
+                                self.h - self.s(72))
+            if kind is ScreenKind.HISTORY:
+                area.height -= self.s(58)
+                self._button_strip(view.buttons, self.pg.Rect(
+                    area.x, area.bottom + self.s(4), area.width, self.s(54)))
+                self._history(view, area)
+            else:
+                self._final(view, area)
         else:
             area = middle.copy()
             if view.buttons:
@@ -140,6 +148,7 @@ class Renderer:
                 ScreenKind.TOPUP: self._topup,
                 ScreenKind.START_ROLLS: self._start_rolls,
                 ScreenKind.GAME_END: self._game_end,
+                ScreenKind.RESUME: self._resume,
             }[kind](view, area)
         self._flows(view.flows)
         if view.notice:
@@ -545,6 +554,71 @@ class Renderer:
         chart = pg.Rect(area.x + self.s(320), area.y + self.s(8), area.width - self.s(330),
                         area.height - self.s(16))
         self._chart(view, chart)
+        for hint in view.buttons:
+            if hint.does:  # the one button that means something here: "+ history"
+                centre = (area.x + self.s(170), area.y + self.s(24))
+                self._sign(hint.sign, centre, self.s(13), ACCENT)
+                self.text(hint.does, 30, ACCENT, (centre[0] + self.s(26), centre[1]),
+                          "midleft", max_width=self.s(124))
+
+    def _resume(self, view: ScreenView, area: Any) -> None:
+        """The interrupted match: who, when, which game, the stashes (the cards below)."""
+        y = self._title(view, area) + self.s(6)
+        width = area.width - self.s(16)
+        for line in view.lines:
+            for part in self.wrap(line, 30, width):
+                if y + self.s(30) > area.bottom:
+                    return
+                self.text(part, 30, TEXT, (area.x + self.s(8), y))
+                y += self.s(30)
+
+    def _history(self, view: ScreenView, area: Any) -> None:
+        """The latest matches (left), who wins most (right), the dice in words (below)."""
+        summary = view.archive
+        left = area.x + self.s(6)
+        self.text(view.title, 40, TEXT, (left, area.y + self.s(2)))
+        if summary is None:
+            return
+        self.text(summary.title, 26, DIM, (area.right - self.s(6), area.y + self.s(12)),
+                  "topright")
+        top = area.y + self.s(44)
+        split = area.x + round(area.width * 0.62)
+        dice_rows = len(summary.dice) + 1 if summary.dice else 0
+        dice_top = area.bottom - dice_rows * self.s(26)
+        self.text("Latest matches", 24, DIM, (left, top))
+        y = top + self.s(26)
+        for line in summary.matches:
+            if y + self.s(26) > dice_top - self.s(6):
+                break
+            outcome = f"{line.winner} won" if line.winner != "-" else line.state
+            self.text(line.date[5:], 26, DIM, (left, y))
+            self.text(f"{outcome}: {line.players}", 26, TEXT, (left + self.s(110), y),
+                      max_width=split - left - self.s(124))
+            y += self.s(27)
+        if not summary.matches:
+            self.text("No match kept yet", 26, TEXT, (left, y))
+        self.text("Wins", 24, DIM, (split, top))
+        markers = {card.name: card for card in view.players}
+        y = top + self.s(26)
+        for leader in summary.leaders:
+            if y + self.s(26) > dice_top - self.s(6):
+                break
+            card = markers.get(leader.name)
+            if card is not None:
+                self._marker(card.marker, card.colour, (split + self.s(10), y + self.s(11)),
+                             self.s(9))
+            self.text(leader.name, 28, TEXT, (split + self.s(26), y),
+                      max_width=self.s(120))
+            self.text(f"{leader.wins} of {leader.matches}", 28, TEXT,
+                      (area.right - self.s(6), y), "topright")
+            y += self.s(27)
+        if summary.dice:
+            self.pg.draw.line(self.surface, PANEL, (left, dice_top - self.s(4)),
+                              (area.right, dice_top - self.s(4)), 2)
+            self.text("Are the dice fair?", 24, DIM, (left, dice_top))
+            for k, verdict in enumerate(summary.dice, 1):
+                self.text(verdict, 26, TEXT, (left, dice_top + k * self.s(26)),
+                          max_width=area.width - self.s(12))
 
     def _chart(self, view: ScreenView, rect: Any) -> None:
         pg = self.pg
