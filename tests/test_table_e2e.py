@@ -55,7 +55,7 @@ def test_a_whole_match_with_mock_buttons_and_the_synthetic_camera(
     assert store.get(started.match_id).state == "finished"
     throws = [parse_line(line, n) for n, line in enumerate(lines[1:], 2)
               if json.loads(line)["type"] in ("start_roll", "roll", "tiebreak_roll")]
-    extras = [getattr(item, "extra") for item in throws]
+    extras = [item.extra for item in throws]
     assert extras and all("t" in e and "confidence" in e for e in extras)
     assert {e["dice_color"] for e in extras} == {"white", "red", "blue", "green"}
     photos = [e["photo"] for e in extras if "photo" in e]

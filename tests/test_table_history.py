@@ -5,6 +5,7 @@ the demo's matches in `history stats`, and a full store stopping the table."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -15,7 +16,14 @@ pygame = pytest.importorskip("pygame")
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 from table_helpers import BLUE, RED, reading  # noqa: E402
-from table_rig import WallClock, mock_factory, open_store, press, table  # noqa: E402,F401
+from table_rig import (  # noqa: E402,F401
+    PIN_MAP,
+    WallClock,
+    mock_factory,
+    open_store,
+    press,
+    table,
+)
 
 from einhorn_table.adapters.clock import FakeClock  # noqa: E402
 from einhorn_table.adapters.gpio_buttons import ButtonStations  # noqa: E402
@@ -27,7 +35,7 @@ from einhorn_table.cli.table_app import Started, start_match  # noqa: E402
 from einhorn_table.history import MatchStore, TableLog  # noqa: E402
 from einhorn_table.history.store import connect_file  # noqa: E402
 from einhorn_table.history.view import history_line, history_summary  # noqa: E402
-from einhorn_table.ports import Button  # noqa: E402
+from einhorn_table.ports import Button, Gesture, GestureKind  # noqa: E402
 from einhorn_table.rules import EINHORN, Awaiting, Match, Setup, replay  # noqa: E402
 from einhorn_table.screen.renderer import Renderer  # noqa: E402
 from einhorn_table.screen.resume_view import resume_view  # noqa: E402
@@ -43,7 +51,6 @@ from einhorn_table.table.resume import (  # noqa: E402
     ask,
     preset_choice,
 )
-from table_rig import PIN_MAP  # noqa: E402
 
 NAMES = ["Ana", "Ben", "Cem"]
 CONFIG = [PlayerConfig(n, i + 1, None, None) for i, n in enumerate(NAMES)]
@@ -63,10 +70,10 @@ def shown(view: ScreenView) -> tuple[object, ...]:
 
 
 def play_until(factory: MockFactory, clock: FakeClock, store: MatchStore, started: Started,
-               stop: object) -> tuple[ScreenView, TableController]:
+               stop: Callable[[], bool]) -> tuple[ScreenView, TableController]:
     rig = table(factory, clock, started, store)
     try:
-        rig.loop.run(stop, max_steps=200_000)  # type: ignore[arg-type]
+        rig.loop.run(stop, max_steps=200_000)
     finally:
         rig.close()
     assert rig.loop.view is not None
@@ -118,7 +125,7 @@ def test_an_interrupted_match_goes_on_exactly_where_it_stood_and_finishes(
 ) -> None:
     match_id, last, before = interrupted_match(mock_factory, tmp_path)
     store = open_store(tmp_path)  # the table starts again
-    choice, prompt = answer(mock_factory, store, OK, player=2)
+    choice, _ = answer(mock_factory, store, OK, player=2)
     assert choice is Choice.CONTINUE
     row = store.unfinished()
     assert row is not None and row.match_id == match_id
@@ -168,9 +175,7 @@ def test_the_prompt_shows_who_when_which_game_and_the_stashes(
     store.close()
 
 
-def press_gesture(player: int, buttons: tuple[Button, ...]) -> object:
-    from einhorn_table.ports import Gesture, GestureKind
-
+def press_gesture(player: int, buttons: tuple[Button, ...]) -> Gesture:
     return Gesture(player, GestureKind.TAP, buttons, 0.0)
 
 
@@ -240,14 +245,14 @@ def test_the_history_screen_opens_from_the_final_standings(tmp_path: Path) -> No
         c.on_tray(Settled(t + 1, reading(values, colour)))
         for player in c.match.state.owing() if c.awaiting in (Awaiting.BID,
                                                               Awaiting.TOPUP) else ():
-            c.on_gesture(press_gesture(player, OK))  # type: ignore[arg-type]
+            c.on_gesture(press_gesture(player, OK))
         if c.awaiting is Awaiting.COUNTERPARTY:
-            c.on_gesture(press_gesture(c.match.state.to_act or 0, OK))  # type: ignore[arg-type]
+            c.on_gesture(press_gesture(c.match.state.to_act or 0, OK))
         t += 10
     final = build_view(c, t)
     assert final.kind is ScreenKind.FINAL and final.buttons[1].does == "history"
     assert c.context(1) is Context.FINAL
-    c.on_gesture(press_gesture(1, PLUS))  # type: ignore[arg-type]
+    c.on_gesture(press_gesture(1, PLUS))
     view = build_view(c, t)
     assert view.kind is ScreenKind.HISTORY and view.archive is not None
     assert view.archive.matches[0].winner == c.match.ledger().winner
@@ -255,7 +260,7 @@ def test_the_history_screen_opens_from_the_final_standings(tmp_path: Path) -> No
     surface = pygame.Surface((800, 480))
     pygame.font.init()
     Renderer(surface).draw(view)
-    c.on_gesture(press_gesture(0, NO))  # type: ignore[arg-type]
+    c.on_gesture(press_gesture(0, NO))
     assert build_view(c, t).kind is ScreenKind.FINAL
     store.close()
 

@@ -20,6 +20,7 @@ from einhorn_table.screen.view_model import (
     ScreenKind,
     ScreenView,
 )
+from einhorn_table.table.config import DICE_COLOURS
 
 Colour = tuple[int, int, int]
 BACKGROUND: Colour = (18, 22, 30)
@@ -540,7 +541,9 @@ class Renderer:
             self.text(view.subtitle, 44, ACCENT, (area.x + self.s(6), area.y + self.s(46)))
         order = sorted(range(len(view.players)), key=lambda i: -view.players[i].stash)
         y = area.y + self.s(100)
-        row = min(self.s(52), (area.bottom - y) // max(1, len(order)))
+        hints = [hint for hint in view.buttons if hint.does]
+        bottom = area.bottom - (self.s(44) if hints else 0)
+        row = min(self.s(52), (bottom - y) // max(1, len(order)))
         for rank, i in enumerate(order):
             card = view.players[i]
             self.text(f"{rank + 1}.", 36, DIM, (area.x + self.s(6), y + row // 2), "midleft")
@@ -554,12 +557,11 @@ class Renderer:
         chart = pg.Rect(area.x + self.s(320), area.y + self.s(8), area.width - self.s(330),
                         area.height - self.s(16))
         self._chart(view, chart)
-        for hint in view.buttons:
-            if hint.does:  # the one button that means something here: "+ history"
-                centre = (area.x + self.s(170), area.y + self.s(24))
-                self._sign(hint.sign, centre, self.s(13), ACCENT)
-                self.text(hint.does, 30, ACCENT, (centre[0] + self.s(26), centre[1]),
-                          "midleft", max_width=self.s(124))
+        for k, hint in enumerate(hints):  # the button that means something here: + history
+            centre = (area.x + self.s(26) + k * self.s(150), area.bottom - self.s(20))
+            self._sign(hint.sign, centre, self.s(13), ACCENT)
+            self.text(hint.does, 32, ACCENT, (centre[0] + self.s(26), centre[1]), "midleft",
+                      max_width=self.s(116))
 
     def _resume(self, view: ScreenView, area: Any) -> None:
         """The interrupted match: who, when, which game, the stashes (the cards below)."""
@@ -617,8 +619,19 @@ class Renderer:
                               (area.right, dice_top - self.s(4)), 2)
             self.text("Are the dice fair?", 24, DIM, (left, dice_top))
             for k, verdict in enumerate(summary.dice, 1):
-                self.text(verdict, 26, TEXT, (left, dice_top + k * self.s(26)),
-                          max_width=area.width - self.s(12))
+                y = dice_top + k * self.s(26)
+                name, _, words = verdict.partition(": ")
+                x = left
+                body = DICE_COLOURS.get(name)
+                if body is not None:  # a small die of that colour, and "red dice: ..."
+                    pip = (20, 20, 20) if sum(body) > 420 else (245, 245, 245)
+                    die = self.pg.Rect(x, y + self.s(1), self.s(18), self.s(18))
+                    self.die(die, 5, body, pip)
+                    self.pg.draw.rect(self.surface, DIM, die, width=1,
+                                      border_radius=self.s(3))
+                    x += self.s(26)
+                    verdict = f"{name} dice: {words}"
+                self.text(verdict, 26, TEXT, (x, y), max_width=area.right - x - self.s(6))
 
     def _chart(self, view: ScreenView, rect: Any) -> None:
         pg = self.pg

@@ -15,7 +15,9 @@ def resume_view(prompt: ResumePrompt, now: float) -> ScreenView:
     match = interrupted.match
     ledger = match.ledger()
     unicorn = match.state.unicorn
-    cards = player_cards(ledger, interrupted.seats, unicorn, set(), {})
+    to_act = match.state.to_act
+    active = set(match.state.owing()) if to_act is None else {to_act}
+    cards = player_cards(ledger, interrupted.seats, unicorn, active, {})
     game = min(ledger.game, ledger.games)
     help_fields: dict[str, object] = {}
     if prompt.help is not None and now - prompt.help.time < HELP_SECONDS:
@@ -30,7 +32,6 @@ def resume_view(prompt: ResumePrompt, now: float) -> ScreenView:
                           archive=prompt.shown_history.summary,
                           buttons=button_hints(prompt.context()), **common)  # type: ignore[arg-type]
     stashes = ", ".join(f"{p.name} {p.stash}" for p in ledger.players)
-    to_act = match.state.to_act
     whose = f"{ledger.players[to_act].name} was to play. " if to_act is not None else ""
     lines: tuple[str, ...] = (
         f"Started {interrupted.started}, game {game} of {ledger.games}.",

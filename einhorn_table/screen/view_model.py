@@ -217,6 +217,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
     to_act = state.to_act
 
     if c.shown_history is not None:
+        base["flows"] = ()  # no stones fly over the history
         return ScreenView(ScreenKind.HISTORY, players=cards(set()), title="Match history",
                           archive=c.shown_history.summary,
                           buttons=button_hints(Context.HISTORY), **base)  # type: ignore[arg-type]
