@@ -24,8 +24,6 @@ class HistoryRecorder:
 
     def __init__(self, log: TableLog) -> None:
         self.log = log
-        #: Why the last photo could not be kept ("" when all were).
-        self.photo_error = ""
 
     @classmethod
     def begin(cls, log: TableLog, setup: Setup) -> tuple[HistoryRecorder, str]:
@@ -58,12 +56,9 @@ class HistoryRecorder:
         if recorder is None:
             return ""
         try:
-            path = recorder.save_photo(image)
-        except HistoryError as error:
-            self.photo_error = str(error)
+            return recorder.save_photo(image)
+        except HistoryError:
             return ""
-        self.photo_error = ""
-        return path
 
     def close(self) -> None:
         self.log.close()
