@@ -316,3 +316,24 @@ def test_the_demo_keeps_its_matches_and_history_stats_tests_each_players_dice(
     for colour in ("white", "red", "blue"):
         (line,) = [d for d in dice if d.strip().startswith(f"{colour}:")]
         assert "rolls" in line
+
+
+def test_a_photo_that_cannot_be_kept_does_not_stop_the_match(tmp_path: Path) -> None:
+    import numpy as np
+
+    store = open_store(tmp_path)
+    recorder, match_id = HistoryRecorder.begin(TableLog(store),
+                                               Setup.for_variant(EINHORN, ["Ana", "Ben"]))
+    frame = np.zeros((240, 320, 3), dtype=np.uint8)
+    kept = recorder.save(frame)
+    assert kept.endswith(".jpg") and (tmp_path / kept).is_file()
+    (tmp_path / "photos").rename(tmp_path / "elsewhere")
+    (tmp_path / "photos").write_text("a file where the photo folder was")
+    c = TableController(Match(Setup.for_variant(EINHORN, ["Ana", "Ben"])), recorder,
+                        [Seat("Ana", RED, "red"), Seat("Ben", BLUE, "blue")], recorder)
+    c.on_tray(MotionStarted(0.0))
+    c.on_tray(Settled(1.0, reading([6, 6, 5], RED), frame))
+    assert c.halted is None and len(c.match.inputs) == 1
+    (line,) = store.lines(match_id)[1:]
+    assert '"dice_color": "red"' in line and '"photo"' not in line
+    store.close()
