@@ -337,3 +337,36 @@ def test_a_photo_that_cannot_be_kept_does_not_stop_the_match(tmp_path: Path) -> 
     (line,) = store.lines(match_id)[1:]
     assert '"dice_color": "red"' in line and '"photo"' not in line
     store.close()
+
+
+class ScriptedControls:
+    """Gives one gesture at the third poll."""
+
+    description = "scripted"
+    simulated = True
+
+    def __init__(self, gesture: Gesture) -> None:
+        self.gesture = gesture
+        self.polls = 0
+
+    def poll(self) -> list[Gesture]:
+        self.polls += 1
+        return [self.gesture] if self.polls == 3 else []
+
+    def held(self, player: int) -> tuple[Button, ...]:
+        return ()
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_prompt_tells_the_watchdog_it_is_alive_every_frame() -> None:
+    match = Match(Setup.for_variant(EINHORN, ["Ana", "Ben"]))
+    prompt = ResumePrompt(Interrupted("1", "2026-11-22 18:00", match,
+                                      (Seat("Ana"), Seat("Ben"))), ["Ana", "Ben"])
+    frames: list[float] = []
+    clock = FakeClock(0.0)
+    choice = ask(prompt, ScriptedControls(press_gesture(1, NO)), clock, None,
+                 alive=lambda: frames.append(clock.monotonic()))
+    assert choice is Choice.NEW and len(frames) == 3
+    assert frames[2] - frames[0] == pytest.approx(2 / 30)

@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from einhorn_table.ports import Button, Controls, Gesture
 from einhorn_table.table.config import PlayerConfig
 from einhorn_table.table.controller import Seat
+
+if TYPE_CHECKING:
+    from einhorn_table.adapters.source_base import BaseSource
+    from einhorn_table.adapters.systemd_notify import FrameWatchdog
+    from einhorn_table.table.events import TrayEvent
+    from einhorn_table.table.loop import TrayFeed
 
 
 def register(subparsers: Any) -> None:
@@ -68,6 +75,20 @@ class SeatControls:
         self.inner.close()
 
 
+class WatchedTray:
+    """The tray, petting systemd's watchdog while the camera's frames keep coming."""
+
+    def __init__(self, inner: TrayFeed, source: BaseSource, watchdog: FrameWatchdog) -> None:
+        self.inner = inner
+        self.source = source
+        self.watchdog = watchdog
+
+    def poll(self) -> list[TrayEvent]:
+        events = self.inner.poll()
+        self.watchdog.tick(self.source.frames_read)
+        return events
+
+
 def seats_for(names: Sequence[str], players: Sequence[PlayerConfig]) -> tuple[
         tuple[Seat, ...], dict[int, int], str]:
     """The seats of a match's players from the configuration (by name), the map from
@@ -91,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.gpio_buttons import ButtonStations
     from einhorn_table.adapters.pygame_screen import PygameScreen
     from einhorn_table.adapters.sources import create_source
+    from einhorn_table.adapters.systemd_notify import FrameWatchdog, SystemdNotifier
     from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
     from einhorn_table.cli.table_app import standings_text, start_match
     from einhorn_table.history import MatchStore, TableLog
@@ -137,17 +159,22 @@ def run(args: argparse.Namespace) -> int:
     screen = PygameScreen(config.size, fullscreen=config.fullscreen,
                           screenshots=args.screenshots)
     screen.open(clock.monotonic())
+    notifier = SystemdNotifier()
+    watchdog = FrameWatchdog(notifier, clock)
     tray = None
     try:
         if unfinished is not None and choice is not Choice.NEW:
             match = store.resume(unfinished.match_id)
             seats, _, blocked = seats_for(match.names, config.players)
             if choice is None:
+                notifier.ready("asking whether to go on with the interrupted match")
+                prompt_frames = itertools.count(1)  # no camera yet: the prompt's frames count
                 interrupted = Interrupted(unfinished.match_id, history_line(unfinished).date,
                                           match, seats, blocked)
                 prompt = ResumePrompt(interrupted, names, lambda: history_summary(store))
                 by_config = {p.station - 1: i for i, p in enumerate(config.players)}
-                choice = ask(prompt, SeatControls(buttons, by_config), clock, screen)
+                choice = ask(prompt, SeatControls(buttons, by_config), clock, screen,
+                             alive=lambda: watchdog.tick(next(prompt_frames)))
                 if choice is None:
                     return 0  # the window was closed: nothing chosen, nothing changed
             elif blocked:
@@ -161,13 +188,16 @@ def run(args: argparse.Namespace) -> int:
         source = create_source(config.camera, clock=clock, camera_settings=camera_settings)
         tray = VisionTray(source, make_watcher(), lambda image: read_frame(image, profile),
                           clock)
-        loop = TableLoop(controller, tray, SeatControls(buttons, stations), clock, screen)
+        loop = TableLoop(controller, WatchedTray(tray, source, watchdog),
+                         SeatControls(buttons, stations), clock, screen)
         how = "continued" if started.resumed else "started"
         print(f"einhorn-table: match {started.match_id} {how}; kept in {store.path}",
               file=sys.stderr)
+        notifier.ready(f"match {started.match_id} {how}")
         try:
             loop.run(lambda: False)
         finally:
+            notifier.stopping()
             started.recorder.close()
         print(standings_text(controller.match.ledger()))
     finally:

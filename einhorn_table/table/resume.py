@@ -85,8 +85,11 @@ class ResumePrompt:
 
 
 def ask(prompt: ResumePrompt, controls: Controls, clock: Clock, screen: ScreenOutput | None,
-        frame_seconds: float = 1 / 30) -> Choice | None:
-    """Show the prompt until a player answers; None when the window is closed."""
+        frame_seconds: float = 1 / 30, alive: Callable[[], object] | None = None,
+        ) -> Choice | None:
+    """Show the prompt until a player answers; None when the window is closed.
+
+    ``alive`` is called once a frame (the systemd watchdog: the table is up and waits)."""
     from einhorn_table.screen.resume_view import resume_view
     from einhorn_table.table.loop import screen_key
 
@@ -100,6 +103,8 @@ def ask(prompt: ResumePrompt, controls: Controls, clock: Clock, screen: ScreenOu
         if screen is not None:
             view = resume_view(prompt, now)
             screen.show(view, now, screen_key(view))
+        if alive is not None:
+            alive()
         clock.sleep(frame_seconds - (clock.monotonic() - started))
     return prompt.choice
 
