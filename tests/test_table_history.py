@@ -370,3 +370,14 @@ def test_the_prompt_tells_the_watchdog_it_is_alive_every_frame() -> None:
                  alive=lambda: frames.append(clock.monotonic()))
     assert choice is Choice.NEW and len(frames) == 3
     assert frames[2] - frames[0] == pytest.approx(2 / 30)
+
+
+def test_long_player_lists_are_cut_at_a_word_not_shrunk() -> None:
+    pygame.font.init()
+    renderer = Renderer(pygame.Surface((800, 480)))
+    names = "(Annemarie, Benedikt, Cem, Dorothea, Emil, Fay)"
+    assert renderer.fit(names, 24, 2000) == names
+    cut = renderer.fit(names, 24, 200)
+    assert cut.endswith("...") and renderer.font(24).size(cut)[0] <= 200
+    assert cut[:-3] in names and not cut[:-3].endswith(",")
+    assert renderer.fit(names, 24, 5) == ""

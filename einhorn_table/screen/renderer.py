@@ -108,6 +108,18 @@ class Renderer:
             lines.append(current)
         return lines
 
+    def fit(self, text: str, size: float, width: float) -> str:
+        """``text`` cut at a word and ended with "..." so that it fits ``width`` ("" if
+        not even one word does)."""
+        text = plain(text)
+        font = self.font(size)
+        if font.size(text)[0] <= width:
+            return text
+        words = text.split()
+        while words and font.size(" ".join(words) + "...")[0] > width:
+            words.pop()
+        return " ".join(words).rstrip(",") + "..." if words else ""
+
     def s(self, value: float) -> int:
         scaled: float = value * self.u
         return round(scaled)
@@ -575,7 +587,7 @@ class Renderer:
                 y += self.s(30)
 
     def _history(self, view: ScreenView, area: Any) -> None:
-        """The latest matches (left), who wins most (right), the dice in words (below)."""
+        """The latest matches and the dice in words (left), who wins most (right)."""
         summary = view.archive
         left = area.x + self.s(6)
         self.text(view.title, 40, TEXT, (left, area.y + self.s(2)))
@@ -584,7 +596,7 @@ class Renderer:
         self.text(summary.title, 26, DIM, (area.right - self.s(6), area.y + self.s(12)),
                   "topright")
         top = area.y + self.s(44)
-        split = area.x + round(area.width * 0.62)
+        split = area.x + round(area.width * 0.66)
         dice_rows = len(summary.dice) + 1 if summary.dice else 0
         dice_top = area.bottom - dice_rows * self.s(26)
         self.text("Latest matches", 24, DIM, (left, top))
@@ -594,8 +606,10 @@ class Renderer:
                 break
             outcome = f"{line.winner} won" if line.winner != "-" else line.state
             self.text(line.date[5:], 26, DIM, (left, y))
-            self.text(f"{outcome}: {line.players}", 26, TEXT, (left + self.s(110), y),
-                      max_width=split - left - self.s(124))
+            rect = self.text(outcome, 26, TEXT, (left + self.s(110), y),
+                             max_width=split - left - self.s(124))
+            others = self.fit(f"({line.players})", 24, split - rect.right - self.s(24))
+            self.text(others, 24, DIM, (rect.right + self.s(8), y + self.s(2)))
             y += self.s(27)
         if not summary.matches:
             self.text("No match kept yet", 26, TEXT, (left, y))
@@ -603,7 +617,7 @@ class Renderer:
         markers = {card.name: card for card in view.players}
         y = top + self.s(26)
         for leader in summary.leaders:
-            if y + self.s(26) > dice_top - self.s(6):
+            if y + self.s(28) > area.bottom:
                 break
             card = markers.get(leader.name)
             if card is not None:
@@ -613,10 +627,10 @@ class Renderer:
                       max_width=self.s(120))
             self.text(f"{leader.wins} of {leader.matches}", 28, TEXT,
                       (area.right - self.s(6), y), "topright")
-            y += self.s(27)
+            y += self.s(28)
         if summary.dice:
             self.pg.draw.line(self.surface, PANEL, (left, dice_top - self.s(4)),
-                              (area.right, dice_top - self.s(4)), 2)
+                              (split - self.s(14), dice_top - self.s(4)), 2)
             self.text("Are the dice fair?", 24, DIM, (left, dice_top))
             for k, verdict in enumerate(summary.dice, 1):
                 y = dice_top + k * self.s(26)
@@ -631,7 +645,7 @@ class Renderer:
                                       border_radius=self.s(3))
                     x += self.s(26)
                     verdict = f"{name} dice: {words}"
-                self.text(verdict, 26, TEXT, (x, y), max_width=area.right - x - self.s(6))
+                self.text(verdict, 26, TEXT, (x, y), max_width=split - x - self.s(14))
 
     def _chart(self, view: ScreenView, rect: Any) -> None:
         pg = self.pg
