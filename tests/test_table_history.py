@@ -36,7 +36,7 @@ from einhorn_table.history import MatchStore, TableLog  # noqa: E402
 from einhorn_table.history.store import connect_file  # noqa: E402
 from einhorn_table.history.view import history_line, history_summary  # noqa: E402
 from einhorn_table.ports import Button, Gesture, GestureKind  # noqa: E402
-from einhorn_table.rules import EINHORN, Awaiting, Match, Setup, replay  # noqa: E402
+from einhorn_table.rules import EINHORN, Awaiting, Match, Setup, StartRoll, replay  # noqa: E402
 from einhorn_table.screen.renderer import Renderer  # noqa: E402
 from einhorn_table.screen.resume_view import resume_view  # noqa: E402
 from einhorn_table.screen.view_model import ScreenKind, ScreenView, build_view  # noqa: E402
@@ -381,3 +381,18 @@ def test_long_player_lists_are_cut_at_a_word_not_shrunk() -> None:
     assert cut.endswith("...") and renderer.font(24).size(cut)[0] <= 200
     assert cut[:-3] in names and not cut[:-3].endswith(",")
     assert renderer.fit(names, 24, 5) == ""
+
+
+def test_demo_continue_finishes_the_unfinished_demo_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "demo-state"
+    with MatchStore(state, now=WallClock()) as store:
+        recorder = store.begin(Setup.for_variant(EINHORN, ["Ute", "Vic"], games=2))
+        recorder.append(StartRoll(player="Ute", dice=(6, 6, 5)))
+    assert main(["demo", "--bots", "all", "--continue", "--state-dir", str(state)]) == 0
+    assert "Ute" in capsys.readouterr().out
+    with MatchStore(state, now=WallClock()) as store:
+        (row,) = store.matches()
+        assert row.state == "finished" and row.players == ("Ute", "Vic")
+        assert store.lines(row.match_id)[1].startswith('{"type": "start_roll", "player": "Ute"')
