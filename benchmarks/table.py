@@ -21,21 +21,22 @@ import random
 import statistics
 import tempfile
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from einhorn_table.adapters.clock import FakeClock
-from einhorn_table.adapters.photo_files import PngPhotoStore
+from einhorn_table.adapters.history_log import HistoryRecorder
 from einhorn_table.adapters.pygame_screen import PygameScreen
 from einhorn_table.adapters.synth_source import SynthSource
 from einhorn_table.adapters.vision_tray import VisionTray, make_reader, make_watcher
 from einhorn_table.cli.table_app import NoControls, direct_performer, throw_into
+from einhorn_table.history import MatchStore, TableLog
 from einhorn_table.rules import EINHORN, Match, Setup
 from einhorn_table.screen.view_model import ScreenKind
 from einhorn_table.simulation.strategies import make_strategy
 from einhorn_table.table.bots import BotDriver
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.loop import TableLoop
-from einhorn_table.table.recorder import JsonLinesRecorder
 from einhorn_table.vision.watcher import WatcherConfig
 
 SHOWN = (ScreenKind.RESULT, ScreenKind.DOUBT, ScreenKind.COUNTERPARTY)
@@ -57,10 +58,11 @@ def main() -> None:
     tray = VisionTray(camera, make_watcher(), make_reader(), clock)
     setup = Setup.for_variant(EINHORN, names, games=10)
     work = Path(tempfile.mkdtemp(prefix="einhorn-bench-"))
+    store = MatchStore(work, now=lambda: datetime.now(UTC))
+    recorder, _ = HistoryRecorder.begin(TableLog(store), setup)
     controller = TableController(
-        Match(setup), JsonLinesRecorder(work / "m.jsonl", setup),
-        [Seat(n, camera.table.player_colors[i]) for i, n in enumerate(names)],
-        PngPhotoStore(work / "photos"))
+        Match(setup), recorder,
+        [Seat(n, camera.table.player_colors[i]) for i, n in enumerate(names)], recorder)
     screen = PygameScreen((screen_size[0], screen_size[1]))
     screen.open()
     bots = BotDriver(frozenset(range(4)), [make_strategy("odds")] * 4, random.Random(5))

@@ -5,38 +5,75 @@ Run: PYTHONPATH=. SDL_VIDEODRIVER=dummy python scripts/screenshots.py [--size 80
 Bots play a match on the synthetic table with a fake clock; the first good
 moment of each screen is saved under its name. The help overlay and the lost
 camera are shown by pressing the help chord and by cutting the camera for a
-moment, as a player and a loose cable would.
+moment, as a player and a loose cable would. The history screen is opened at the
+final standings (+), over a history of a few earlier bot matches; the resume prompt
+is drawn for the match as it stood in its third game.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import tempfile
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pygame
 
 from einhorn_table.adapters.clock import FakeClock
-from einhorn_table.adapters.photo_files import PngPhotoStore
+from einhorn_table.adapters.history_log import HistoryRecorder
 from einhorn_table.adapters.synth_source import SynthSource
 from einhorn_table.adapters.vision_tray import VisionTray, make_reader, make_watcher
 from einhorn_table.cli.table_app import NoControls, direct_performer, throw_into
+from einhorn_table.history import MatchStore, TableLog
+from einhorn_table.history.view import history_line, history_summary
 from einhorn_table.ports import Button, Gesture, GestureKind
-from einhorn_table.rules import EINHORN, Match, Setup
+from einhorn_table.rules import EINHORN, Match, Roll, Setup, StartRoll, TiebreakRoll
 from einhorn_table.screen.renderer import Renderer
+from einhorn_table.screen.resume_view import resume_view
 from einhorn_table.screen.view_model import ScreenKind, ScreenView
+from einhorn_table.simulation.simulate import play_recorded
 from einhorn_table.simulation.strategies import make_strategy
 from einhorn_table.table.bots import BotDriver
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled
 from einhorn_table.table.loop import TableLoop
-from einhorn_table.table.recorder import JsonLinesRecorder
+from einhorn_table.table.resume import Interrupted, ResumePrompt
 from einhorn_table.vision.results import DieReading, FrameReading
+from einhorn_table.vision.synth import DICE_PALETTE_NAMES
 
 WANTED = ("start_rolls", "turn", "turn_called", "result", "doubt", "enter_dice",
           "counterparty", "auction", "auction_reveal", "topup", "game_end", "final",
-          "help", "camera_lost")
+          "help", "camera_lost", "resume", "history")
+
+
+class SetClock:
+    """The history's wall clock, set by hand (earlier matches were played on earlier days)."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 22, 19, 40, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def earlier_matches(store: MatchStore, names: list[str], wall: SetClock, count: int) -> None:
+    """Bot matches kept as the table keeps them, a week apart, each throw with its dice."""
+    dice = {name: DICE_PALETTE_NAMES[i] for i, name in enumerate(names)}
+    today = wall.now
+    for k in range(count):
+        wall.now = today - timedelta(days=7 * (count - k), hours=k)
+        rng = random.Random(100 + k)
+        played = play_recorded(Setup.for_variant(EINHORN, names, games=6),
+                               [make_strategy(s) for s in ("odds", "bidder", "random", "odds")],
+                               rng)
+        recorder = store.begin(played.setup)
+        for item in played.inputs:
+            if isinstance(item, StartRoll | Roll | TiebreakRoll):
+                item = dataclasses.replace(item, extra={"dice_color": dice[item.player]})
+            recorder.append(item)
+    wall.now = today
 
 
 def moment(view: ScreenView) -> str | None:
@@ -81,9 +118,13 @@ def main() -> None:
     tray = VisionTray(camera, make_watcher(), make_reader(), clock)
     setup = Setup.for_variant(EINHORN, names, games=4)
     work = Path(tempfile.mkdtemp(prefix="einhorn-shots-"))
-    controller = TableController(Match(setup), JsonLinesRecorder(work / "m.jsonl", setup),
-                                 [Seat(n, colours[i]) for i, n in enumerate(names)],
-                                 PngPhotoStore(work / "photos"))
+    wall = SetClock()
+    store = MatchStore(work, now=wall)
+    earlier_matches(store, names, wall, 5)
+    recorder, match_id = HistoryRecorder.begin(TableLog(store), setup)
+    seats = [Seat(n, colours[i], DICE_PALETTE_NAMES[i]) for i, n in enumerate(names)]
+    controller = TableController(Match(setup), recorder, seats, recorder,
+                                 archive=lambda: history_summary(store))
     strategies = [make_strategy(s) for s in ("odds", "bidder", "random", "odds")]
     bots = BotDriver(frozenset(range(4)), strategies, random.Random(args.seed), pace=0.35,
                      linger=8.5)
@@ -133,6 +174,14 @@ def main() -> None:
             renderer.draw(_view(controller, clock.now))
             pygame.image.save(surface, str(args.folder / "doubt.png"))
             saved.add("doubt")
+        if "resume" not in saved and name == "turn" and state.game >= 3:
+            # The plug is pulled here; at the next start the table asks.
+            row = store.get(match_id)
+            prompt = ResumePrompt(Interrupted(match_id, history_line(row).date,
+                                              controller.match, tuple(seats)), names)
+            renderer.draw(resume_view(prompt, clock.now))
+            pygame.image.save(surface, str(args.folder / "resume.png"))
+            saved.add("resume")
         if not topped and view.kind is ScreenKind.TOPUP:
             topped = True  # a player moves two stones from the stash
             rich = max(state.owing(), key=lambda i: state.stash[i])
@@ -141,6 +190,11 @@ def main() -> None:
                                               clock.now))
         if loop.steps > 60000:
             break
+    if controller.match.over:  # + at the final standings: the match history
+        controller.on_gesture(Gesture(0, GestureKind.TAP, (Button.WUNSCH,), clock.now))
+        renderer.draw(_view(controller, clock.now))
+        pygame.image.save(surface, str(args.folder / "history.png"))
+        saved.add("history")
     print("saved:", ", ".join(sorted(saved)))
     print("missing:", ", ".join(sorted(set(WANTED) - saved)) or "none")
 

@@ -8,6 +8,7 @@ from einhorn_table.ports import Button, Gesture, GestureKind
 from einhorn_table.stations.gesture_table import (
     GESTURES,
     HELP_CHORD,
+    IN_A_MATCH,
     RULES,
     UNDO_CHORD,
     Action,
@@ -50,11 +51,16 @@ def test_dice_can_be_confirmed_rejected_and_entered_by_hand() -> None:
         assert intent is not None and intent.action is action
 
 
-def test_undo_and_help_chords_work_in_every_context() -> None:
+def test_undo_works_during_a_match_and_help_everywhere() -> None:
     for context in Context:
-        assert intent_for(context, g(GestureKind.CHORD, *UNDO_CHORD)) == Intent(Action.UNDO)
+        undo = intent_for(context, g(GestureKind.CHORD, *UNDO_CHORD))
+        if context in IN_A_MATCH:
+            assert undo == Intent(Action.UNDO)
+        else:  # the history and the resume question: no input of a match to take back
+            assert undo is None
         assert intent_for(context, g(GestureKind.CHORD, *HELP_CHORD)) == Intent(Action.HELP)
         assert intent_for(context, g(GestureKind.CHORD, U, W)) is None
+    assert set(Context) - set(IN_A_MATCH) == {Context.HISTORY, Context.RESUME}
 
 
 def test_no_gesture_means_two_things_in_one_context() -> None:
@@ -67,9 +73,11 @@ def test_no_gesture_means_two_things_in_one_context() -> None:
                 seen.add(key)
 
 
-def test_every_context_has_help_lines_including_undo() -> None:
+def test_every_match_context_has_help_lines_including_undo() -> None:
     for context in Context:
-        assert any("undo" in line.does for line in GESTURES[context]), context
+        has_undo = any("undo" in line.does for line in GESTURES[context])
+        assert has_undo is (context in IN_A_MATCH), context
+        assert any("help" in line.does for line in GESTURES[context]), context
 
 
 def test_docs_buttons_md_prints_the_gesture_table() -> None:

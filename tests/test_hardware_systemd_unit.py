@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from einhorn_table.cli import build_parser
+
 UNIT = Path(__file__).resolve().parents[1] / "systemd" / "einhorn-table.service"
 SYSTEM_UNITS = Path("/usr/lib/systemd/system")
 
@@ -83,7 +85,11 @@ def test_the_unit_starts_play_as_einhorn_on_the_console_with_a_frame_watchdog() 
     assert d["Service.User"] == ["einhorn"]
     assert set(d["Service.SupplementaryGroups"][0].split()) == {"video", "render", "input", "gpio"}
     assert "SDL_VIDEODRIVER=kmsdrm" in d["Service.Environment"]
-    assert d["Service.ExecStart"][0].endswith("/.venv/bin/einhorn-table play")
+    command = d["Service.ExecStart"][0].split()
+    assert command[0].endswith("/.venv/bin/einhorn-table") and command[1] == "play"
+    # A restart after a crash goes on with the match; after a longer break, the screen asks.
+    args = build_parser().parse_args(command[1:])
+    assert args.continue_recent is not None and 0 < args.continue_recent <= 60
     assert d["Service.StateDirectory"] == ["einhorn-table"]
     assert d["Install.WantedBy"] == ["multi-user.target"]
 

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import errno
-import os
-from pathlib import Path
-
 import pytest
 from table_helpers import BLUE, RED, chord, controller, reading, tap
 
 from einhorn_table.ports import Button
-from einhorn_table.rules import EINHORN, Category, Setup, StartRoll, replay_file
+from einhorn_table.rules import Category
 from einhorn_table.screen.view_model import (
     FLOW_SECONDS,
     RESULT_SECONDS,
@@ -20,7 +16,6 @@ from einhorn_table.screen.view_model import (
 )
 from einhorn_table.table.controller import TableController
 from einhorn_table.table.events import MotionStarted, Settled
-from einhorn_table.table.recorder import JsonLinesRecorder, RecorderError
 
 U, W, E, D = Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
 
@@ -146,39 +141,3 @@ def test_the_renderer_draws_every_screen(size: tuple[int, int],
     assert len(colours) > 3
 
 
-# ---------------------------------------------------------------- the recorder
-
-
-def test_the_recorder_writes_a_match_file_that_replays(tmp_path: Path) -> None:
-    c, memory = controller()
-    path = tmp_path / "m.jsonl"
-    recorder = JsonLinesRecorder(path, c.match.setup)
-    roll(c, [6, 6, 5])
-    roll(c, [1, 1, 2], BLUE, t=2.0)
-    c.on_gesture(tap(0, W, 5.0))
-    roll(c, [2, 2, 3], t=5.0)
-    for item in memory.items:
-        recorder.append(item)
-    recorder.close()
-    assert replay_file(path).ledger() == c.match.ledger()
-
-
-def test_the_recorder_refuses_to_overwrite_a_match(tmp_path: Path) -> None:
-    path = tmp_path / "m.jsonl"
-    path.write_text("x\n")
-    with pytest.raises(RecorderError, match="already exists"):
-        JsonLinesRecorder(path, Setup.for_variant(EINHORN, ["A", "B"]))
-
-
-def test_a_full_disk_is_a_recorder_error_that_says_what_to_do(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    setup = Setup.for_variant(EINHORN, ["A", "B"])
-    recorder = JsonLinesRecorder(tmp_path / "m.jsonl", setup)
-
-    def full(fd: int) -> None:
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-    monkeypatch.setattr(os, "fsync", full)
-    with pytest.raises(RecorderError, match="free some space"):
-        recorder.append(StartRoll(player="A", dice=(1, 2, 3)))

@@ -12,7 +12,7 @@ import argparse
 import os
 import random
 import sys
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +42,15 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--fullscreen", action="store_true")
     parser.add_argument("--screenshots", type=Path, default=None,
                         help="save a PNG of every new screen in this folder")
-    parser.add_argument("--state", type=Path, default=Path("einhorn-state"),
-                        help="folder for match files and roll photos (default ./einhorn-state)")
+    parser.add_argument("--state-dir", "--state", dest="state_dir", type=Path,
+                        default=Path("einhorn-state"),
+                        help="the demo's state directory: its match history and roll photos "
+                        "(default ./einhorn-state; read it with `einhorn-table history "
+                        "--state-dir einhorn-state stats`)")
+    parser.add_argument("--continue", dest="resume", action="store_true",
+                        help="go on with the unfinished match in the state directory (one left "
+                        "with ESC); without it, an unfinished match is kept as abandoned and a "
+                        "new one starts")
     parser.add_argument("--fast", action="store_true",
                         help="run on a fake clock, as fast as possible (default when headless "
                         "with all seats played by bots)")
@@ -88,18 +95,28 @@ def run(args: argparse.Namespace) -> int:
         list(NAMES[: args.players])
     if not 2 <= len(names) <= 6:
         raise EinhornError("a match needs 2 to 6 players (--players or --names)")
+    if args.resume:
+        names = unfinished_players(args.state_dir) or names
     seats = bot_seats(args.bots, names)
     headless = os.environ.get("SDL_VIDEODRIVER") == "dummy"
     fast = args.fast or (headless and len(seats) == len(names))
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     options = DemoOptions(
         names=names, games=args.games, bots=seats, strategy=args.strategy,
         chance=random.Random(args.seed), seed=args.seed, size=parse_size(args.size),
-        fullscreen=args.fullscreen, screenshots=args.screenshots,
-        match_file=args.state / "matches" / f"demo-{stamp}.jsonl",
-        photos=args.state / "photos" / f"demo-{stamp}", fast=fast,
+        fullscreen=args.fullscreen, screenshots=args.screenshots, state=args.state_dir,
+        wall=lambda: datetime.now(UTC), fast=fast, resume=args.resume,
     )
     result = run_demo(options)
     print(result.standings)
-    print(f"match file: {options.match_file}", file=sys.stderr)
+    print(f"match {result.match_id} kept in {args.state_dir}; see it with `einhorn-table "
+          f"history --state-dir {args.state_dir} show {result.match_id}`", file=sys.stderr)
     return 0
+
+
+def unfinished_players(state: Path) -> list[str]:
+    """The players of the unfinished match in ``state`` (none: an empty list)."""
+    from einhorn_table.history import MatchStore
+
+    with MatchStore(state, now=lambda: datetime.now(UTC)) as store:
+        row = store.unfinished()
+    return list(row.players) if row is not None else []

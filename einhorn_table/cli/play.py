@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import itertools
+import os
 import sys
-from datetime import datetime
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from einhorn_table.ports import Button, Controls, Gesture
+from einhorn_table.table.config import PlayerConfig
+from einhorn_table.table.controller import Seat
+
+if TYPE_CHECKING:
+    from einhorn_table.adapters.source_base import BaseSource
+    from einhorn_table.adapters.systemd_notify import FrameWatchdog
+    from einhorn_table.table.events import TrayEvent
+    from einhorn_table.table.loop import TrayFeed
 
 
 def register(subparsers: Any) -> None:
@@ -23,6 +34,20 @@ def register(subparsers: Any) -> None:
                         "see docs/table.example.toml)")
     parser.add_argument("--screenshots", type=Path, default=None,
                         help="save a PNG of every new screen in this folder")
+    parser.add_argument("--state-dir", default=None,
+                        help="where the match history is kept (default: the config's 'state', "
+                        "else EINHORN_STATE_DIR, systemd's STATE_DIRECTORY, "
+                        "~/.local/state/einhorn-table)")
+    unfinished = parser.add_mutually_exclusive_group()
+    unfinished.add_argument("--continue", dest="resume", action="store_true",
+                            help="go on with an interrupted match without asking")
+    unfinished.add_argument("--new", action="store_true",
+                            help="keep an interrupted match as abandoned and start a new one "
+                            "without asking")
+    unfinished.add_argument("--continue-recent", type=float, default=None, metavar="MINUTES",
+                            help="go on without asking when the interrupted match's last input "
+                            "is at most MINUTES old (a restart after a crash); ask on the "
+                            "screen about an older one (the systemd service uses 10)")
     parser.set_defaults(handler=run)
 
 
@@ -50,21 +75,61 @@ class SeatControls:
         self.inner.close()
 
 
+class WatchedTray:
+    """The tray, petting systemd's watchdog while the camera's frames keep coming."""
+
+    def __init__(self, inner: TrayFeed, source: BaseSource, watchdog: FrameWatchdog) -> None:
+        self.inner = inner
+        self.source = source
+        self.watchdog = watchdog
+
+    def poll(self) -> list[TrayEvent]:
+        events = self.inner.poll()
+        self.watchdog.tick(self.source.frames_read)
+        return events
+
+
+def seats_for(names: Sequence[str], players: Sequence[PlayerConfig]) -> tuple[
+        tuple[Seat, ...], dict[int, int], str]:
+    """The seats of a match's players from the configuration (by name), the map from
+    station (0-based) to seat, and why the match cannot be played here ("" if it can)."""
+    configured = {p.name: p for p in players}
+    missing = [name for name in names if name not in configured]
+    seats = tuple(Seat(name, configured[name].dice, configured[name].dice_name)
+                  if name in configured else Seat(name) for name in names)
+    stations = {p.station - 1: names.index(p.name) for p in players if p.name in names}
+    blocked = ""
+    if missing:
+        blocked = (f"{' and '.join(missing)} {'has' if len(missing) == 1 else 'have'} no "
+                   "station in the table's configuration: add them to go on with this match, "
+                   "or press X for a new one.")
+    return seats, stations, blocked
+
+
 def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.camera_settings import CameraSettings
     from einhorn_table.adapters.clock import SystemClock
     from einhorn_table.adapters.gpio_buttons import ButtonStations
-    from einhorn_table.adapters.photo_files import PngPhotoStore
     from einhorn_table.adapters.pygame_screen import PygameScreen
     from einhorn_table.adapters.sources import create_source
+    from einhorn_table.adapters.systemd_notify import FrameWatchdog, SystemdNotifier
     from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
-    from einhorn_table.cli.table_app import standings_text
-    from einhorn_table.rules import VARIANTS, Match, Setup, get_variant, load_variant
+    from einhorn_table.cli.table_app import standings_text, start_match
+    from einhorn_table.history import MatchStore, TableLog
+    from einhorn_table.history.paths import state_dir
+    from einhorn_table.history.view import history_line, history_summary
+    from einhorn_table.rules import VARIANTS, Setup, get_variant, load_variant
     from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map
-    from einhorn_table.table.config import load_calibration, load_config
-    from einhorn_table.table.controller import Seat, TableController
+    from einhorn_table.table.config import ConfigError, load_calibration, load_config
+    from einhorn_table.table.controller import TableController
     from einhorn_table.table.loop import TableLoop
-    from einhorn_table.table.recorder import JsonLinesRecorder
+    from einhorn_table.table.resume import (
+        Choice,
+        Interrupted,
+        ResumePrompt,
+        ask,
+        preset_choice,
+    )
     from einhorn_table.vision.profile import ReaderProfile
     from einhorn_table.vision.reader import read_frame
 
@@ -84,29 +149,61 @@ def run(args: argparse.Namespace) -> int:
     clock = SystemClock()
     names = [p.name for p in config.players]
     setup = Setup.for_variant(variant, names, games=config.games)
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    state = config.state.expanduser()
-    match_file = state / "matches" / f"match-{stamp}.jsonl"
-    recorder = JsonLinesRecorder(match_file, setup)
-    seats = [Seat(p.name, p.dice) for p in config.players]
-    controller = TableController(Match(setup), recorder, seats,
-                                 PngPhotoStore(state / "photos" / f"match-{stamp}"))
+    state = state_dir(args.state_dir or config.state, os.environ, Path.home())
+    store = MatchStore(state, now=lambda: datetime.now(UTC))
+    unfinished = store.unfinished()
+    choice = preset_choice(unfinished, resume=args.resume, new=args.new,
+                           recent_minutes=args.continue_recent, now=datetime.now(UTC))
     pin_map = load_pin_map(config.pins or default_pin_map_path())
     buttons = ButtonStations(pin_map, clock)
-    controls = SeatControls(buttons, {p.station - 1: i for i, p in enumerate(config.players)})
-    source = create_source(config.camera, clock=clock, camera_settings=camera_settings)
-    tray = VisionTray(source, make_watcher(), lambda image: read_frame(image, profile), clock)
     screen = PygameScreen(config.size, fullscreen=config.fullscreen,
                           screenshots=args.screenshots)
     screen.open(clock.monotonic())
-    loop = TableLoop(controller, tray, controls, clock, screen)
-    print(f"einhorn-table: match file {match_file}", file=sys.stderr)
+    notifier = SystemdNotifier()
+    watchdog = FrameWatchdog(notifier, clock)
+    tray = None
     try:
-        loop.run(lambda: False)
+        if unfinished is not None and choice is not Choice.NEW:
+            match = store.resume(unfinished.match_id)
+            seats, _, blocked = seats_for(match.names, config.players)
+            if choice is None:
+                notifier.ready("asking whether to go on with the interrupted match")
+                prompt_frames = itertools.count(1)  # no camera yet: the prompt's frames count
+                interrupted = Interrupted(unfinished.match_id, history_line(unfinished).date,
+                                          match, seats, blocked)
+                prompt = ResumePrompt(interrupted, names, lambda: history_summary(store))
+                by_config = {p.station - 1: i for i, p in enumerate(config.players)}
+                choice = ask(prompt, SeatControls(buttons, by_config), clock, screen,
+                             alive=lambda: watchdog.tick(next(prompt_frames)))
+                if choice is None:
+                    return 0  # the window was closed: nothing chosen, nothing changed
+            elif blocked:
+                raise ConfigError(f"match {unfinished.match_id} cannot be continued: "
+                                  f"{blocked.replace('press X', 'start with --new')}")
+        started = start_match(TableLog(store), setup, unfinished, choice)
+        match = started.match
+        seats, stations, _ = seats_for(match.names, config.players)
+        controller = TableController(match, started.recorder, seats, started.recorder,
+                                     archive=lambda: history_summary(store))
+        source = create_source(config.camera, clock=clock, camera_settings=camera_settings)
+        tray = VisionTray(source, make_watcher(), lambda image: read_frame(image, profile),
+                          clock)
+        loop = TableLoop(controller, WatchedTray(tray, source, watchdog),
+                         SeatControls(buttons, stations), clock, screen)
+        how = "continued" if started.resumed else "started"
+        print(f"einhorn-table: match {started.match_id} {how}; kept in {store.path}",
+              file=sys.stderr)
+        notifier.ready(f"match {started.match_id} {how}")
+        try:
+            loop.run(lambda: False)
+        finally:
+            notifier.stopping()
+            started.recorder.close()
+        print(standings_text(controller.match.ledger()))
     finally:
-        recorder.close()
-        tray.close()
-        controls.close()
+        if tray is not None:
+            tray.close()
+        buttons.close()
         screen.close()
-    print(standings_text(controller.match.ledger()))
+        store.close()
     return 0

@@ -8,16 +8,19 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from einhorn_table.adapters.history_log import HistoryRecorder
+from einhorn_table.history import MatchRow, MatchStore, TableLog
 from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Ledger, Match, Setup, Variant
 from einhorn_table.simulation.strategies import make_strategy
 from einhorn_table.table.bots import BotDriver, Move, Press, Throw
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.loop import TableLoop
-from einhorn_table.table.recorder import JsonLinesRecorder
+from einhorn_table.table.resume import Choice
 
 #: Seconds the final standings stay on screen before a headless demo exits.
 FINAL_SECONDS = 3.0
@@ -34,9 +37,13 @@ class DemoOptions:
     size: tuple[int, int]
     fullscreen: bool
     screenshots: Path | None
-    match_file: Path
-    photos: Path
+    #: The state directory: the history the demo's matches go into.
+    state: Path
+    #: The wall clock the history dates its matches by.
+    wall: Callable[[], datetime]
     fast: bool
+    #: Go on with the demo history's unfinished match instead of starting one.
+    resume: bool = False
     variant: Variant = EINHORN
     camera_size: tuple[int, int] = (640, 480)
 
@@ -46,6 +53,30 @@ class DemoResult:
     ledger: Ledger
     standings: str
     loop: TableLoop
+    match_id: str
+
+
+@dataclass
+class Started:
+    """The match the table plays: new, or an interrupted one continued."""
+
+    recorder: HistoryRecorder
+    match: Match
+    match_id: str
+    resumed: bool
+
+
+def start_match(log: TableLog, setup: Setup, unfinished: MatchRow | None,
+                choice: Choice | None) -> Started:
+    """Continue ``unfinished`` (``Choice.CONTINUE``), or keep it as abandoned and begin
+    a new match of ``setup``; the history stores every input from here on."""
+    if unfinished is not None and choice is Choice.CONTINUE:
+        recorder, match = HistoryRecorder.resume(log, unfinished.match_id)
+        return Started(recorder, match, unfinished.match_id, True)
+    if unfinished is not None:
+        log.store.abandon(unfinished.match_id)
+    recorder, match_id = HistoryRecorder.begin(log, setup)
+    return Started(recorder, Match(setup), match_id, False)
 
 
 def standings_text(ledger: Ledger) -> str:
@@ -101,22 +132,27 @@ class NoControls:
 def run_demo(options: DemoOptions) -> DemoResult:
     from einhorn_table.adapters.clock import FakeClock, SystemClock
     from einhorn_table.adapters.keyboard_controls import KeyboardControls
-    from einhorn_table.adapters.photo_files import PngPhotoStore
     from einhorn_table.adapters.pygame_screen import PygameScreen
     from einhorn_table.adapters.synth_source import SynthSource
     from einhorn_table.adapters.vision_tray import VisionTray, make_reader, make_watcher
+    from einhorn_table.history.view import history_summary
+    from einhorn_table.vision.synth import DICE_PALETTE_NAMES
 
+    store = MatchStore(options.state, now=options.wall)
+    setup = Setup.for_variant(options.variant, options.names, games=options.games)
+    started = start_match(TableLog(store), setup, store.unfinished(),
+                          Choice.CONTINUE if options.resume else Choice.NEW)
+    match, recorder = started.match, started.recorder
+    names = list(match.names)
     clock: FakeClock | SystemClock = FakeClock(0.0) if options.fast else SystemClock()
-    players = len(options.names)
+    players = len(names)
     camera = SynthSource(clock, seed=options.seed, players=players, size=options.camera_size)
     camera.open()
     tray = VisionTray(camera, make_watcher(), make_reader(), clock)
-    setup = Setup.for_variant(options.variant, options.names, games=options.games)
-    match = Match(setup)
-    recorder = JsonLinesRecorder(options.match_file, setup)
     colours = camera.table.player_colors
-    seats = [Seat(name, colours[i]) for i, name in enumerate(options.names)]
-    controller = TableController(match, recorder, seats, PngPhotoStore(options.photos))
+    seats = [Seat(name, colours[i], DICE_PALETTE_NAMES[i]) for i, name in enumerate(names)]
+    controller = TableController(match, recorder, seats, recorder,
+                                 archive=lambda: history_summary(store))
     screen = PygameScreen(options.size, fullscreen=options.fullscreen,
                           screenshots=options.screenshots)
     screen.open(clock.monotonic())
@@ -136,7 +172,7 @@ def run_demo(options: DemoOptions) -> DemoResult:
                 camera.roll(player=roller, settle_frames=2)
 
     screen.listeners.append(space)
-    strategies = [make_strategy(options.strategy) for _ in options.names]
+    strategies = [make_strategy(options.strategy) for _ in names]
     bots = BotDriver(options.bots, strategies, options.chance, pace=0.0 if options.fast else 0.8,
                      linger=0.0 if options.fast else 8.5)
     loop = TableLoop(controller, tray, controls, clock, screen, bots,
@@ -156,7 +192,8 @@ def run_demo(options: DemoOptions) -> DemoResult:
         loop.run(done)
     finally:
         recorder.close()
+        store.close()
         tray.close()
         screen.close()
     ledger = match.ledger()
-    return DemoResult(ledger, standings_text(ledger), loop)
+    return DemoResult(ledger, standings_text(ledger), loop, started.match_id)

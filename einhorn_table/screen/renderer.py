@@ -20,6 +20,7 @@ from einhorn_table.screen.view_model import (
     ScreenKind,
     ScreenView,
 )
+from einhorn_table.table.config import DICE_COLOURS
 
 Colour = tuple[int, int, int]
 BACKGROUND: Colour = (18, 22, 30)
@@ -107,6 +108,18 @@ class Renderer:
             lines.append(current)
         return lines
 
+    def fit(self, text: str, size: float, width: float) -> str:
+        """``text`` cut at a word and ended with "..." so that it fits ``width`` ("" if
+        not even one word does)."""
+        text = plain(text)
+        font = self.font(size)
+        if font.size(text)[0] <= width:
+            return text
+        words = text.split()
+        while words and font.size(" ".join(words) + "...")[0] > width:
+            words.pop()
+        return " ".join(words).rstrip(",") + "..." if words else ""
+
     def s(self, value: float) -> int:
         scaled: float = value * self.u
         return round(scaled)
@@ -117,14 +130,22 @@ class Renderer:
         self.surface.fill(BACKGROUND)
         self._players_count = len(view.players)
         self._top_bar(view)
-        if view.kind is not ScreenKind.FINAL:
+        full_screen = view.kind in (ScreenKind.FINAL, ScreenKind.HISTORY)
+        if not full_screen:
             self._cards(view.players)
         middle = self.pg.Rect(self.s(10), self.s(62), self.w - self.s(20),
                               self.h - self.s(62) - self.s(160))
         kind = view.kind
-        if kind is ScreenKind.FINAL:
-            self._final(view, self.pg.Rect(self.s(10), self.s(62), self.w - self.s(20),
-                                           self.h - self.s(72)))
+        if full_screen:
+            area = self.pg.Rect(self.s(10), self.s(62), self.w - self.s(20),
+                                self.h - self.s(72))
+            if kind is ScreenKind.HISTORY:
+                area.height -= self.s(58)
+                self._button_strip(view.buttons, self.pg.Rect(
+                    area.x, area.bottom + self.s(4), area.width, self.s(54)))
+                self._history(view, area)
+            else:
+                self._final(view, area)
         else:
             area = middle.copy()
             if view.buttons:
@@ -140,6 +161,7 @@ class Renderer:
                 ScreenKind.TOPUP: self._topup,
                 ScreenKind.START_ROLLS: self._start_rolls,
                 ScreenKind.GAME_END: self._game_end,
+                ScreenKind.RESUME: self._resume,
             }[kind](view, area)
         self._flows(view.flows)
         if view.notice:
@@ -531,7 +553,9 @@ class Renderer:
             self.text(view.subtitle, 44, ACCENT, (area.x + self.s(6), area.y + self.s(46)))
         order = sorted(range(len(view.players)), key=lambda i: -view.players[i].stash)
         y = area.y + self.s(100)
-        row = min(self.s(52), (area.bottom - y) // max(1, len(order)))
+        hints = [hint for hint in view.buttons if hint.does]
+        bottom = area.bottom - (self.s(44) if hints else 0)
+        row = min(self.s(52), (bottom - y) // max(1, len(order)))
         for rank, i in enumerate(order):
             card = view.players[i]
             self.text(f"{rank + 1}.", 36, DIM, (area.x + self.s(6), y + row // 2), "midleft")
@@ -545,6 +569,83 @@ class Renderer:
         chart = pg.Rect(area.x + self.s(320), area.y + self.s(8), area.width - self.s(330),
                         area.height - self.s(16))
         self._chart(view, chart)
+        for k, hint in enumerate(hints):  # the button that means something here: + history
+            centre = (area.x + self.s(26) + k * self.s(150), area.bottom - self.s(20))
+            self._sign(hint.sign, centre, self.s(13), ACCENT)
+            self.text(hint.does, 32, ACCENT, (centre[0] + self.s(26), centre[1]), "midleft",
+                      max_width=self.s(116))
+
+    def _resume(self, view: ScreenView, area: Any) -> None:
+        """The interrupted match: who, when, which game, the stashes (the cards below)."""
+        y = self._title(view, area) + self.s(6)
+        width = area.width - self.s(16)
+        for line in view.lines:
+            for part in self.wrap(line, 30, width):
+                if y + self.s(30) > area.bottom:
+                    return
+                self.text(part, 30, TEXT, (area.x + self.s(8), y))
+                y += self.s(30)
+
+    def _history(self, view: ScreenView, area: Any) -> None:
+        """The latest matches and the dice in words (left), who wins most (right)."""
+        summary = view.archive
+        left = area.x + self.s(6)
+        self.text(view.title, 40, TEXT, (left, area.y + self.s(2)))
+        if summary is None:
+            return
+        self.text(summary.title, 26, DIM, (area.right - self.s(6), area.y + self.s(12)),
+                  "topright")
+        top = area.y + self.s(44)
+        split = area.x + round(area.width * 0.66)
+        dice_rows = len(summary.dice) + 1 if summary.dice else 0
+        dice_top = area.bottom - dice_rows * self.s(26)
+        self.text("Latest matches", 24, DIM, (left, top))
+        y = top + self.s(26)
+        for line in summary.matches:
+            if y + self.s(26) > dice_top - self.s(6):
+                break
+            outcome = f"{line.winner} won" if line.winner != "-" else line.state
+            self.text(line.date[5:], 26, DIM, (left, y))
+            rect = self.text(outcome, 26, TEXT, (left + self.s(110), y),
+                             max_width=split - left - self.s(124))
+            others = self.fit(f"({line.players})", 24, split - rect.right - self.s(24))
+            self.text(others, 24, DIM, (rect.right + self.s(8), y + self.s(2)))
+            y += self.s(27)
+        if not summary.matches:
+            self.text("No match kept yet", 26, TEXT, (left, y))
+        self.text("Wins", 24, DIM, (split, top))
+        markers = {card.name: card for card in view.players}
+        y = top + self.s(26)
+        for leader in summary.leaders:
+            if y + self.s(28) > area.bottom:
+                break
+            card = markers.get(leader.name)
+            if card is not None:
+                self._marker(card.marker, card.colour, (split + self.s(10), y + self.s(11)),
+                             self.s(9))
+            self.text(leader.name, 28, TEXT, (split + self.s(26), y),
+                      max_width=self.s(120))
+            self.text(f"{leader.wins} of {leader.matches}", 28, TEXT,
+                      (area.right - self.s(6), y), "topright")
+            y += self.s(28)
+        if summary.dice:
+            self.pg.draw.line(self.surface, PANEL, (left, dice_top - self.s(4)),
+                              (split - self.s(14), dice_top - self.s(4)), 2)
+            self.text("Are the dice fair?", 24, DIM, (left, dice_top))
+            for k, verdict in enumerate(summary.dice, 1):
+                y = dice_top + k * self.s(26)
+                name, _, words = verdict.partition(": ")
+                x = left
+                body = DICE_COLOURS.get(name)
+                if body is not None:  # a small die of that colour, and "red dice: ..."
+                    pip = (20, 20, 20) if sum(body) > 420 else (245, 245, 245)
+                    die = self.pg.Rect(x, y + self.s(1), self.s(18), self.s(18))
+                    self.die(die, 5, body, pip)
+                    self.pg.draw.rect(self.surface, DIM, die, width=1,
+                                      border_radius=self.s(3))
+                    x += self.s(26)
+                    verdict = f"{name} dice: {words}"
+                self.text(verdict, 26, TEXT, (x, y), max_width=split - x - self.s(14))
 
     def _chart(self, view: ScreenView, rect: Any) -> None:
         pg = self.pg

@@ -7,6 +7,7 @@ renderer only draws it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -16,6 +17,7 @@ from einhorn_table.rules import (
     AuctionResult,
     Awaiting,
     Category,
+    Ledger,
     Roll,
     StartRoll,
     TiebreakRoll,
@@ -23,10 +25,11 @@ from einhorn_table.rules import (
     categorize,
 )
 from einhorn_table.stations.gesture_table import GESTURES, Context, HelpLine
-from einhorn_table.table.controller import TableController
+from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.doubt import DoubtKind, nearest_seat
 
 if TYPE_CHECKING:
+    from einhorn_table.history.view import HistorySummary
     from einhorn_table.ports import Image
 
 RESULT_SECONDS = 3.5
@@ -63,6 +66,8 @@ class ScreenKind(StrEnum):
     TOPUP = "topup"
     GAME_END = "game_end"
     FINAL = "final"
+    HISTORY = "history"
+    RESUME = "resume"
 
 
 @dataclass(frozen=True)
@@ -137,6 +142,8 @@ class ScreenView:
     notice: str = ""
     chart: tuple[tuple[int, ...], ...] = ()
     winner: int | None = None
+    #: The match history, on the history screen.
+    archive: HistorySummary | None = None
 
 
 _SHORT: dict[Context, tuple[str, str, str, str]] = {
@@ -146,6 +153,9 @@ _SHORT: dict[Context, tuple[str, str, str, str]] = {
     Context.TOPUP: ("less", "more", "done", "to 0"),
     Context.CONFIRM_DICE: ("", "", "yes", "no"),
     Context.ENTER_DICE: ("lower", "higher", "next die", "back"),
+    Context.FINAL: ("", "history", "", ""),
+    Context.HISTORY: ("", "back", "", "back"),
+    Context.RESUME: ("", "history", "go on", "new match"),
 }
 SIGNS = ("-", "+", "OK", "X")
 
@@ -164,6 +174,18 @@ _CATEGORY_ORDER = (Category.UNVERMEIDLICH, Category.WUNSCH, Category.EINHORN,
                    Category.DREIFALTIGKEIT)
 
 
+def player_cards(ledger: Ledger, seats: Sequence[Seat], unicorn: int | None, active: set[int],
+                 status: dict[int, str]) -> tuple[PlayerCard, ...]:
+    """A card per player: colour and shape of the seat, stones, stash, what they do."""
+    return tuple(
+        PlayerCard(
+            p.name, SEAT_COLOURS[i % 6], list(Marker)[i % 6], p.game_stones, p.stash,
+            i in active, unicorn == i, status.get(i, ""), seats[i].dice_colour,
+        )
+        for i, p in enumerate(ledger.players)
+    )
+
+
 def build_view(controller: TableController, now: float) -> ScreenView:
     """The screen for ``controller`` at clock time ``now``."""
     c = controller
@@ -178,13 +200,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
     unicorn = state.unicorn
 
     def cards(active: set[int]) -> tuple[PlayerCard, ...]:
-        return tuple(
-            PlayerCard(
-                p.name, SEAT_COLOURS[i % 6], list(Marker)[i % 6], p.game_stones, p.stash,
-                i in active, unicorn == i, status.get(i, ""), c.seats[i].dice_colour,
-            )
-            for i, p in enumerate(ledger.players)
-        )
+        return player_cards(ledger, c.seats, unicorn, active, status)
 
     base = {
         "game": ledger.game,
@@ -200,11 +216,18 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         base["help"] = GESTURES[c.help.context]  # type: ignore[assignment]
     to_act = state.to_act
 
+    if c.shown_history is not None:
+        base["flows"] = ()  # no stones fly over the history
+        return ScreenView(ScreenKind.HISTORY, players=cards(set()), title="Match history",
+                          archive=c.shown_history.summary,
+                          buttons=button_hints(Context.HISTORY), **base)  # type: ignore[arg-type]
     if awaiting is Awaiting.NOTHING:
         winner = names.index(ledger.winner) if ledger.winner else None
         return ScreenView(ScreenKind.FINAL, players=cards(set()), title="Final standings",
                           subtitle=f"{ledger.winner} wins!" if ledger.winner else "",
-                          chart=tuple(c.history), winner=winner, **base)  # type: ignore[arg-type]
+                          chart=tuple(c.history), winner=winner,
+                          buttons=button_hints(Context.FINAL) if c.archive else (),
+                          **base)  # type: ignore[arg-type]
     if c.pending is not None:
         pending = c.pending
         roller = pending.roller

@@ -31,6 +31,9 @@ class Context(StrEnum):
     CONFIRM_DICE = "confirm_dice"
     ENTER_DICE = "enter_dice"
     WAIT = "wait"
+    FINAL = "final"
+    HISTORY = "history"
+    RESUME = "resume"
 
     @property
     def heading(self) -> str:
@@ -46,6 +49,9 @@ _TITLES = {
     Context.CONFIRM_DICE: "Are these the dice?",
     Context.ENTER_DICE: "Enter the three dice by hand",
     Context.WAIT: "Not your turn",
+    Context.FINAL: "The match is over",
+    Context.HISTORY: "The match history",
+    Context.RESUME: "A match was interrupted: go on with it?",
 }
 
 
@@ -57,6 +63,7 @@ class Action(StrEnum):
     NO = "no"
     UNDO = "undo"
     HELP = "help"
+    HISTORY = "history"  # show (or close) the match history screen
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,8 @@ SIGNS = MappingProxyType(
 
 U, W, E, D = Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
 EVERYWHERE = tuple(Context)
+#: Where the table has a match to undo inputs of (not on the history and resume screens).
+IN_A_MATCH = tuple(c for c in Context if c not in (Context.HISTORY, Context.RESUME))
 UNDO_CHORD = (U, D)
 HELP_CHORD = (W, E)
 
@@ -148,7 +157,17 @@ RULES: tuple[Rule, ...] = (
          "this die is right: on to the next (after the third: done)"),
     Rule((Context.ENTER_DICE,), GestureKind.TAP, (D,), Intent(Action.NO),
          "back one die; on the first die: leave, and roll again"),
-    Rule(EVERYWHERE, GestureKind.CHORD, UNDO_CHORD, Intent(Action.UNDO),
+    Rule((Context.FINAL,), GestureKind.TAP, (W,), Intent(Action.HISTORY),
+         "show the match history: the latest matches, who wins most, the dice"),
+    Rule((Context.RESUME,), GestureKind.TAP, (E,), Intent(Action.OK),
+         "yes: go on with the match exactly where it stood"),
+    Rule((Context.RESUME,), GestureKind.TAP, (D,), Intent(Action.NO),
+         "no: keep it as abandoned and start a new match"),
+    Rule((Context.RESUME,), GestureKind.TAP, (W,), Intent(Action.HISTORY),
+         "show the match history"),
+    Rule((Context.HISTORY,), GestureKind.TAP, (D,), Intent(Action.NO), "back"),
+    Rule((Context.HISTORY,), GestureKind.TAP, (W,), Intent(Action.HISTORY), "back"),
+    Rule(IN_A_MATCH, GestureKind.CHORD, UNDO_CHORD, Intent(Action.UNDO),
          "undo the last input at the table (a wrong button, a misread roll)"),
     Rule(EVERYWHERE, GestureKind.CHORD, HELP_CHORD, Intent(Action.HELP),
          "show this help on the screen"),

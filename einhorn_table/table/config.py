@@ -7,7 +7,9 @@
     camera = "picamera2"           # any source string: opencv:0, dir:frames/, ...
     calibration = "calibration/default.toml"   # optional: [reader] and [camera] tables
     pins = "hardware/pins.toml"    # optional: the button pin map
-    state = "~/.local/state/einhorn-table"     # match files and roll photos
+    state = "/var/lib/einhorn-table"  # optional: the match history and roll photos
+                                      # (else $EINHORN_STATE_DIR, systemd's $STATE_DIRECTORY,
+                                      # ~/.local/state/einhorn-table)
 
     [screen]
     width = 800
@@ -61,6 +63,8 @@ class PlayerConfig:
     name: str
     station: int  # 1-based, as in the pin map
     dice: RGB | None
+    #: The dice as the config names them ("red"); None for [r, g, b] or no dice.
+    dice_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,8 @@ class TableConfig:
     camera: str = "picamera2"
     calibration: Path | None = None
     pins: Path | None = None
-    state: Path = Path("~/.local/state/einhorn-table")
+    #: The state directory; None: the history's default (EINHORN_STATE_DIR, ...).
+    state: Path | None = None
     size: tuple[int, int] = (800, 480)
     fullscreen: bool = True
 
@@ -121,8 +126,9 @@ def load_config(path: Path) -> TableConfig:
         station = raw.get("station", k)
         if not isinstance(station, int) or not 1 <= station <= 6:
             raise ConfigError(f"{path}: {where}: station must be 1 to 6, not {station!r}")
-        players.append(PlayerConfig(raw["name"].strip(), station,
-                                    _colour(raw.get("dice"), where, path)))
+        dice = raw.get("dice")
+        players.append(PlayerConfig(raw["name"].strip(), station, _colour(dice, where, path),
+                                    dice.lower() if isinstance(dice, str) else None))
     if len({p.station for p in players}) != len(players):
         raise ConfigError(f"{path}: two players share a station; give each their own")
     screen = data.get("screen", {})
@@ -143,7 +149,7 @@ def load_config(path: Path) -> TableConfig:
         camera=str(data.get("camera", "picamera2")),
         calibration=relative("calibration"),
         pins=relative("pins"),
-        state=relative("state") or Path("~/.local/state/einhorn-table").expanduser(),
+        state=relative("state"),
         size=(int(screen.get("width", 800)), int(screen.get("height", 480))),
         fullscreen=bool(screen.get("fullscreen", True)),
     )

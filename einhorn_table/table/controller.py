@@ -10,7 +10,7 @@ effect that is not on disk; an input the recorder refuses is not taken.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +44,7 @@ from einhorn_table.table.recorder import MatchRecorder, RecorderError
 from einhorn_table.vision.results import FrameReading
 
 if TYPE_CHECKING:
+    from einhorn_table.history.view import HistorySummary
     from einhorn_table.ports import Image
 
 ROLL_KINDS = (Awaiting.START_ROLL, Awaiting.ROLL, Awaiting.TIEBREAK_ROLL, Awaiting.TOPUP)
@@ -105,10 +106,32 @@ class HelpRequest:
 
 @dataclass
 class Seat:
-    """A seat at the table: the name the match knows and the dice colour (RGB) if any."""
+    """A seat at the table: the name the match knows and the dice colour (RGB) if any.
+
+    ``dice_name`` names the player's set of dice in the history ("red"; the history's
+    dice test groups the throws by it); without one, the colour is written as #rrggbb.
+    """
 
     name: str
     dice_colour: RGB | None = None
+    dice_name: str | None = None
+
+    @property
+    def dice_label(self) -> str | None:
+        if self.dice_name:
+            return self.dice_name
+        if self.dice_colour is not None:
+            return "#{:02x}{:02x}{:02x}".format(*self.dice_colour)
+        return None
+
+
+@dataclass
+class HistoryShown:
+    """The match history on the screen, opened by ``player`` at ``time``."""
+
+    player: int
+    time: float
+    summary: HistorySummary
 
 
 @dataclass
@@ -119,6 +142,8 @@ class TableController:
     recorder: MatchRecorder
     seats: Sequence[Seat]
     photos: PhotoStore | None = None
+    #: Reads the match history for its screen (None: the table keeps no history).
+    archive: Callable[[], HistorySummary] | None = None
     #: The call being made by the player to roll (before the dice move).
     call_draft: Category | None = None
     call_locked: bool = False
@@ -133,7 +158,7 @@ class TableController:
     notice: Notice | None = None
     last: Shown | None = None
     history: list[tuple[int, ...]] = field(default_factory=list)
-    photo_count: int = 0
+    shown_history: HistoryShown | None = None
     #: How many times the tray came to rest (a bot that threw waits for the next one).
     settles: int = 0
     #: When the last game ended (the screen shows the game's end for a while).
@@ -167,6 +192,8 @@ class TableController:
 
     def context(self, player: int) -> Context:
         """What ``player``'s buttons mean now (the gesture table's context)."""
+        if self.shown_history is not None:
+            return Context.HISTORY
         if self.pending is not None and self.pending.roller == player:
             return Context.ENTER_DICE if self.entry is not None else Context.CONFIRM_DICE
         state = self.match.state
@@ -183,6 +210,8 @@ class TableController:
             return Context.BID
         if awaiting is Awaiting.COUNTERPARTY and player == state.to_act:
             return Context.COUNTERPARTY
+        if awaiting is Awaiting.NOTHING and self.archive is not None:
+            return Context.FINAL
         return Context.WAIT
 
     def parties(self) -> tuple[str, ...]:
@@ -227,9 +256,7 @@ class TableController:
             return
         photo_path = None
         if event.photo is not None and self.photos is not None:
-            self.photo_count += 1
-            name = f"roll-{self.photo_count:04d}-{self.names[roller]}"
-            photo_path = self.photos.save(event.photo, name)
+            photo_path = self.photos.save(event.photo)
         doubt = judge_reading(reading, roller, [s.dice_colour for s in self.seats])
         if doubt is not None:
             self.pending = PendingRoll(roller, reading, doubt, event.time, event.photo, photo_path)
@@ -238,7 +265,7 @@ class TableController:
                 self.entry = DiceEntry(_prefill(reading))
             return
         values = tuple(v for v in reading.values if v is not None)
-        extra = _reading_extra(reading, photo_path, event.time)
+        extra = self._reading_extra(roller, reading, photo_path, event.time)
         self._commit_roll(roller, values, extra, event.time, reading, event.photo)
 
     def _roller_for(self, reading: FrameReading) -> int | None:
@@ -302,6 +329,10 @@ class TableController:
             return
         if self.help is not None and self.help.player == player:
             self.help = None
+        if intent.action is Action.HISTORY or (
+                context is Context.HISTORY and intent.action is Action.NO):
+            self._toggle_history(player, gesture.time)
+            return
         if intent.action is Action.UNDO:
             if self._commit(Undo(), gesture.time):
                 self.pending = None
@@ -317,6 +348,12 @@ class TableController:
         }.get(context)
         if handler is not None:
             handler(player, intent, gesture.time)
+
+    def _toggle_history(self, player: int, time: float) -> None:
+        if self.shown_history is not None:
+            self.shown_history = None
+        elif self.archive is not None:
+            self.shown_history = HistoryShown(player, time, self.archive())
 
     def _call(self, player: int, intent: Intent, time: float) -> None:
         if self.call_locked:
@@ -365,7 +402,8 @@ class TableController:
         assert pending is not None
         if intent.action is Action.OK and pending.confirmable:
             values = tuple(v for v in pending.reading.values if v is not None)
-            extra = _reading_extra(pending.reading, pending.photo_path, pending.time)
+            extra = self._reading_extra(player, pending.reading, pending.photo_path,
+                                        pending.time)
             extra["confirmed"] = pending.doubt.kind.value
             self._commit_roll(player, values, extra, time, pending.reading, pending.photo)
         elif intent.action is Action.NO:
@@ -390,7 +428,8 @@ class TableController:
             if entry.position < 2:
                 entry.position += 1
                 return
-            extra = _reading_extra(pending.reading, pending.photo_path, pending.time)
+            extra = self._reading_extra(player, pending.reading, pending.photo_path,
+                                        pending.time)
             extra["entered"] = "by hand"
             extra["read"] = list(pending.reading.values)
             self._commit_roll(player, tuple(entry.values), extra, time, pending.reading,
@@ -442,20 +481,34 @@ class TableController:
     def _say(self, text: str, time: float, player: int | None = None) -> None:
         self.notice = Notice(text, time, player)
 
+    def _reading_extra(self, roller: int, reading: FrameReading, photo: str | None,
+                       time: float) -> dict[str, Any]:
+        """What a roll line keeps besides the dice: photo, confidence, whose dice, time."""
+        extra: dict[str, Any] = {}
+        if photo:
+            extra["photo"] = photo
+        if reading.dice:
+            extra["confidence"] = round(min(d.confidence for d in reading.dice), 3)
+        label = self.seats[self._dice_owner(roller, reading)].dice_label
+        if label is not None:
+            extra["dice_color"] = label
+        extra["t"] = round(time, 3)
+        return extra
+
+    def _dice_owner(self, roller: int, reading: FrameReading) -> int:
+        """Whose set of dice was thrown: the one all dice look like, else the roller's."""
+        colours = [s.dice_colour for s in self.seats]
+        owners = {nearest_seat(d.color, colours) for d in reading.dice}
+        if len(owners) == 1:
+            (owner,) = owners
+            if owner is not None:
+                return owner
+        return roller
+
 
 def _dice(values: tuple[int, ...]) -> tuple[int, int, int]:
     a, b, c = values
     return (a, b, c)
-
-
-def _reading_extra(reading: FrameReading, photo: str | None, time: float) -> dict[str, Any]:
-    extra: dict[str, Any] = {}
-    if photo is not None:
-        extra["photo"] = photo
-    if reading.dice:
-        extra["confidence"] = round(min(d.confidence for d in reading.dice), 3)
-    extra["t"] = round(time, 3)
-    return extra
 
 
 def _prefill(reading: FrameReading) -> list[int]:

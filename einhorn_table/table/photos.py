@@ -1,4 +1,4 @@
-"""Where the photos of the rolls go: the ``PhotoStore`` seam (the adapter writes PNGs)."""
+"""Where the photos of the rolls go: the ``PhotoStore`` seam (the history's photo shelf)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ if TYPE_CHECKING:
 
 
 class PhotoStore(Protocol):
-    def save(self, image: Image, name: str) -> str:
-        """Keep ``image`` under ``name`` (no extension); returns the path to write in the file."""
+    def save(self, image: Image) -> str:
+        """Keep ``image``; returns the path to write into the roll's ``photo`` extra
+        ("" when it could not be kept: a missing photo does not stop the match)."""
         ...

@@ -1,0 +1,64 @@
+"""The table records into the match history: the ``MatchRecorder`` and ``PhotoStore`` seams
+of the table, implemented with the history's :class:`~einhorn_table.history.TableLog`.
+
+Every input is committed to SQLite before ``append`` returns; the history's errors
+(a full disk, a read-only card) become :class:`RecorderError`, which the controller
+shows and which stops it taking inputs. Roll photos go onto the history's photo
+shelf (small JPEGs, the oldest deleted first beyond its space limit).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from einhorn_table.history import HistoryError, TableLog
+from einhorn_table.rules import Input, Match, Setup
+from einhorn_table.table.recorder import RecorderError
+
+if TYPE_CHECKING:
+    from einhorn_table.ports import Image
+
+
+class HistoryRecorder:
+    """Writes one match into the history store; see the module's description."""
+
+    def __init__(self, log: TableLog) -> None:
+        self.log = log
+
+    @classmethod
+    def begin(cls, log: TableLog, setup: Setup) -> tuple[HistoryRecorder, str]:
+        """Store a new match; returns the recorder and the match's id."""
+        try:
+            match_id = log.begin(setup)
+        except HistoryError as error:
+            raise RecorderError(str(error)) from None
+        return cls(log), match_id
+
+    @classmethod
+    def resume(cls, log: TableLog, match_id: str) -> tuple[HistoryRecorder, Match]:
+        """Go on with a stored, unfinished match; returns the recorder and the match."""
+        try:
+            match = log.resume(match_id)
+        except HistoryError as error:
+            raise RecorderError(str(error)) from None
+        return cls(log), match
+
+    def append(self, item: Input) -> None:
+        try:
+            self.log.append(item)
+        except HistoryError as error:
+            raise RecorderError(str(error)) from None
+
+    def save(self, image: Image) -> str:
+        """Keep a roll's photo; returns its path relative to the state directory, or ""
+        when it cannot be kept (a missing photo does not stop the match)."""
+        recorder = self.log.recorder
+        if recorder is None:
+            return ""
+        try:
+            return recorder.save_photo(image)
+        except HistoryError:
+            return ""
+
+    def close(self) -> None:
+        self.log.close()

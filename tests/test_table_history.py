@@ -1,0 +1,398 @@
+"""The table and the match history together: every input kept in the store, an
+interrupted match continued exactly where it stood (or abandoned), the history screen,
+the demo's matches in `history stats`, and a full store stopping the table."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("gpiozero")
+pygame = pytest.importorskip("pygame")
+
+from gpiozero.pins.mock import MockFactory  # noqa: E402
+from table_helpers import BLUE, RED, reading  # noqa: E402
+from table_rig import (  # noqa: E402,F401
+    PIN_MAP,
+    WallClock,
+    mock_factory,
+    open_store,
+    press,
+    table,
+)
+
+from einhorn_table.adapters.clock import FakeClock  # noqa: E402
+from einhorn_table.adapters.gpio_buttons import ButtonStations  # noqa: E402
+from einhorn_table.adapters.history_log import HistoryRecorder  # noqa: E402
+from einhorn_table.adapters.pygame_screen import PygameScreen  # noqa: E402
+from einhorn_table.cli import main  # noqa: E402
+from einhorn_table.cli.play import seats_for  # noqa: E402
+from einhorn_table.cli.table_app import Started, start_match  # noqa: E402
+from einhorn_table.history import MatchStore, TableLog  # noqa: E402
+from einhorn_table.history.store import connect_file  # noqa: E402
+from einhorn_table.history.view import history_line, history_summary  # noqa: E402
+from einhorn_table.ports import Button, Gesture, GestureKind  # noqa: E402
+from einhorn_table.rules import EINHORN, Awaiting, Match, Setup, StartRoll, replay  # noqa: E402
+from einhorn_table.screen.renderer import Renderer  # noqa: E402
+from einhorn_table.screen.resume_view import resume_view  # noqa: E402
+from einhorn_table.screen.view_model import ScreenKind, ScreenView, build_view  # noqa: E402
+from einhorn_table.stations.gesture_table import Context  # noqa: E402
+from einhorn_table.table.config import PlayerConfig  # noqa: E402
+from einhorn_table.table.controller import Seat, TableController  # noqa: E402
+from einhorn_table.table.events import MotionStarted, Settled  # noqa: E402
+from einhorn_table.table.resume import (  # noqa: E402
+    Choice,
+    Interrupted,
+    ResumePrompt,
+    ask,
+    preset_choice,
+)
+
+NAMES = ["Ana", "Ben", "Cem"]
+CONFIG = [PlayerConfig(n, i + 1, None, None) for i, n in enumerate(NAMES)]
+OK, NO, PLUS = (Button.EINHORN,), (Button.DREIFALTIGKEIT,), (Button.WUNSCH,)
+
+
+@pytest.fixture(autouse=True)
+def headless(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+
+
+def shown(view: ScreenView) -> tuple[object, ...]:
+    """What a screen says about the match: stones, stashes, central, unicorn, game."""
+    return (view.game, view.central, view.unicorn,
+            tuple((p.name, p.game_stones, p.stash, p.unicorn) for p in view.players))
+
+
+def play_until(factory: MockFactory, clock: FakeClock, store: MatchStore, started: Started,
+               stop: Callable[[], bool]) -> tuple[ScreenView, TableController]:
+    rig = table(factory, clock, started, store)
+    try:
+        rig.loop.run(stop, max_steps=200_000)
+    finally:
+        rig.close()
+    assert rig.loop.view is not None
+    return rig.loop.view, rig.controller
+
+
+def interrupted_match(factory: MockFactory, folder: Path) -> tuple[str, ScreenView, Match]:
+    """A match played into game 2 at the table, then the plug is pulled (nothing closed)."""
+    store = open_store(folder)
+    setup = Setup.for_variant(EINHORN, NAMES, games=3)
+    started = start_match(TableLog(store), setup, None, Choice.NEW)
+    clock = FakeClock(0.0)
+
+    def mid_match() -> bool:
+        state = started.match.state
+        return state.game >= 2 and state.unicorn is not None and \
+            state.awaiting is Awaiting.ROLL
+
+    view, controller = play_until(factory, clock, store, started, mid_match)
+    assert not controller.match.over
+    return started.match_id, view, controller.match
+
+
+def answer(factory: MockFactory, store: MatchStore, buttons: tuple[Button, ...],
+           player: int = 1) -> tuple[Choice | None, ResumePrompt]:
+    """Start the table again: the prompt on the screen, answered at ``player``'s station."""
+    row = store.unfinished()
+    assert row is not None
+    assert preset_choice(row, resume=False, new=False, recent_minutes=None,
+                         now=datetime.now(UTC)) is None
+    match = store.resume(row.match_id)
+    seats, _, blocked = seats_for(match.names, CONFIG)
+    prompt = ResumePrompt(Interrupted(row.match_id, history_line(row).date, match, seats,
+                                      blocked), NAMES, lambda: history_summary(store))
+    clock = FakeClock(100.0)
+    stations = ButtonStations(PIN_MAP, clock, pin_factory=factory, players=3)
+    screen = PygameScreen((400, 240))
+    screen.open()
+    try:
+        press(factory, clock, player, buttons)
+        return ask(prompt, stations, clock, screen), prompt
+    finally:
+        stations.close()
+        screen.close()
+
+
+def test_an_interrupted_match_goes_on_exactly_where_it_stood_and_finishes(
+    mock_factory: MockFactory, tmp_path: Path  # noqa: F811
+) -> None:
+    match_id, last, before = interrupted_match(mock_factory, tmp_path)
+    store = open_store(tmp_path)  # the table starts again
+    choice, _ = answer(mock_factory, store, OK, player=2)
+    assert choice is Choice.CONTINUE
+    row = store.unfinished()
+    assert row is not None and row.match_id == match_id
+    started = start_match(TableLog(store), Setup.for_variant(EINHORN, NAMES, games=3), row,
+                          choice)
+    assert started.resumed and started.match_id == match_id
+    rig = table(mock_factory, FakeClock(0.0), started, store)
+    first = build_view(rig.controller, 0.0)
+    assert shown(first) == shown(last)
+    assert started.match.state.to_act == before.state.to_act
+    assert started.match.state.unicorn == before.state.unicorn
+    assert started.match.ledger() == before.ledger()
+    try:
+        rig.loop.run(lambda: started.match.over, max_steps=200_000)
+    finally:
+        rig.close()
+    assert started.match.over
+    assert store.get(match_id).state == "finished"
+    assert replay(store.lines(match_id)).ledger() == started.match.ledger()
+    assert store.unfinished() is None
+    store.close()
+
+
+def test_the_prompt_shows_who_when_which_game_and_the_stashes(
+    mock_factory: MockFactory, tmp_path: Path  # noqa: F811
+) -> None:
+    match_id, _, before = interrupted_match(mock_factory, tmp_path)
+    store = open_store(tmp_path)
+    row = store.unfinished()
+    assert row is not None
+    seats, _, _ = seats_for(before.names, CONFIG)
+    prompt = ResumePrompt(Interrupted(match_id, history_line(row).date, before, seats),
+                          NAMES, lambda: history_summary(store))
+    view = resume_view(prompt, 0.0)
+    assert view.kind is ScreenKind.RESUME
+    assert "Ana, Ben, Cem" in view.subtitle
+    ledger = before.ledger()
+    assert f"game {ledger.game} of 3" in view.lines[0] and history_line(row).date in view.lines[0]
+    assert all(f"{p.name} {p.stash}" in view.lines[1] for p in ledger.players)
+    assert [b.does for b in view.buttons] == ["", "history", "go on", "new match"]
+    prompt.on_gesture(press_gesture(0, PLUS))
+    history = resume_view(prompt, 0.0)
+    assert history.kind is ScreenKind.HISTORY and history.archive is not None
+    assert prompt.context() is Context.HISTORY
+    prompt.on_gesture(press_gesture(0, NO))  # ✗ on the history: back, not "new match"
+    assert prompt.choice is None and resume_view(prompt, 0.0).kind is ScreenKind.RESUME
+    store.close()
+
+
+def press_gesture(player: int, buttons: tuple[Button, ...]) -> Gesture:
+    return Gesture(player, GestureKind.TAP, buttons, 0.0)
+
+
+def test_abandoning_keeps_the_old_match_and_starts_a_new_one(
+    mock_factory: MockFactory, tmp_path: Path  # noqa: F811
+) -> None:
+    match_id, _, before = interrupted_match(mock_factory, tmp_path)
+    stored = len(open_store(tmp_path).lines(match_id))
+    store = open_store(tmp_path)
+    choice, _ = answer(mock_factory, store, NO)
+    assert choice is Choice.NEW
+    started = start_match(TableLog(store), Setup.for_variant(EINHORN, NAMES, games=3),
+                          store.unfinished(), choice)
+    assert not started.resumed and started.match_id != match_id
+    old = store.get(match_id)
+    assert old.state == "abandoned" and len(store.lines(match_id)) == stored
+    assert replay(store.lines(match_id)).ledger() == before.ledger()
+    assert started.match.inputs == [] and store.unfinished() is not None
+    assert store.unfinished().match_id == started.match_id  # type: ignore[union-attr]
+    store.close()
+
+
+def test_a_match_of_players_without_stations_cannot_be_continued() -> None:
+    seats, stations, blocked = seats_for(["Ana", "Zoe"], CONFIG)
+    assert [s.name for s in seats] == ["Ana", "Zoe"] and stations == {0: 0}
+    assert "Zoe has no station" in blocked
+    prompt = ResumePrompt(Interrupted("1", "2026-11-22 18:00",
+                                      Match(Setup.for_variant(EINHORN, ["Ana", "Zoe"])),
+                                      seats, blocked), NAMES)
+    prompt.on_gesture(press_gesture(0, OK))
+    assert prompt.choice is None and "Zoe" in prompt.notice
+
+
+def test_a_restart_soon_after_a_crash_goes_on_without_asking(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    recorder = store.begin(Setup.for_variant(EINHORN, NAMES))
+    row = store.get(recorder.match_id)
+    updated = datetime.fromisoformat(row.updated)
+    ask_it = {"resume": False, "new": False}
+    assert preset_choice(row, **ask_it, recent_minutes=10,
+                         now=updated + timedelta(minutes=3)) is Choice.CONTINUE
+    assert preset_choice(row, **ask_it, recent_minutes=10,
+                         now=updated + timedelta(hours=20)) is None
+    assert preset_choice(row, resume=True, new=False, recent_minutes=None,
+                         now=updated) is Choice.CONTINUE
+    assert preset_choice(row, resume=False, new=True, recent_minutes=None,
+                         now=updated) is Choice.NEW
+    assert preset_choice(None, resume=True, new=False, recent_minutes=None,
+                         now=updated) is Choice.NEW
+    store.close()
+
+
+def test_the_history_screen_opens_from_the_final_standings(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    setup = Setup.for_variant(EINHORN, ["Ana", "Ben"], games=1)
+    started = start_match(TableLog(store), setup, None, Choice.NEW)
+    c = TableController(started.match, started.recorder,
+                        [Seat("Ana", RED, "red"), Seat("Ben", BLUE, "blue")], None,
+                        archive=lambda: history_summary(store))
+    t = 0.0
+    while not c.match.over:
+        roller = c.roller()
+        assert roller is not None
+        colour = (RED, BLUE)[roller]
+        values = [6, 6, 5] if roller == 0 and c.awaiting is Awaiting.START_ROLL else [2, 3, 4]
+        c.on_tray(MotionStarted(t))
+        c.on_tray(Settled(t + 1, reading(values, colour)))
+        for player in c.match.state.owing() if c.awaiting in (Awaiting.BID,
+                                                              Awaiting.TOPUP) else ():
+            c.on_gesture(press_gesture(player, OK))
+        if c.awaiting is Awaiting.COUNTERPARTY:
+            c.on_gesture(press_gesture(c.match.state.to_act or 0, OK))
+        t += 10
+    final = build_view(c, t)
+    assert final.kind is ScreenKind.FINAL and final.buttons[1].does == "history"
+    assert c.context(1) is Context.FINAL
+    c.on_gesture(press_gesture(1, PLUS))
+    view = build_view(c, t)
+    assert view.kind is ScreenKind.HISTORY and view.archive is not None
+    assert view.archive.matches[0].winner == c.match.ledger().winner
+    assert {line.split(":")[0] for line in view.archive.dice} == {"red", "blue"}
+    surface = pygame.Surface((800, 480))
+    pygame.font.init()
+    Renderer(surface).draw(view)
+    c.on_gesture(press_gesture(0, NO))
+    assert build_view(c, t).kind is ScreenKind.FINAL
+    store.close()
+
+
+def test_a_full_store_stops_the_table_taking_inputs_with_the_message(tmp_path: Path) -> None:
+    open_store(tmp_path).close()
+
+    def tiny(path: str) -> sqlite3.Connection:
+        conn = connect_file(path)
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {pages + 3}")
+        return conn
+
+    store = MatchStore(tmp_path, now=WallClock(), connect=tiny)
+    recorder, match_id = HistoryRecorder.begin(TableLog(store),
+                                               Setup.for_variant(EINHORN, ["Ana", "Ben"]))
+    c = TableController(Match(Setup.for_variant(EINHORN, ["Ana", "Ben"])), recorder,
+                        [Seat("Ana", RED, "red" * 400), Seat("Ben", BLUE, "blue" * 400)])
+    t = 0.0
+    for _ in range(400):
+        roller = c.roller()
+        if c.halted or roller is None:
+            break
+        c.on_tray(MotionStarted(t))
+        c.on_tray(Settled(t + 1, reading([2, 3, 4], (RED, BLUE)[roller])))
+        t += 10
+    assert c.halted is not None, "the store never filled up"
+    assert "full" in c.halted and "Free some space" in c.halted
+    taken = len(c.match.inputs)
+    assert len(store.lines(match_id)) == taken + 1  # all shown is stored
+    c.on_tray(MotionStarted(t))
+    c.on_tray(Settled(t + 1, reading([2, 3, 4], (RED, BLUE)[c.roller() or 0])))
+    assert len(c.match.inputs) == taken and c.halted is not None
+    assert "Restart" in c.halted
+    view = build_view(c, t + 2)
+    assert view.banner == c.halted
+    store.close()
+
+
+def test_the_demo_keeps_its_matches_and_history_stats_tests_each_players_dice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "demo-state"
+    assert main(["demo", "--bots", "all", "--players", "3", "--games", "6", "--seed", "2",
+                 "--state", str(state)]) == 0
+    capsys.readouterr()
+    with MatchStore(state, now=WallClock()) as store:
+        (row,) = store.matches()
+        assert row.state == "finished" and row.players == ("Ana", "Ben", "Cem")
+    assert main(["history", "--state-dir", str(state), "stats"]) == 0
+    out = capsys.readouterr().out
+    dice = out[out.index("Dice"):].splitlines()
+    for colour in ("white", "red", "blue"):
+        (line,) = [d for d in dice if d.strip().startswith(f"{colour}:")]
+        assert "rolls" in line
+
+
+def test_a_photo_that_cannot_be_kept_does_not_stop_the_match(tmp_path: Path) -> None:
+    import numpy as np
+
+    store = open_store(tmp_path)
+    recorder, match_id = HistoryRecorder.begin(TableLog(store),
+                                               Setup.for_variant(EINHORN, ["Ana", "Ben"]))
+    frame = np.zeros((240, 320, 3), dtype=np.uint8)
+    kept = recorder.save(frame)
+    assert kept.endswith(".jpg") and (tmp_path / kept).is_file()
+    (tmp_path / "photos").rename(tmp_path / "elsewhere")
+    (tmp_path / "photos").write_text("a file where the photo folder was")
+    c = TableController(Match(Setup.for_variant(EINHORN, ["Ana", "Ben"])), recorder,
+                        [Seat("Ana", RED, "red"), Seat("Ben", BLUE, "blue")], recorder)
+    c.on_tray(MotionStarted(0.0))
+    c.on_tray(Settled(1.0, reading([6, 6, 5], RED), frame))
+    assert c.halted is None and len(c.match.inputs) == 1
+    (line,) = store.lines(match_id)[1:]
+    assert '"dice_color": "red"' in line and '"photo"' not in line
+    store.close()
+
+
+class ScriptedControls:
+    """Gives one gesture at the third poll."""
+
+    description = "scripted"
+    simulated = True
+
+    def __init__(self, gesture: Gesture) -> None:
+        self.gesture = gesture
+        self.polls = 0
+
+    def poll(self) -> list[Gesture]:
+        self.polls += 1
+        return [self.gesture] if self.polls == 3 else []
+
+    def held(self, player: int) -> tuple[Button, ...]:
+        return ()
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_prompt_tells_the_watchdog_it_is_alive_every_frame() -> None:
+    match = Match(Setup.for_variant(EINHORN, ["Ana", "Ben"]))
+    prompt = ResumePrompt(Interrupted("1", "2026-11-22 18:00", match,
+                                      (Seat("Ana"), Seat("Ben"))), ["Ana", "Ben"])
+    frames: list[float] = []
+    clock = FakeClock(0.0)
+    choice = ask(prompt, ScriptedControls(press_gesture(1, NO)), clock, None,
+                 alive=lambda: frames.append(clock.monotonic()))
+    assert choice is Choice.NEW and len(frames) == 3
+    assert frames[2] - frames[0] == pytest.approx(2 / 30)
+
+
+def test_long_player_lists_are_cut_at_a_word_not_shrunk() -> None:
+    pygame.font.init()
+    renderer = Renderer(pygame.Surface((800, 480)))
+    names = "(Annemarie, Benedikt, Cem, Dorothea, Emil, Fay)"
+    assert renderer.fit(names, 24, 2000) == names
+    cut = renderer.fit(names, 24, 200)
+    assert cut.endswith("...") and renderer.font(24).size(cut)[0] <= 200
+    assert cut[:-3] in names and not cut[:-3].endswith(",")
+    assert renderer.fit(names, 24, 5) == ""
+
+
+def test_demo_continue_finishes_the_unfinished_demo_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "demo-state"
+    with MatchStore(state, now=WallClock()) as store:
+        recorder = store.begin(Setup.for_variant(EINHORN, ["Ute", "Vic"], games=2))
+        recorder.append(StartRoll(player="Ute", dice=(6, 6, 5)))
+    assert main(["demo", "--bots", "all", "--continue", "--state-dir", str(state)]) == 0
+    assert "Ute" in capsys.readouterr().out
+    with MatchStore(state, now=WallClock()) as store:
+        (row,) = store.matches()
+        assert row.state == "finished" and row.players == ("Ute", "Vic")
+        assert store.lines(row.match_id)[1].startswith('{"type": "start_roll", "player": "Ute"')

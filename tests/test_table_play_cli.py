@@ -1,0 +1,99 @@
+"""`einhorn-table play` put together for real (synthetic camera, mock pins, no display):
+where it keeps the history, and what --new / --continue do with an interrupted match."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("gpiozero")
+pytest.importorskip("pygame")
+
+from gpiozero.pins.mock import MockFactory
+from table_rig import mock_factory, open_store  # noqa: F401
+
+from einhorn_table.cli import main
+from einhorn_table.table.loop import TableLoop
+
+CONFIG = """
+games = 3
+camera = "synth:seed=3,players=3"
+{state}
+[screen]
+width = 400
+height = 240
+fullscreen = false
+
+[[player]]
+name = "Ana"
+station = 1
+dice = "white"
+
+[[player]]
+name = "Ben"
+station = 2
+dice = "red"
+
+[[player]]
+name = "Cem"
+station = 3
+dice = "blue"
+"""
+
+
+@pytest.fixture
+def table_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+               mock_factory: MockFactory) -> Path:  # noqa: F811
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+    monkeypatch.setenv("EINHORN_STATE_DIR", str(tmp_path / "from-env"))
+
+    def a_few_frames(self: TableLoop, done: object, max_steps: int | None = None) -> None:
+        for _ in range(5):  # the family plays a little, then the plug is pulled
+            self.step()
+
+    monkeypatch.setattr(TableLoop, "run", a_few_frames)
+    path = tmp_path / "table.toml"
+    path.write_text(CONFIG.format(state='state = "kept"'), encoding="utf-8")
+    return path
+
+
+def test_play_keeps_the_match_in_the_configured_state_directory(
+    table_toml: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["play", str(table_toml)]) == 0
+    err = capsys.readouterr().err
+    assert "match 1 started" in err
+    store = open_store(table_toml.parent / "kept")  # the config's state, before the env's
+    row = store.unfinished()
+    assert row is not None and row.players == ("Ana", "Ben", "Cem")
+    assert not (table_toml.parent / "from-env").exists()
+    store.close()
+
+
+def test_continue_goes_on_and_new_abandons(
+    table_toml: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "elsewhere"
+    assert main(["play", str(table_toml), "--state-dir", str(state)]) == 0
+    assert main(["play", str(table_toml), "--state-dir", str(state), "--continue"]) == 0
+    assert "match 1 continued" in capsys.readouterr().err
+    assert main(["play", str(table_toml), "--state-dir", str(state), "--new"]) == 0
+    assert "match 2 started" in capsys.readouterr().err
+    store = open_store(state)
+    assert [(r.match_id, r.state) for r in store.matches()] == [
+        ("2", "playing"), ("1", "abandoned")]
+    store.close()
+
+
+def test_a_match_of_other_players_is_not_continued_blindly(
+    table_toml: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "s"
+    assert main(["play", str(table_toml), "--state-dir", str(state)]) == 0
+    table_toml.write_text(CONFIG.replace('"Cem"', '"Zoe"').format(state=""), encoding="utf-8")
+    assert main(["play", str(table_toml), "--state-dir", str(state), "--continue"]) == 1
+    err = capsys.readouterr().err
+    assert "Cem has no station" in err and "--new" in err and "Traceback" not in err
