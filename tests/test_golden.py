@@ -60,5 +60,18 @@ def test_replay_command_prints_every_final_ledger() -> None:
         assert {key: ledger[key] for key in want} == want, path.name
 
 
+@needs_golden
+def test_replay_of_the_whole_golden_folder_skips_the_ledger_files() -> None:
+    everything = sorted(GOLDEN.glob("*.jsonl"))
+    result = subprocess.run(
+        [sys.executable, "-m", "einhorn_table", "replay", *map(str, everything), "--json"],
+        capture_output=True, text=True, cwd=REPO, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.splitlines()) == len(MATCHES)
+    skipped = [line for line in result.stderr.splitlines() if "skipped: a file of ledgers" in line]
+    assert len(skipped) == len(everything) - len(MATCHES)
+
+
 def test_golden_dir_constant_points_beside_the_repo() -> None:
     assert GOLDEN.parent.name == "shared"

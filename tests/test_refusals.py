@@ -96,6 +96,7 @@ CASES = [
      "8", "not JSON"),
     ("not an object", ANA_STARTS, '[1, 2, 3]', "8", "JSON object"),
     ("unknown line type", ANA_STARTS, '{"type": "pass", "player": "Ana"}', "8", "unknown line"),
+    ("line without a type", ANA_STARTS, '{"player": "Ana", "dice": [1, 2, 3]}', "8", 'no "type"'),
     ("second setup", ANA_STARTS, SETUP2, "8", "one setup"),
     ("roll without dice", ANA_STARTS, '{"type": "roll", "player": "Ana"}', "8", "dice"),
 ]

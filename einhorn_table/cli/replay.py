@@ -56,9 +56,24 @@ def format_ledger(ledger: Ledger, title: str) -> str:
     return "\n".join(lines)
 
 
+def is_ledger_file(path: str) -> bool:
+    """Whether ``path`` holds ledgers (RULES.md section 9), such as a golden ``.expected`` file."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            first = next((line for line in handle if line.strip()), "")
+        obj = json.loads(first)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return isinstance(obj, dict) and "type" not in obj and {"awaiting", "players"} <= set(obj)
+
+
 def run(args: argparse.Namespace) -> int:
     status = 0
     for index, path in enumerate(args.files):
+        if is_ledger_file(path):
+            print(f"{path}: skipped: a file of ledgers (RULES.md section 9), not a match",
+                  file=sys.stderr)
+            continue
         try:
             match = replay_file(path)
         except RuleViolation as error:

@@ -217,6 +217,9 @@ def input_from_json(obj: object) -> Input:
     if not isinstance(obj, dict):
         raise NotationError("each line must be one JSON object {...}")
     kind = obj.get("type")
+    if kind is None:
+        raise NotationError('this line has no "type"; each line of a match says what it is, '
+                            'e.g. {"type": "roll", ...}')
     if kind not in _KEYS:
         known = ", ".join(_KEYS)
         raise NotationError(f"unknown line type {kind!r}; the types are {known}")
