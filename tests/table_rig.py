@@ -4,13 +4,10 @@ bots that press the mock pins; the match is kept in a history store."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from einhorn_table.adapters.clock import FakeClock
@@ -31,17 +28,6 @@ from einhorn_table.vision.synth import DICE_PALETTE_NAMES
 
 PIN_MAP = load_pin_map(default_pin_map_path())
 
-
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    saved = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved
 
 
 class WallClock:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from einhorn_table.adapters.clock import FakeClock
@@ -17,18 +16,6 @@ from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map
 U, W, E, D = Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
 PIN_MAP = load_pin_map(default_pin_map_path())
 
-
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    """A fresh mock pin factory as gpiozero's default, the old one restored afterwards."""
-    saved = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved
 
 
 @pytest.fixture

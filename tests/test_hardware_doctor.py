@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from einhorn_table.adapters.clock import FakeClock
@@ -25,17 +23,6 @@ PI = Machine(True, "Raspberry Pi 4 Model B Rev 1.4")
 DESKTOP = Machine(False, "Linux x86_64")
 PIN_MAP = load_pin_map(default_pin_map_path())
 
-
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    saved = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved
 
 
 def test_the_machine_is_a_pi_only_if_the_device_tree_says_so(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ pytest.importorskip("gpiozero")
 pygame = pytest.importorskip("pygame")
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
-from table_rig import mock_factory, open_store, table  # noqa: E402,F401
+from table_rig import open_store, table  # noqa: E402
 
 from einhorn_table.adapters.clock import FakeClock  # noqa: E402
 from einhorn_table.cli.table_app import start_match  # noqa: E402
@@ -24,7 +24,7 @@ from einhorn_table.table.resume import Choice  # noqa: E402
 
 
 def test_a_whole_match_with_mock_buttons_and_the_synthetic_camera(
-    mock_factory: MockFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+    mock_factory: MockFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")

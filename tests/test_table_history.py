@@ -16,10 +16,9 @@ pygame = pytest.importorskip("pygame")
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 from table_helpers import BLUE, RED, reading  # noqa: E402
-from table_rig import (  # noqa: E402,F401
+from table_rig import (  # noqa: E402
     PIN_MAP,
     WallClock,
-    mock_factory,
     open_store,
     press,
     table,
@@ -121,7 +120,7 @@ def answer(factory: MockFactory, store: MatchStore, buttons: tuple[Button, ...],
 
 
 def test_an_interrupted_match_goes_on_exactly_where_it_stood_and_finishes(
-    mock_factory: MockFactory, tmp_path: Path  # noqa: F811
+    mock_factory: MockFactory, tmp_path: Path
 ) -> None:
     match_id, last, before = interrupted_match(mock_factory, tmp_path)
     store = open_store(tmp_path)  # the table starts again
@@ -150,7 +149,7 @@ def test_an_interrupted_match_goes_on_exactly_where_it_stood_and_finishes(
 
 
 def test_the_prompt_shows_who_when_which_game_and_the_stashes(
-    mock_factory: MockFactory, tmp_path: Path  # noqa: F811
+    mock_factory: MockFactory, tmp_path: Path
 ) -> None:
     match_id, _, before = interrupted_match(mock_factory, tmp_path)
     store = open_store(tmp_path)
@@ -180,7 +179,7 @@ def press_gesture(player: int, buttons: tuple[Button, ...]) -> Gesture:
 
 
 def test_abandoning_keeps_the_old_match_and_starts_a_new_one(
-    mock_factory: MockFactory, tmp_path: Path  # noqa: F811
+    mock_factory: MockFactory, tmp_path: Path
 ) -> None:
     match_id, _, before = interrupted_match(mock_factory, tmp_path)
     stored = len(open_store(tmp_path).lines(match_id))

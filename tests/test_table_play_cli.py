@@ -11,7 +11,7 @@ pytest.importorskip("gpiozero")
 pytest.importorskip("pygame")
 
 from gpiozero.pins.mock import MockFactory
-from table_rig import mock_factory, open_store  # noqa: F401
+from table_rig import open_store
 
 from einhorn_table.cli import main
 from einhorn_table.table.loop import TableLoop
@@ -44,7 +44,7 @@ dice = "blue"
 
 @pytest.fixture
 def table_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-               mock_factory: MockFactory) -> Path:  # noqa: F811
+               mock_factory: MockFactory) -> Path:
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
