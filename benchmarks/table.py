@@ -45,7 +45,7 @@ SHOWN = (ScreenKind.RESULT, ScreenKind.DOUBT, ScreenKind.COUNTERPARTY)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rolls", type=int, default=40, help="rolls to time (default 40)")
-    parser.add_argument("--camera", default="320x240", help="camera frame size")
+    parser.add_argument("--camera", default="640x480", help="camera frame size (the demo's)")
     parser.add_argument("--screen", default="800x480", help="screen size")
     args = parser.parse_args()
     camera_size = tuple(int(v) for v in args.camera.split("x"))
