@@ -157,8 +157,12 @@ def _assess(
     if fit.residual > 0.25:
         plausible = False
     # Pips are a fair share of the face.
-    if count > 1 and not 0.045 <= ratio <= 0.17:
+    if count > 1 and not 0.045 <= ratio <= 0.19:
         plausible = False
+    if count > 1:
+        # On real dice a pip's radius is 8-15 % of the face; pips from two dice, or a
+        # face missing pips, put them at other distances.
+        checks["pip_size"] = min(_ramp(-ratio, -0.085, -0.07), _ramp(ratio, 0.15, 0.17))
     checks["skew"] = _ramp(fit.skew, 0.45, 0.7)
     # One face is one colour: a group that strays onto a side face (or onto two
     # dice) finds other colours between its pips.
