@@ -15,6 +15,7 @@ from einhorn_table.vision.grouping import (
     PipContext,
     colour_distance,
     face_tolerance,
+    foreshortened_alike,
     group_pips,
     sample,
     sample_colour,
@@ -219,7 +220,8 @@ def _has_twin(context: PipContext, contexts: list[PipContext]) -> bool:
         distance = np.hypot(other.x - pip.x, other.y - pip.y)
         if (
             0.6 <= ratio <= 1.6
-            and distance < 7.0 * max(pip.radius, other.radius)
+            and distance < 11.0 * max(pip.radius, other.radius)
+            and foreshortened_alike(pip, other)
             and float(colour_distance(other_context.body_colour, context.body_colour)) <= tolerance
         ):
             return True
