@@ -77,12 +77,14 @@ def find_pips(
             if not inside:
                 kept.append(pip)
                 peaks.append(peak)
-            elif (
-                len(inside) == 1
-                and level >= 0.45 * peaks[inside[0]]
-                and pip.radius < 2.0 * kept[inside[0]].radius + 2.0
-            ):
-                kept[inside[0]] = pip
+            elif len(inside) == 1:
+                old = kept[inside[0]]
+                # A sliver of a pip's core (a highlight splits it) gives way to the
+                # round whole, whatever the level.
+                fuller = level >= 0.45 * peaks[inside[0]] and pip.radius < 2.0 * old.radius + 2.0
+                rounder = old.elongation > 1.5 and pip.elongation < old.elongation - 0.3
+                if fuller or rounder:
+                    kept[inside[0]] = pip
     return kept
 
 
