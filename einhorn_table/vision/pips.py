@@ -63,9 +63,7 @@ def find_pips(
     # holds while the level is above half the pip's peak (so every pip is outlined
     # near half its contrast, whatever the blur), and is dropped when it swallows several.
     for level in sorted(_LEVELS, reverse=True):
-        mask = (contrast > level).astype(np.uint8)
-        if not mask.any():
-            continue
+        _, mask = cv2.threshold(contrast, level, 1, cv2.THRESH_BINARY)
         for pip, peak in _blobs(mask, contrast, min_area, max_area, min_contrast, dark):
             inside: list[int] = []
             if kept:
@@ -105,13 +103,15 @@ def _blobs(
         x0, y0, w, h = cv2.boundingRect(contour)
         if max(w, h) < side_min or max(w, h) > side_max or max(w, h) > 3 * min(w, h):
             continue
+        window = contrast[y0 : y0 + h, x0 : x0 + w]
+        if window.max() < min_contrast:
+            continue
         blob_u8 = np.zeros((h, w), np.uint8)
         cv2.drawContours(blob_u8, [contour], -1, 1, thickness=-1, offset=(-x0, -y0))
         area = float(np.count_nonzero(blob_u8))
         if not min_area <= area <= max_area or area < 0.55 * w * h:
             continue
         blob = blob_u8.astype(bool)
-        window = contrast[y0 : y0 + h, x0 : x0 + w]
         pip = _describe(blob_u8, window[blob], x0, y0, dark)
         if pip is None or pip.contrast < min_contrast * 0.6:
             continue

@@ -133,7 +133,7 @@ def _assess(
     radii = np.array([c.pip.radius for c in group])
     mean_r = float(radii.mean())
     points = np.array([[c.pip.x, c.pip.y] for c in group])
-    if count > 6 or (count == 1 and mean_r < 2.0):
+    if count > 6 or (count == 1 and (mean_r < 2.0 or group[0].pip.elongation >= 1.6)):
         return None
     fit = fit_layout(points, single_pip_face=6.5 * mean_r)
     if fit is None:
@@ -264,16 +264,19 @@ def _lone_pip_surroundings(
     colour: ColourImage, contrast: GreyImage, x: float, y: float, radius: float, body: Colour
 ) -> tuple[float, float]:
     """Around a lone pip: the strongest pip-like contrast and how uneven the face is."""
-    angles = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-    clutter = 0.0
-    deviations: list[npt.NDArray[np.float64]] = []
-    for factor in (1.8, 2.4, 3.0, 3.6):
-        xs = x + factor * radius * np.cos(angles)
-        ys = y + factor * radius * np.sin(angles)
-        clutter = max(clutter, float(np.percentile(sample(contrast, xs, ys), 90)))
-        deviations.append(colour_distance(sample_colour(colour, xs, ys), body))
-    unevenness = float(np.percentile(np.concatenate(deviations), 80))
+    xs = x + radius * _RING_XS
+    ys = y + radius * _RING_YS
+    clutter = float(
+        np.percentile(sample(contrast, xs, ys).reshape(_RING_XS.shape), 90, axis=1).max()
+    )
+    unevenness = float(np.percentile(colour_distance(sample_colour(colour, xs, ys), body), 80))
     return clutter, unevenness
+
+
+_RING_ANGLES = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+#: Four rings (1.8 to 3.6 pip radii) around a lone pip, one row each.
+_RING_XS = np.outer([1.8, 2.4, 3.0, 3.6], np.cos(_RING_ANGLES))
+_RING_YS = np.outer([1.8, 2.4, 3.0, 3.6], np.sin(_RING_ANGLES))
 
 
 _RAY_ANGLES = np.linspace(0, 2 * np.pi, 12, endpoint=False)
