@@ -93,7 +93,8 @@ def _same_face(colour: ColourImage, a: PipContext, b: PipContext, tolerance: flo
     if not foreshortened_alike(pa, pb):
         return False
     body = (a.body_colour + b.body_colour) / 2
-    if float(colour_distance(a.body_colour, b.body_colour)) > tolerance:
+    # (Close neighbours, as round the centre of a 5, cover much of each other's ring.)
+    if distance > 3.5 * mean_r and float(colour_distance(a.body_colour, b.body_colour)) > tolerance:
         return False
     start = 1.5 * pa.radius / distance
     stop = 1.0 - 1.5 * pb.radius / distance

@@ -30,14 +30,14 @@ ColourImage = npt.NDArray[np.uint8]
 
 def _face_points(value: int) -> npt.NDArray[np.float64]:
     """Points of the face well clear of this value's pips, where only face shows."""
-    steps = (0.16, 0.375, 0.5, 0.625, 0.84)
+    steps = (0.2, 0.375, 0.5, 0.625, 0.8)
     pips = np.array(LAYOUTS[value])
     chosen = [
         (u, v)
         for u in steps
         for v in steps
-        if np.hypot(pips[:, 0] - u, pips[:, 1] - v).min() >= 0.2
-        and not (u in (0.16, 0.84) and v in (0.16, 0.84))
+        if np.hypot(pips[:, 0] - u, pips[:, 1] - v).min() >= 0.19
+        and not (u in (0.2, 0.8) and v in (0.2, 0.8))
     ]
     return np.array(chosen)
 
