@@ -95,9 +95,15 @@ def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) ->
                 candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
                 if candidate is not None:
                     candidate.checks["no_twin"] = 0.0
-                    candidate = _unsure(candidate)
-            else:
-                candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
+                    candidates.append(_unsure(candidate))
+                continue
+            candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
+            if len(group) >= 4 and (candidate is None or candidate.reading.value is None):
+                # Perhaps a top face and a side face joined up: part them more strictly.
+                parts = group_pips(grey, colour, [c.pip for c in group], strictness=0.5)
+                candidates.extend(
+                    _read_parts(parts, grey, contrast, colour, profile, min_die, max_die)
+                )
             if candidate is not None:
                 candidates.append(candidate)
     dice = _resolve_overlaps(candidates)
@@ -212,6 +218,36 @@ def _assess(
     reading = DieReading(box, value, round(confidence, 3), _body_colour(group))
     centre = fit.to_image(np.array([[0.5, 0.5]]))[0]
     return _Candidate(reading, count, plausible, checks, size, (float(centre[0]), float(centre[1])))
+
+
+def _read_parts(
+    parts: list[list[PipContext]],
+    grey: GreyImage,
+    contrast: GreyImage,
+    colour: ColourImage,
+    profile: ReaderProfile,
+    min_die: float,
+    max_die: float,
+) -> list[_Candidate]:
+    """The faces of one die parted into groups: only the face seen most squarely, the one
+    whose pips are clearly the roundest, is the top face; the others are side faces."""
+    parts = [part for part in parts if len(part) > 1]  # leftover pips are no dice
+    if len(parts) < 2:
+        return []
+    roundness = [float(np.median([c.pip.elongation for c in part])) for part in parts]
+    order = np.argsort(roundness)
+    top = int(order[0])
+    clearly = roundness[int(order[1])] - roundness[top] >= 0.15
+    found: list[_Candidate] = []
+    for index, part in enumerate(parts):
+        candidate = _assess(part, grey, contrast, colour, profile, min_die, max_die)
+        if candidate is None:
+            continue
+        if index != top or not clearly:
+            candidate.checks["top_face"] = 0.0
+            candidate = _unsure(candidate)
+        found.append(candidate)
+    return found
 
 
 def _has_twin(context: PipContext, contexts: list[PipContext]) -> bool:
