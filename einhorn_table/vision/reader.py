@@ -366,7 +366,27 @@ def _resolve_overlaps(candidates: list[_Candidate]) -> list[DieReading]:
                 break
         if not clash:
             kept.append(candidate)
-    return [_unless_beside_another_face(c, kept).reading for c in kept]
+    readings = [_unless_beside_another_face(c, kept) for c in kept]
+    read = [c for c in readings if c.reading.value is not None]
+    # A lone pip that is not read as a 1 is far more often a speck on the table than
+    # a die, and an unread face right beside a read one is a side face of that die:
+    # both are left out, so that they do not spoil a readable roll.
+    return [
+        c.reading
+        for c in readings
+        if c.reading.value is not None or (c.pips > 1 and not _beside(c, read))
+    ]
+
+
+def _beside(candidate: _Candidate, others: list[_Candidate]) -> bool:
+    """Whether a face lies closer to one of ``others`` than one die's width."""
+    x, y = candidate.centre
+    return any(
+        other is not candidate
+        and np.hypot(other.centre[0] - x, other.centre[1] - y)
+        < 0.9 * max(candidate.size, other.size)
+        for other in others
+    )
 
 
 def _unless_beside_another_face(candidate: _Candidate, kept: list[_Candidate]) -> _Candidate:
@@ -374,14 +394,10 @@ def _unless_beside_another_face(candidate: _Candidate, kept: list[_Candidate]) -
     a slant (top and side): which face is on top is not sure, so neither is read."""
     if candidate.reading.value is None:
         return candidate
-    x, y = candidate.centre
-    for other in kept:
-        if other is candidate or other.reading.value is None:
-            continue
-        distance = np.hypot(other.centre[0] - x, other.centre[1] - y)
-        if distance < 0.9 * max(candidate.size, other.size):
-            candidate.checks["one_face_per_die"] = 0.0
-            return _unsure(candidate)
+    others = [c for c in kept if c.reading.value is not None]
+    if _beside(candidate, others):
+        candidate.checks["one_face_per_die"] = 0.0
+        return _unsure(candidate)
     return candidate
 
 
