@@ -77,8 +77,13 @@ def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) ->
     kernel = int(np.clip(0.3 * max_die, 7, 81)) | 1
     polarities = {"dark": (True,), "light": (False,)}.get(profile.pip_polarity, (True, False))
     candidates: list[_Candidate] = []
-    for dark in polarities:
-        contrast = contrast_map(grey, kernel, dark)
+    # Light pips are also looked for in the red channel alone, where coloured pips
+    # (red on black or blue dice) stand out that grey levels hide.
+    passes = [(grey, dark) for dark in polarities]
+    if False in polarities and _has_red(colour):
+        passes.append((np.ascontiguousarray(colour[:, :, 2]), False))
+    for channel, dark in passes:
+        contrast = contrast_map(channel, kernel, dark)
         pips = find_pips(
             contrast,
             min_radius=max(1.0, 0.04 * min_die),
@@ -111,6 +116,13 @@ def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) ->
         dice = [_rescale(die, 1.0 / scale) for die in dice]
     dice.sort(key=lambda d: (d.box[0], d.box[1]))
     return FrameReading(tuple(dice))
+
+
+def _has_red(colour: ColourImage) -> bool:
+    """Whether any of the frame is clearly red (where red pips might be)."""
+    thin = colour[::4, ::4].astype(np.int16)
+    redness = thin[:, :, 2] - np.maximum(thin[:, :, 0], thin[:, :, 1])
+    return bool(np.count_nonzero(redness > 40) > 0.0002 * redness.size)
 
 
 def _as_colour(image: npt.NDArray[Any]) -> ColourImage:
