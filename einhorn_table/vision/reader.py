@@ -200,6 +200,9 @@ def _assess(
     # The places where this value has no pip must be empty face.
     absent = _absent_contrast(fit, contrast, mean_r)
     checks["empty_places"] = _ramp(absent / max(pip_contrast, 1.0), 0.25, 0.5)
+    if count == 3:
+        beside = _row_beside(fit, contrast) / max(pip_contrast, 1.0)
+        checks["no_column_beside"] = _ramp(beside, 0.45, 0.7)
     # Clear pips on an even face.
     checks["pip_contrast"] = _ramp(
         -pip_contrast, -1.6 * profile.min_pip_contrast, -profile.min_pip_contrast
@@ -312,6 +315,27 @@ def _absent_contrast(fit: LayoutFit, contrast: GreyImage, radius: float) -> floa
         values = sample(contrast, cx + offsets[:, 0], cy + offsets[:, 1])
         worst = max(worst, float(np.median(values)))
     return worst
+
+
+def _row_beside(fit: LayoutFit, contrast: GreyImage) -> float:
+    """For a 3: the pip-like contrast where the other column would be were it a 6.
+
+    Three pips in a row are also one column of a 6 whose other column went unseen:
+    that column would lie beside this row, twice the pip spacing away.
+    """
+    if fit.value != 3:
+        return 0.0
+    worst = 0.0
+    for side in _BESIDE_THE_ROW:
+        row = fit.to_image(side)
+        worst = max(worst, float(sample(contrast, row[:, 0], row[:, 1]).min()))
+    return worst
+
+
+_BESIDE_THE_ROW = (
+    np.array([[0.75, -0.25], [1.0, 0.0], [1.25, 0.25]]),
+    np.array([[-0.25, 0.75], [0.0, 1.0], [0.25, 1.25]]),
+)
 
 
 def _lone_pip_surroundings(
