@@ -171,6 +171,9 @@ def _assess(
     # Pips of one die are alike in size and round (a lone pip must be clearly so).
     checks["size_spread"] = _ramp(spread, 0.12, 0.3)
     worst_elongation = max(c.pip.elongation for c in group)
+    # ... and squashed alike (a side face's pips joined on are squashed more).
+    elongations = [c.pip.elongation for c in group]
+    checks["alike_shapes"] = _ramp(float(np.log(max(elongations) / min(elongations))), 0.25, 0.4)
     checks["roundness"] = _ramp(
         worst_elongation, 1.5 if count > 1 else 1.3, 2.2 if count > 1 else 1.6
     )
@@ -410,8 +413,16 @@ def _resolve_overlaps(candidates: list[_Candidate]) -> list[DieReading]:
     return [
         c.reading
         for c in readings
-        if c.reading.value is not None or (c.pips > 1 and not _beside(c, read))
+        if c.reading.value is not None
+        or (c.pips > 1 and _convincing_pips(c) and not _beside(c, read))
     ]
+
+
+def _convincing_pips(candidate: _Candidate) -> bool:
+    """Whether an unread group's blobs look like real pips (clear, round, alike), so
+    that it is an unreadable die rather than texture of the table."""
+    checks = candidate.checks
+    return min(checks["pip_contrast"], checks["roundness"], checks["size_spread"]) >= 0.5
 
 
 def _beside(candidate: _Candidate, others: list[_Candidate]) -> bool:
