@@ -108,14 +108,21 @@ def _same_face(
         return False
     if not foreshortened_alike(pa, pb, strictness):
         return False
-    body = (a.body_colour + b.body_colour) / 2
     # (Close neighbours, as round the centre of a 5, cover much of each other's ring.)
     if distance > 3.5 * mean_r and float(colour_distance(a.body_colour, b.body_colour)) > tolerance:
         return False
+    return face_between(colour, a, b, tolerance)
+
+
+def face_between(colour: ColourImage, a: PipContext, b: PipContext, tolerance: float) -> bool:
+    """Whether only face (the pips' own face colour) lies on the line between two pips."""
+    pa, pb = a.pip, b.pip
+    distance = float(np.hypot(pa.x - pb.x, pa.y - pb.y))
     start = 1.5 * pa.radius / distance
     stop = 1.0 - 1.5 * pb.radius / distance
     if stop <= start:
         return True
+    body = (a.body_colour + b.body_colour) / 2
     steps = max(3, int((stop - start) * distance))
     t = np.linspace(start, stop, steps)
     values = sample_colour(colour, pa.x + t * (pb.x - pa.x), pa.y + t * (pb.y - pa.y))

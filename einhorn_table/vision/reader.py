@@ -14,6 +14,7 @@ from einhorn_table.vision.grouping import (
     Colour,
     PipContext,
     colour_distance,
+    face_between,
     face_tolerance,
     foreshortened_alike,
     group_pips,
@@ -94,7 +95,7 @@ def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) ->
         groups = group_pips(grey, colour, pips)
         contexts = [context for group in groups for context in group]
         for group in groups:
-            if len(group) == 1 and _has_twin(group[0], contexts):
+            if len(group) == 1 and _has_twin(group[0], contexts, colour):
                 # Another pip like it lies within one face's reach: the pair may be one
                 # die whose pips did not join up, so this pip alone must not read as 1.
                 candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
@@ -268,8 +269,9 @@ def _read_parts(
     return found
 
 
-def _has_twin(context: PipContext, contexts: list[PipContext]) -> bool:
-    """Whether a pip like this one, on a face of the same colour, lies within reach."""
+def _has_twin(context: PipContext, contexts: list[PipContext], colour: ColourImage) -> bool:
+    """Whether a pip like this one, on a face of the same colour, lies within reach with
+    nothing between them that is clearly no face (a side face's edge, the table)."""
     pip = context.pip
     tolerance = face_tolerance(pip.contrast)
     for other_context in contexts:
@@ -283,6 +285,7 @@ def _has_twin(context: PipContext, contexts: list[PipContext]) -> bool:
             and distance < 11.0 * max(pip.radius, other.radius)
             and foreshortened_alike(pip, other)
             and float(colour_distance(other_context.body_colour, context.body_colour)) <= tolerance
+            and face_between(colour, context, other_context, 1.6 * tolerance)
         ):
             return True
     return False
