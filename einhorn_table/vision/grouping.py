@@ -56,21 +56,48 @@ def colour_distance(colours: npt.NDArray[np.float64], reference: Colour) -> npt.
 _RING_ANGLES = np.linspace(0, 2 * np.pi, _RING_POINTS, endpoint=False)
 
 
-def describe_surroundings(grey: GreyImage, colour: ColourImage, pip: Pip) -> PipContext:
-    radius = 1.5 * pip.radius + 1.5
-    xs = pip.x + radius * np.cos(_RING_ANGLES)
-    ys = pip.y + radius * np.sin(_RING_ANGLES)
-    values = sample(grey, xs, ys)
+def describe_surroundings(
+    grey: GreyImage, colour: ColourImage, pips: list[Pip]
+) -> list[PipContext]:
+    """Each pip with the face around it, read on a ring just outside the pip."""
+    if not pips:
+        return []
+    centres_x = np.array([pip.x for pip in pips])[:, None]
+    centres_y = np.array([pip.y for pip in pips])[:, None]
+    radii = 1.5 * np.array([pip.radius for pip in pips])[:, None] + 1.5
+    xs = centres_x + radii * np.cos(_RING_ANGLES)[None, :]
+    ys = centres_y + radii * np.sin(_RING_ANGLES)[None, :]
+    values = sample(grey, xs.ravel(), ys.ravel()).reshape(xs.shape)
+    colours = sample_colour(colour, xs.ravel(), ys.ravel()).reshape((*xs.shape, 3))
     # Neighbouring pips may darken (or lighten) part of the ring: take the face side.
-    order = np.argsort(values) if pip.dark else np.argsort(-values)
-    face_side = order[len(order) // 3 :]
-    body = float(np.median(values[face_side]))
-    spread = float(np.median(np.abs(values[face_side] - body)))
-    body_colour = np.median(sample_colour(colour, xs[face_side], ys[face_side]), axis=0)
-    return PipContext(pip, body, spread, body_colour)
+    dark = np.array([pip.dark for pip in pips])[:, None]
+    order = np.argsort(np.where(dark, values, -values), axis=1)
+    face_side = order[:, _RING_POINTS // 3 :]
+    side_values = np.take_along_axis(values, face_side, axis=1)
+    bodies = np.median(side_values, axis=1)
+    spreads = np.median(np.abs(side_values - bodies[:, None]), axis=1)
+    side_colours = np.take_along_axis(colours, face_side[:, :, None], axis=1)
+    body_colours = np.median(side_colours, axis=1)
+    return [
+        PipContext(pip, float(bodies[i]), float(spreads[i]), body_colours[i])
+        for i, pip in enumerate(pips)
+    ]
 
 
-def _same_face(colour: ColourImage, a: PipContext, b: PipContext, tolerance: float) -> bool:
+def foreshortened_alike(a: Pip, b: Pip, strictness: float = 1.0) -> bool:
+    """Pips on one face are squashed alike; side-face pips are squashed differently."""
+    if abs(np.log(a.elongation / b.elongation)) > 0.3 * strictness:
+        return False
+    if min(a.elongation, b.elongation) > 1.25:
+        turn = abs(a.angle - b.angle) % np.pi
+        if min(turn, np.pi - turn) > np.pi / 6:
+            return False
+    return True
+
+
+def _same_face(
+    colour: ColourImage, a: PipContext, b: PipContext, tolerance: float, strictness: float
+) -> bool:
     pa, pb = a.pip, b.pip
     if pa.dark != pb.dark:
         return False
@@ -79,20 +106,23 @@ def _same_face(colour: ColourImage, a: PipContext, b: PipContext, tolerance: flo
     mean_r = (pa.radius + pb.radius) / 2
     if big / small > 1.4 or distance < 2.0 * big or distance > 11.0 * mean_r:
         return False
-    # Pips on one face are foreshortened alike: side-face pips are squashed differently.
-    if abs(np.log(pa.elongation / pb.elongation)) > 0.3:
+    if not foreshortened_alike(pa, pb, strictness):
         return False
-    if min(pa.elongation, pb.elongation) > 1.25:
-        turn = abs(pa.angle - pb.angle) % np.pi
-        if min(turn, np.pi - turn) > np.pi / 6:
-            return False
-    body = (a.body_colour + b.body_colour) / 2
-    if float(colour_distance(a.body_colour, b.body_colour)) > tolerance:
+    # (Close neighbours, as round the centre of a 5, cover much of each other's ring.)
+    if distance > 3.5 * mean_r and float(colour_distance(a.body_colour, b.body_colour)) > tolerance:
         return False
+    return face_between(colour, a, b, tolerance)
+
+
+def face_between(colour: ColourImage, a: PipContext, b: PipContext, tolerance: float) -> bool:
+    """Whether only face (the pips' own face colour) lies on the line between two pips."""
+    pa, pb = a.pip, b.pip
+    distance = float(np.hypot(pa.x - pb.x, pa.y - pb.y))
     start = 1.5 * pa.radius / distance
     stop = 1.0 - 1.5 * pb.radius / distance
     if stop <= start:
         return True
+    body = (a.body_colour + b.body_colour) / 2
     steps = max(3, int((stop - start) * distance))
     t = np.linspace(start, stop, steps)
     values = sample_colour(colour, pa.x + t * (pb.x - pa.x), pa.y + t * (pb.y - pa.y))
@@ -104,9 +134,15 @@ def face_tolerance(pip_contrast: float) -> float:
     return 16.0 + 0.1 * pip_contrast
 
 
-def group_pips(grey: GreyImage, colour: ColourImage, pips: list[Pip]) -> list[list[PipContext]]:
-    """Pips joined into groups that each lie on one face (by chains of alike neighbours)."""
-    contexts = [describe_surroundings(grey, colour, pip) for pip in pips]
+def group_pips(
+    grey: GreyImage, colour: ColourImage, pips: list[Pip], strictness: float = 1.0
+) -> list[list[PipContext]]:
+    """Pips joined into groups that each lie on one face (by chains of alike neighbours).
+
+    ``strictness`` below 1 asks pips to be more alike (to part a top face from a side
+    face of the same colour).
+    """
+    contexts = describe_surroundings(grey, colour, pips)
     count = len(contexts)
     parent = list(range(count))
 
@@ -125,8 +161,10 @@ def group_pips(grey: GreyImage, colour: ColourImage, pips: list[Pip]) -> list[li
         near_i, near_j = np.nonzero(np.triu(distance <= reach, k=1))
         for i, j in zip(near_i.tolist(), near_j.tolist(), strict=True):
             contrast = min(contexts[i].pip.contrast, contexts[j].pip.contrast)
-            tolerance = face_tolerance(contrast)
-            if root(i) != root(j) and _same_face(colour, contexts[i], contexts[j], tolerance):
+            tolerance = face_tolerance(contrast) * strictness
+            if root(i) != root(j) and _same_face(
+                colour, contexts[i], contexts[j], tolerance, strictness
+            ):
                 parent[root(i)] = root(j)
     groups: dict[int, list[PipContext]] = {}
     for i in range(count):

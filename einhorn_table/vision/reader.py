@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -14,7 +14,9 @@ from einhorn_table.vision.grouping import (
     Colour,
     PipContext,
     colour_distance,
+    face_between,
     face_tolerance,
+    foreshortened_alike,
     group_pips,
     sample,
     sample_colour,
@@ -29,14 +31,14 @@ ColourImage = npt.NDArray[np.uint8]
 
 def _face_points(value: int) -> npt.NDArray[np.float64]:
     """Points of the face well clear of this value's pips, where only face shows."""
-    steps = (0.16, 0.375, 0.5, 0.625, 0.84)
+    steps = (0.2, 0.375, 0.5, 0.625, 0.8)
     pips = np.array(LAYOUTS[value])
     chosen = [
         (u, v)
         for u in steps
         for v in steps
-        if np.hypot(pips[:, 0] - u, pips[:, 1] - v).min() >= 0.2
-        and not (u in (0.16, 0.84) and v in (0.16, 0.84))
+        if np.hypot(pips[:, 0] - u, pips[:, 1] - v).min() >= 0.19
+        and not (u in (0.2, 0.8) and v in (0.2, 0.8))
     ]
     return np.array(chosen)
 
@@ -56,6 +58,9 @@ class _Candidate:
     plausible: bool
     #: Each check's verdict, 0..1 (the confidence is the lowest).
     checks: dict[str, float]
+    #: Edge length of the fitted face (pixels) and its centre.
+    size: float
+    centre: tuple[float, float]
 
 
 def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) -> FrameReading:
@@ -73,8 +78,13 @@ def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) ->
     kernel = int(np.clip(0.3 * max_die, 7, 81)) | 1
     polarities = {"dark": (True,), "light": (False,)}.get(profile.pip_polarity, (True, False))
     candidates: list[_Candidate] = []
-    for dark in polarities:
-        contrast = contrast_map(grey, kernel, dark)
+    # Light pips are also looked for in the red channel alone, where coloured pips
+    # (red on black or blue dice) stand out that grey levels hide.
+    passes = [(grey, dark) for dark in polarities]
+    if False in polarities and _has_red(colour):
+        passes.append((np.ascontiguousarray(colour[:, :, 2]), False))
+    for channel, dark in passes:
+        contrast = contrast_map(channel, kernel, dark)
         pips = find_pips(
             contrast,
             min_radius=max(1.0, 0.04 * min_die),
@@ -85,15 +95,21 @@ def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) ->
         groups = group_pips(grey, colour, pips)
         contexts = [context for group in groups for context in group]
         for group in groups:
-            if len(group) == 1 and _has_twin(group[0], contexts):
+            if len(group) == 1 and _has_twin(group[0], contexts, colour):
                 # Another pip like it lies within one face's reach: the pair may be one
                 # die whose pips did not join up, so this pip alone must not read as 1.
                 candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
                 if candidate is not None:
                     candidate.checks["no_twin"] = 0.0
-                    candidate = _unsure(candidate)
-            else:
-                candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
+                    candidates.append(_unsure(candidate))
+                continue
+            candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
+            if len(group) >= 4 and (candidate is None or candidate.reading.value is None):
+                # Perhaps a top face and a side face joined up: part them more strictly.
+                parts = group_pips(grey, colour, [c.pip for c in group], strictness=0.5)
+                candidates.extend(
+                    _read_parts(parts, grey, contrast, colour, profile, min_die, max_die)
+                )
             if candidate is not None:
                 candidates.append(candidate)
     dice = _resolve_overlaps(candidates)
@@ -101,6 +117,13 @@ def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) ->
         dice = [_rescale(die, 1.0 / scale) for die in dice]
     dice.sort(key=lambda d: (d.box[0], d.box[1]))
     return FrameReading(tuple(dice))
+
+
+def _has_red(colour: ColourImage) -> bool:
+    """Whether any of the frame is clearly red (where red pips might be)."""
+    thin = colour[::4, ::4].astype(np.int16)
+    redness = thin[:, :, 2] - np.maximum(thin[:, :, 0], thin[:, :, 1])
+    return bool(np.count_nonzero(redness > 40) > 0.0002 * redness.size)
 
 
 def _as_colour(image: npt.NDArray[Any]) -> ColourImage:
@@ -132,7 +155,7 @@ def _assess(
     radii = np.array([c.pip.radius for c in group])
     mean_r = float(radii.mean())
     points = np.array([[c.pip.x, c.pip.y] for c in group])
-    if count > 6 or (count == 1 and mean_r < 2.0):
+    if count > 6 or (count == 1 and (mean_r < 2.0 or group[0].pip.elongation >= 1.6)):
         return None
     fit = fit_layout(points, single_pip_face=6.5 * mean_r)
     if fit is None:
@@ -149,6 +172,9 @@ def _assess(
     # Pips of one die are alike in size and round (a lone pip must be clearly so).
     checks["size_spread"] = _ramp(spread, 0.12, 0.3)
     worst_elongation = max(c.pip.elongation for c in group)
+    # ... and squashed alike (a side face's pips joined on are squashed more).
+    elongations = [c.pip.elongation for c in group]
+    checks["alike_shapes"] = _ramp(float(np.log(max(elongations) / min(elongations))), 0.25, 0.4)
     checks["roundness"] = _ramp(
         worst_elongation, 1.5 if count > 1 else 1.3, 2.2 if count > 1 else 1.6
     )
@@ -157,8 +183,14 @@ def _assess(
     if fit.residual > 0.25:
         plausible = False
     # Pips are a fair share of the face.
-    if count > 1 and not 0.045 <= ratio <= 0.17:
+    if count > 1 and not 0.045 <= ratio <= 0.19:
         plausible = False
+    if count > 1:
+        # On real dice a pip's radius is 8-15 % of the face; pips from two dice, or a
+        # face missing pips, put them at other distances.
+        # (The six pips of a 6 are packed closer, and seen on a slant it looks smaller.)
+        low_good, low_bad = (0.07, 0.055) if count == 6 else (0.085, 0.07)
+        checks["pip_size"] = min(_ramp(-ratio, -low_good, -low_bad), _ramp(ratio, 0.15, 0.17))
     checks["skew"] = _ramp(fit.skew, 0.45, 0.7)
     # One face is one colour: a group that strays onto a side face (or onto two
     # dice) finds other colours between its pips.
@@ -172,6 +204,9 @@ def _assess(
     # The places where this value has no pip must be empty face.
     absent = _absent_contrast(fit, contrast, mean_r)
     checks["empty_places"] = _ramp(absent / max(pip_contrast, 1.0), 0.25, 0.5)
+    if count == 3:
+        beside = _row_beside(fit, contrast) / max(pip_contrast, 1.0)
+        checks["no_column_beside"] = _ramp(beside, 0.45, 0.7)
     # Clear pips on an even face.
     checks["pip_contrast"] = _ramp(
         -pip_contrast, -1.6 * profile.min_pip_contrast, -profile.min_pip_contrast
@@ -200,23 +235,59 @@ def _assess(
         float(corners[:, 1].max()),
     )
     reading = DieReading(box, value, round(confidence, 3), _body_colour(group))
-    return _Candidate(reading, count, plausible, checks)
+    centre = fit.to_image(np.array([[0.5, 0.5]]))[0]
+    return _Candidate(reading, count, plausible, checks, size, (float(centre[0]), float(centre[1])))
 
 
-def _has_twin(context: PipContext, contexts: list[PipContext]) -> bool:
-    """Whether a pip like this one, on a face of the same colour, lies within reach."""
+def _read_parts(
+    parts: list[list[PipContext]],
+    grey: GreyImage,
+    contrast: GreyImage,
+    colour: ColourImage,
+    profile: ReaderProfile,
+    min_die: float,
+    max_die: float,
+) -> list[_Candidate]:
+    """The faces of one die parted into groups: only the face seen most squarely, the one
+    whose pips are clearly the roundest, is the top face; the others are side faces."""
+    parts = [part for part in parts if len(part) > 1]  # leftover pips are no dice
+    if len(parts) < 2:
+        return []
+    roundness = [float(np.median([c.pip.elongation for c in part])) for part in parts]
+    order = np.argsort(roundness)
+    top = int(order[0])
+    clearly = roundness[int(order[1])] - roundness[top] >= 0.15
+    found: list[_Candidate] = []
+    for index, part in enumerate(parts):
+        candidate = _assess(part, grey, contrast, colour, profile, min_die, max_die)
+        if candidate is None:
+            continue
+        if index != top or not clearly:
+            candidate.checks["top_face"] = 0.0
+            candidate = _unsure(candidate)
+        found.append(candidate)
+    return found
+
+
+def _has_twin(context: PipContext, contexts: list[PipContext], colour: ColourImage) -> bool:
+    """Whether a pip like this one, on a face of the same colour, lies within reach with
+    nothing between them that is clearly no face (a side face's edge, the table)."""
     pip = context.pip
     tolerance = face_tolerance(pip.contrast)
-    for other_context in contexts:
+    xs = np.array([c.pip.x for c in contexts])
+    ys = np.array([c.pip.y for c in contexts])
+    rs = np.array([c.pip.radius for c in contexts])
+    near = np.hypot(xs - pip.x, ys - pip.y) < 11.0 * np.maximum(rs, pip.radius)
+    alike = (rs >= 0.6 * pip.radius) & (rs <= 1.6 * pip.radius)
+    for index in np.flatnonzero(near & alike).tolist():
+        other_context = contexts[index]
         other = other_context.pip
         if other is pip or other.dark != pip.dark or other.contrast < 0.5 * pip.contrast:
             continue
-        ratio = other.radius / pip.radius
-        distance = np.hypot(other.x - pip.x, other.y - pip.y)
         if (
-            0.6 <= ratio <= 1.6
-            and distance < 7.0 * max(pip.radius, other.radius)
+            foreshortened_alike(pip, other)
             and float(colour_distance(other_context.body_colour, context.body_colour)) <= tolerance
+            and face_between(colour, context, other_context, 1.6 * tolerance)
         ):
             return True
     return False
@@ -227,7 +298,7 @@ def _unsure(candidate: _Candidate) -> _Candidate:
     reading = candidate.reading
     confidence = min(reading.confidence, 0.0)
     unsure = DieReading(reading.box, None, confidence, reading.color)
-    return _Candidate(unsure, candidate.pips, candidate.plausible, candidate.checks)
+    return replace(candidate, reading=unsure)
 
 
 def _ramp(x: float, good: float, bad: float) -> float:
@@ -254,20 +325,44 @@ def _absent_contrast(fit: LayoutFit, contrast: GreyImage, radius: float) -> floa
     return worst
 
 
+def _row_beside(fit: LayoutFit, contrast: GreyImage) -> float:
+    """For a 3: the pip-like contrast where the other column would be were it a 6.
+
+    Three pips in a row are also one column of a 6 whose other column went unseen:
+    that column would lie beside this row, twice the pip spacing away.
+    """
+    if fit.value != 3:
+        return 0.0
+    worst = 0.0
+    for side in _BESIDE_THE_ROW:
+        row = fit.to_image(side)
+        worst = max(worst, float(sample(contrast, row[:, 0], row[:, 1]).min()))
+    return worst
+
+
+_BESIDE_THE_ROW = (
+    np.array([[0.75, -0.25], [1.0, 0.0], [1.25, 0.25]]),
+    np.array([[-0.25, 0.75], [0.0, 1.0], [0.25, 1.25]]),
+)
+
+
 def _lone_pip_surroundings(
     colour: ColourImage, contrast: GreyImage, x: float, y: float, radius: float, body: Colour
 ) -> tuple[float, float]:
     """Around a lone pip: the strongest pip-like contrast and how uneven the face is."""
-    angles = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-    clutter = 0.0
-    deviations: list[npt.NDArray[np.float64]] = []
-    for factor in (1.8, 2.4, 3.0, 3.6):
-        xs = x + factor * radius * np.cos(angles)
-        ys = y + factor * radius * np.sin(angles)
-        clutter = max(clutter, float(np.percentile(sample(contrast, xs, ys), 90)))
-        deviations.append(colour_distance(sample_colour(colour, xs, ys), body))
-    unevenness = float(np.percentile(np.concatenate(deviations), 80))
+    xs = x + radius * _RING_XS
+    ys = y + radius * _RING_YS
+    clutter = float(
+        np.percentile(sample(contrast, xs, ys).reshape(_RING_XS.shape), 90, axis=1).max()
+    )
+    unevenness = float(np.percentile(colour_distance(sample_colour(colour, xs, ys), body), 80))
     return clutter, unevenness
+
+
+_RING_ANGLES = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+#: Four rings (1.8 to 3.6 pip radii) around a lone pip, one row each.
+_RING_XS = np.outer([1.8, 2.4, 3.0, 3.6], np.cos(_RING_ANGLES))
+_RING_YS = np.outer([1.8, 2.4, 3.0, 3.6], np.sin(_RING_ANGLES))
 
 
 _RAY_ANGLES = np.linspace(0, 2 * np.pi, 12, endpoint=False)
@@ -300,13 +395,13 @@ def _resolve_overlaps(candidates: list[_Candidate]) -> list[DieReading]:
         key=lambda c: (c.reading.value is not None, c.reading.confidence, c.pips),
         reverse=True,
     )
-    kept: list[DieReading] = []
+    kept: list[_Candidate] = []
     for candidate in ordered:
         box = candidate.reading.box
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         clash = False
         for other in kept:
-            ob = other.box
+            ob = other.reading.box
             inside = ob[0] <= cx <= ob[2] and ob[1] <= cy <= ob[3]
             ocx, ocy = (ob[0] + ob[2]) / 2, (ob[1] + ob[3]) / 2
             contains = box[0] <= ocx <= box[2] and box[1] <= ocy <= box[3]
@@ -314,8 +409,48 @@ def _resolve_overlaps(candidates: list[_Candidate]) -> list[DieReading]:
                 clash = True
                 break
         if not clash:
-            kept.append(candidate.reading)
-    return kept
+            kept.append(candidate)
+    readings = [_unless_beside_another_face(c, kept) for c in kept]
+    read = [c for c in readings if c.reading.value is not None]
+    # A lone pip that is not read as a 1 is far more often a speck on the table than
+    # a die, and an unread face right beside a read one is a side face of that die:
+    # both are left out, so that they do not spoil a readable roll.
+    return [
+        c.reading
+        for c in readings
+        if c.reading.value is not None
+        or (c.pips > 1 and _convincing_pips(c) and not _beside(c, read))
+    ]
+
+
+def _convincing_pips(candidate: _Candidate) -> bool:
+    """Whether an unread group's blobs look like real pips (clear, round, alike), so
+    that it is an unreadable die rather than texture of the table."""
+    checks = candidate.checks
+    return min(checks["pip_contrast"], checks["roundness"], checks["size_spread"]) >= 0.5
+
+
+def _beside(candidate: _Candidate, others: list[_Candidate]) -> bool:
+    """Whether a face lies closer to one of ``others`` than one die's width."""
+    x, y = candidate.centre
+    return any(
+        other is not candidate
+        and np.hypot(other.centre[0] - x, other.centre[1] - y)
+        < 0.9 * max(candidate.size, other.size)
+        for other in others
+    )
+
+
+def _unless_beside_another_face(candidate: _Candidate, kept: list[_Candidate]) -> _Candidate:
+    """A face read right beside another face, closer than one die, is one die seen on
+    a slant (top and side): which face is on top is not sure, so neither is read."""
+    if candidate.reading.value is None:
+        return candidate
+    others = [c for c in kept if c.reading.value is not None]
+    if _beside(candidate, others):
+        candidate.checks["one_face_per_die"] = 0.0
+        return _unsure(candidate)
+    return candidate
 
 
 def _rescale(die: DieReading, factor: float) -> DieReading:
