@@ -724,7 +724,7 @@ class Renderer:
     def _help(self, view: ScreenView) -> None:
         pg = self.pg
         veil = pg.Surface((self.w, self.h), pg.SRCALPHA)
-        veil.fill((10, 12, 18, 235))
+        veil.fill((10, 12, 18, 250))
         self.surface.blit(veil, (0, 0))
         x = self.s(24)
         self.text(view.help_title, 38, ACCENT, (x, self.s(14)), max_width=self.w - 2 * x)
