@@ -285,7 +285,9 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         lines = tuple(f"{name}: {stones}" for name, stones in result.bids)
         title = (f"{result.winner} takes the unicorn" if result.winner
                  else f"Tie: {', '.join(result.tied)} roll for it")
-        return ScreenView(ScreenKind.AUCTION, players=cards(set()), title=title,
+        # The reveal shows the bids only; the top-up's markers come with its own screen.
+        revealed = player_cards(ledger, c.seats, unicorn, set(), {})
+        return ScreenView(ScreenKind.AUCTION, players=revealed, title=title,
                           subtitle="The bids, all paid to the central stash", lines=lines,
                           **base)  # type: ignore[arg-type]
     if awaiting is Awaiting.BID:
