@@ -23,6 +23,14 @@ if [ "$is_pi" = 1 ]; then
     fi
 fi
 
+# On a Pi the venv must see the system's picamera2 and lgpio: one made without
+# --system-site-packages (by hand, or copied from elsewhere) is made again.
+if [ "$is_pi" = 1 ] && [ -f "$venv/pyvenv.cfg" ] \
+    && grep -qi "^include-system-site-packages *= *false" "$venv/pyvenv.cfg"; then
+    echo "The Python environment in $venv cannot see the Pi's camera library; making it again"
+    rm -rf "$venv"
+fi
+
 if [ ! -x "$venv/bin/python" ]; then
     echo "Making a Python environment in $venv"
     if [ "$is_pi" = 1 ]; then

@@ -21,6 +21,8 @@ from einhorn_table.errors import EinhornError
 COMMANDS: tuple[str, ...] = (
     "replay",
     "simulate",
+    "doctor",
+    "record",
 )
 
 

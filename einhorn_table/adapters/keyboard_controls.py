@@ -1,0 +1,101 @@
+"""A desktop keyboard standing in for the button stations (pygame key events).
+
+Each player has four keys in a row, left to right the same as their buttons
+(Das Unvermeidliche, Wunsch, Einhorn, Dreifaltigkeit)::
+
+    player 1: 1 2 3 4      player 4: Z X C V
+    player 2: Q W E R      player 5: 7 8 9 0
+    player 3: A S D F      player 6: U I O P
+
+Keys are matched by their position (SDL scancode), so on a German keyboard
+player 4's row is Y X C V. Holding a key is a long press, two keys of one row
+at once a chord, exactly as with the buttons.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from einhorn_table.ports import Button, Clock, Gesture, RawButtonEvent
+from einhorn_table.stations import MAX_STATIONS
+from einhorn_table.stations.gestures import GestureDecoder, GestureTiming
+
+#: Per player, the four keys (as printed on a US keyboard), left to right.
+KEY_ROWS: tuple[str, ...] = ("1234", "qwer", "asdf", "zxcv", "7890", "uiop")
+
+
+def key_map_text(players: int = MAX_STATIONS) -> str:
+    """One line per player, e.g. ``player 1: 1 2 3 4``."""
+    return "; ".join(
+        f"player {n + 1}: {' '.join(KEY_ROWS[n].upper())}" for n in range(players)
+    )
+
+
+class KeyboardControls:
+    """:class:`~einhorn_table.ports.Controls` from pygame's KEYDOWN/KEYUP events.
+
+    The screen's event loop hands key events to :meth:`handle`; with
+    ``read_event_queue`` (the default) :meth:`poll` also takes them from
+    pygame's event queue itself, for use without a screen loop.
+    """
+
+    simulated = True
+
+    def __init__(
+        self,
+        clock: Clock,
+        *,
+        players: int = MAX_STATIONS,
+        timing: GestureTiming | None = None,
+        read_event_queue: bool = True,
+    ) -> None:
+        import pygame
+
+        self._pygame: Any = pygame
+        self._clock = clock
+        self._decoder = GestureDecoder(timing)
+        self._read_queue = read_event_queue
+        self.description = f"keyboard ({key_map_text(players)})"
+        self._by_scancode: dict[int, tuple[int, Button]] = {}
+        self._by_key: dict[int, tuple[int, Button]] = {}
+        for player, row in enumerate(KEY_ROWS[:players]):
+            for char, button in zip(row, Button, strict=True):
+                target = (player, button)
+                self._by_key[getattr(pygame, f"K_{char}")] = target
+                scancode = getattr(pygame, f"KSCAN_{char.upper()}")
+                self._by_scancode[scancode] = target
+        self._pending: list[Gesture] = []
+
+    def _lookup(self, event: Any) -> tuple[int, Button] | None:
+        scancode = getattr(event, "scancode", 0)
+        if scancode and scancode in self._by_scancode:
+            return self._by_scancode[scancode]
+        return self._by_key.get(getattr(event, "key", -1))
+
+    def handle(self, event: Any) -> bool:
+        """Take one pygame event; True if it was one of the players' keys."""
+        pygame = self._pygame
+        if event.type not in (pygame.KEYDOWN, pygame.KEYUP):
+            return False
+        target = self._lookup(event)
+        if target is None:
+            return False
+        player, button = target
+        raw = RawButtonEvent(player, button, event.type == pygame.KEYDOWN, self._clock.monotonic())
+        self._pending += self._decoder.feed(raw)
+        return True
+
+    def poll(self) -> list[Gesture]:
+        pygame = self._pygame
+        if self._read_queue and pygame.display.get_init():
+            for event in pygame.event.get((pygame.KEYDOWN, pygame.KEYUP)):
+                self.handle(event)
+        gestures = self._pending + self._decoder.tick(self._clock.monotonic())
+        self._pending = []
+        return gestures
+
+    def held(self, player: int) -> tuple[Button, ...]:
+        return self._decoder.held(player)
+
+    def close(self) -> None:
+        self._pending = []

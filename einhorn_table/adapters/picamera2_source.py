@@ -1,0 +1,211 @@
+"""``picamera2``: the Raspberry Pi camera through picamera2 (libcamera).
+
+Two streams come from every request: the main stream (BGR) the dice are read
+from, and a small "lores" stream (YUV420, of which the grey Y plane is kept)
+for motion detection. Both are copied out of the camera's buffers by
+``capture_arrays`` (one request, so they show the same moment), and the buffer
+goes straight back to the camera.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from einhorn_table.adapters.camera_settings import CameraSettings
+from einhorn_table.adapters.source_base import BaseSource, SourceError
+from einhorn_table.ports import Clock, Frame
+
+#: libcamera's ``controls.AfModeEnum.Manual`` (control_ids: AfModeManual = 0).
+AF_MODE_MANUAL = 0
+
+#: How many frames in a row must agree before automatic values count as settled.
+SETTLED_RUN = 5
+
+INSTALL_PICAMERA2 = (
+    "The camera library picamera2 is not installed in this Python. On the "
+    "Raspberry Pi run: sudo apt install -y python3-picamera2 ; then make the venv "
+    "so that it sees the system's libraries: delete .venv and run ./start again "
+    "(it uses python3 -m venv --system-site-packages). On a desktop computer use a "
+    "webcam (--source opencv:0) or the synthetic table (--source synth:)."
+)
+
+CameraFactory = Callable[[int], Any]
+
+
+def _import_picamera2() -> CameraFactory:
+    try:
+        from picamera2 import Picamera2
+    except ImportError as error:
+        raise SourceError(f"{INSTALL_PICAMERA2} (Python said: {error})") from None
+    factory: CameraFactory = Picamera2
+    return factory
+
+
+class Picamera2Source(BaseSource):
+    """The Pi camera; ``camera_factory`` (default: ``picamera2.Picamera2``) is for tests."""
+
+    def __init__(
+        self,
+        clock: Clock,
+        settings: CameraSettings | None = None,
+        *,
+        camera_number: int = 0,
+        camera_factory: CameraFactory | None = None,
+    ) -> None:
+        super().__init__()
+        self.settings = settings or CameraSettings()
+        self.camera_number = camera_number
+        self.description = f"Raspberry Pi camera {camera_number} (picamera2)"
+        self._clock = clock
+        self._factory = camera_factory
+        self._camera: Any = None
+        self._lores_size = self.settings.lores_size
+        #: What was locked after settling (control name to value), for reports.
+        self.locked: dict[str, Any] = {}
+        #: Remarks for the installer (e.g. values that never settled).
+        self.notes: list[str] = []
+
+    # --------------------------------------------------------------------- open
+    def _open(self) -> None:
+        factory = self._factory or _import_picamera2()
+        try:
+            camera = factory(self.camera_number)
+        except Exception as error:  # picamera2 raises IndexError or RuntimeError here
+            raise SourceError(
+                f"No Raspberry Pi camera found as camera {self.camera_number} ({error}). "
+                "Check the ribbon cable (contacts facing the right way, both latches "
+                "closed), then run 'rpicam-hello --list-cameras': it must list the "
+                "camera. Power the Pi off before touching the cable."
+            ) from None
+        self._camera = camera
+        try:
+            self._start(camera)
+        except SourceError:
+            self._close()
+            raise
+        except Exception as error:
+            self._close()
+            raise SourceError(
+                f"The Raspberry Pi camera would not start ({error}). Is another program "
+                "using it (the companion's service, rpicam-hello)? Stop it and try again."
+            ) from None
+        model = getattr(camera, "camera_properties", {}).get("Model")
+        if model:
+            self.description = f"Raspberry Pi camera {self.camera_number} ({model}, picamera2)"
+
+    def _start(self, camera: Any) -> None:
+        settings = self.settings
+        config = camera.create_video_configuration(
+            main={"size": settings.size, "format": "RGB888"},
+            lores={"size": settings.lores_size, "format": "YUV420"},
+            controls=settings.fixed_controls,
+        )
+        camera.configure(config)
+        # libcamera may adjust the sizes; picamera2 keeps what it applied in camera_config.
+        applied = getattr(camera, "camera_config", None) or config
+        width, height = applied["lores"]["size"]
+        self._lores_size = (int(width), int(height))
+        camera.start()
+        self._focus(camera)
+        if settings.lock_when_settled:
+            self._lock_when_settled(camera)
+
+    def _has_focus_motor(self, camera: Any) -> bool:
+        return "AfMode" in getattr(camera, "camera_controls", {})
+
+    def _focus(self, camera: Any) -> None:
+        position = self.settings.lens_position
+        if not self._has_focus_motor(camera):
+            if position is not None:
+                self.notes.append(
+                    "lens_position is set but this camera has a fixed focus: it was ignored."
+                )
+            return
+        if position is None:
+            if not camera.autofocus_cycle():
+                self.notes.append(
+                    "The autofocus did not find a sharp picture: put dice in the tray, "
+                    "check the light, or set lens_position in the calibration profile."
+                )
+            position = camera.capture_metadata().get("LensPosition")
+        if position is not None:
+            camera.set_controls({"AfMode": AF_MODE_MANUAL, "LensPosition": float(position)})
+            self.locked["LensPosition"] = float(position)
+
+    def _lock_when_settled(self, camera: Any) -> None:
+        settings = self.settings
+        auto_exposure = settings.exposure_time_us is None
+        auto_white = settings.colour_gains is None
+        if not (auto_exposure or auto_white):
+            return
+        previous: Mapping[str, Any] | None = None
+        run = 0
+        metadata: Mapping[str, Any] = {}
+        for _ in range(settings.settle_max_frames):
+            metadata = camera.capture_metadata()
+            if previous is not None and _close(previous, metadata, settings.settle_tolerance):
+                run += 1
+                if run >= SETTLED_RUN:
+                    break
+            else:
+                run = 0
+            previous = metadata
+        else:
+            self.notes.append(
+                f"Exposure and white balance had not settled after "
+                f"{settings.settle_max_frames} frames (flickering light?); the last "
+                "values were locked. Steady light over the tray helps."
+            )
+        controls: dict[str, Any] = {}
+        if auto_exposure and "ExposureTime" in metadata:
+            controls.update(
+                AeEnable=False,
+                ExposureTime=int(metadata["ExposureTime"]),
+                AnalogueGain=float(metadata.get("AnalogueGain", 1.0)),
+            )
+        if auto_white and "ColourGains" in metadata:
+            red, blue = metadata["ColourGains"]
+            controls.update(AwbEnable=False, ColourGains=(float(red), float(blue)))
+        if controls:
+            camera.set_controls(controls)
+            self.locked.update({k: v for k, v in controls.items() if not k.endswith("Enable")})
+
+    # --------------------------------------------------------------------- read
+    def _read(self) -> Frame | None:
+        try:
+            (main, lores), metadata = self._camera.capture_arrays(["main", "lores"])
+        except Exception as error:
+            raise SourceError(
+                f"The Raspberry Pi camera stopped sending pictures ({error}). Check the "
+                "ribbon cable and the power supply (use the official 5 V supply)."
+            ) from None
+        width, height = self._lores_size
+        image = main if main.base is None else main.copy()
+        small = lores[:height, :width].copy()
+        stamp = metadata.get("SensorTimestamp")
+        timestamp = stamp / 1e9 if isinstance(stamp, int) else self._clock.monotonic()
+        return Frame(image=image, timestamp=timestamp, index=self.frames_read, small=small)
+
+    # -------------------------------------------------------------------- close
+    def _close(self) -> None:
+        camera, self._camera = self._camera, None
+        if camera is None:
+            return
+        try:
+            camera.stop()
+        finally:
+            camera.close()
+
+
+def _close(a: Mapping[str, Any], b: Mapping[str, Any], tolerance: float) -> bool:
+    """Whether the automatic values of two frames' metadata agree within ``tolerance``."""
+    for key in ("ExposureTime", "AnalogueGain", "ColourGains"):
+        if key not in a or key not in b:
+            continue
+        left = a[key] if isinstance(a[key], tuple | list) else (a[key],)
+        right = b[key] if isinstance(b[key], tuple | list) else (b[key],)
+        for x, y in zip(left, right, strict=True):
+            if abs(float(x) - float(y)) > tolerance * max(abs(float(x)), 1e-9):
+                return False
+    return True

@@ -1,0 +1,50 @@
+"""Write frames into a folder that a ``dir:`` source replays (to reproduce a problem)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from einhorn_table.adapters.dir_source import list_pictures
+from einhorn_table.adapters.source_base import SourceError
+from einhorn_table.ports import Frame, FrameSource
+
+
+class FrameRecorder:
+    """Saves frames as ``000000.png``, ``000001.png``... in ``folder`` (made if missing).
+
+    A folder that already holds pictures is refused, so that one recording never
+    mixes with another.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        if folder.exists() and not folder.is_dir():
+            raise SourceError(f"{folder} is a file; give a folder to record into.")
+        if folder.is_dir() and list_pictures(folder):
+            raise SourceError(
+                f"{folder} already holds pictures; record into a new, empty folder."
+            )
+        folder.mkdir(parents=True, exist_ok=True)
+        self.written = 0
+
+    def write(self, frame: Frame) -> Path:
+        import cv2
+
+        path = self.folder / f"{self.written:06d}.png"
+        if not cv2.imwrite(str(path), frame.image):
+            raise SourceError(
+                f"Could not write {path}: is the disk full or the folder read-only?"
+            )
+        self.written += 1
+        return path
+
+
+def record(source: FrameSource, folder: Path, count: int) -> int:
+    """Read up to ``count`` frames from an opened ``source`` into ``folder``; returns how many."""
+    recorder = FrameRecorder(folder)
+    for _ in range(count):
+        frame = source.read()
+        if frame is None:
+            break
+        recorder.write(frame)
+    return recorder.written

@@ -1,0 +1,92 @@
+"""What every frame source shares: the error it raises, opening and closing, pacing."""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Self
+
+from einhorn_table.errors import EinhornError
+from einhorn_table.ports import Clock, Frame
+
+
+class SourceError(EinhornError):
+    """A frame source cannot start or stopped giving pictures; the message says what to do."""
+
+
+class BaseSource:
+    """Open/close bookkeeping and the context manager; subclasses fill in the three hooks."""
+
+    description: str = "frame source"
+    simulated: bool = False
+
+    def __init__(self) -> None:
+        self._opened = False
+        self._index = 0
+
+    # The hooks -----------------------------------------------------------------
+    def _open(self) -> None:
+        raise NotImplementedError
+
+    def _read(self) -> Frame | None:
+        raise NotImplementedError
+
+    def _close(self) -> None:
+        raise NotImplementedError
+
+    # The protocol --------------------------------------------------------------
+    def open(self) -> None:
+        if not self._opened:
+            self._open()
+            self._opened = True
+
+    def read(self) -> Frame | None:
+        if not self._opened:
+            raise RuntimeError(f"{self.description}: open() it before reading")
+        frame = self._read()
+        if frame is not None:
+            self._index += 1
+        return frame
+
+    def close(self) -> None:
+        if self._opened:
+            self._opened = False
+            self._close()
+
+    @property
+    def frames_read(self) -> int:
+        """How many frames :meth:`read` has returned so far."""
+        return self._index
+
+    def __enter__(self) -> Self:
+        self.open()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class Pacer:
+    """Holds a replay to ``fps`` frames a second on ``clock``; ``fps=None`` runs flat out."""
+
+    def __init__(self, clock: Clock, fps: float | None) -> None:
+        if fps is not None and fps <= 0:
+            raise SourceError(f"fps must be more than 0, not {fps}")
+        self._clock = clock
+        self._fps = fps
+        self._start: float | None = None
+
+    def wait_for(self, index: int) -> None:
+        """Sleep until frame ``index`` is due (frame 0 is due at once)."""
+        if self._fps is None:
+            return
+        now = self._clock.monotonic()
+        if self._start is None:
+            self._start = now
+        due = self._start + index / self._fps
+        if due > now:
+            self._clock.sleep(due - now)

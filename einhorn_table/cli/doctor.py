@@ -1,0 +1,157 @@
+"""``einhorn-table doctor``: check the camera, the buttons, the screen and the state directory.
+
+Prints a plain report with what to do for each failure; exits 0 when every
+essential check passed. On a desktop it says what is simulated (synthetic
+camera, keyboard, window). ``--buttons`` asks for every button in turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from einhorn_table.stations import MAX_STATIONS
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "doctor",
+        help="check the camera, buttons, screen and state directory of this table",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_arguments(parser)
+    parser.set_defaults(handler=run)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--source",
+        help="the camera to check (default: picamera2 on a Pi, synth:seed=0 elsewhere); "
+        "e.g. opencv:0, dir:frames/, synth:seed=3,players=4",
+    )
+    parser.add_argument(
+        "--pins", type=Path, help="the pin map to check (default: the project's hardware/pins.toml)"
+    )
+    parser.add_argument("--profile", type=Path, help="a calibration profile (TOML) to check")
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        help="where match histories go "
+        "(default: $STATE_DIRECTORY, else ~/.local/state/einhorn-table)",
+    )
+    parser.add_argument(
+        "--buttons",
+        action="store_true",
+        help="ask for every button in turn and see it pressed (someone must press them)",
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=range(1, MAX_STATIONS + 1),
+        metavar="N",
+        help="check only the stations of players 1 to N",
+    )
+    parser.add_argument(
+        "--frames", type=int, default=30, help="frames to read to measure the camera (default 30)"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=10.0, help="seconds to wait for each button (default 10)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from einhorn_table.adapters.clock import SystemClock
+    from einhorn_table.doctor import checks
+    from einhorn_table.doctor.machine import detect_machine
+    from einhorn_table.doctor.report import CheckResult, Status, exit_status, render
+    from einhorn_table.stations.pin_map import default_pin_map_path
+
+    machine = detect_machine()
+    clock = SystemClock()
+    results: list[CheckResult] = []
+    profile_result, settings = checks.check_profile(args.profile)
+    source = args.source or checks.default_source(machine)
+    frames = max(2, args.frames)
+    results.append(checks.check_camera(source, clock, frames=frames, settings=settings))
+    pin_result, pin_map = checks.check_pin_map(args.pins or default_pin_map_path())
+    results.append(pin_result)
+    button_result, controls = checks.check_buttons(machine, pin_map, clock, players=args.players)
+    results.append(button_result)
+    screen_result = checks.check_screen(machine)
+    results.append(screen_result)
+    results.append(checks.check_state_dir(args.state_dir or checks.default_state_dir()))
+    results.append(profile_result)
+    groups = checks.check_groups(machine)
+    if groups is not None:
+        results.append(groups)
+
+    def say(text: str) -> None:
+        print(text, end="", flush=True)
+
+    try:
+        if args.buttons and pin_map is not None:
+            if controls is not None:
+                say("Button test: press each button when asked.\n")
+                results.append(
+                    checks.walk_buttons(
+                        controls, pin_map, clock, say, players=args.players, timeout=args.timeout
+                    )
+                )
+            elif button_result.simulated and not screen_result.simulated:
+                results.append(_keyboard_walk(pin_map, clock, say, args))
+            elif button_result.simulated:
+                results.append(
+                    CheckResult(
+                        "button test",
+                        Status.SKIP,
+                        "no window for the keyboard here (no display)",
+                        essential=False,
+                    )
+                )
+    finally:
+        if controls is not None:
+            controls.close()
+    if any(r.name == "button test" and r.status is not Status.SKIP for r in results):
+        say("\n")
+    sys.stdout.write(render(machine.describe(), results))
+    return exit_status(results)
+
+
+def _keyboard_walk(pin_map: Any, clock: Any, say: Any, args: argparse.Namespace) -> Any:
+    """The button test on a desktop: a small window takes the players' keys."""
+    import pygame
+
+    from einhorn_table.adapters.keyboard_controls import KeyboardControls
+    from einhorn_table.doctor import checks
+
+    pygame.display.init()
+    try:
+        pygame.display.set_mode((480, 120))
+        pygame.display.set_caption("Einhorn Table doctor: press the keys asked for")
+        keys = KeyboardControls(clock, players=args.players or MAX_STATIONS)
+        say("Button test on the keyboard: keep the doctor's window in front.\n")
+        return checks.walk_buttons(
+            keys, pin_map, clock, say, players=args.players, timeout=args.timeout
+        )
+    finally:
+        pygame.display.quit()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the doctor alone (``python -m einhorn_table.cli.doctor``)."""
+    from einhorn_table.errors import EinhornError
+
+    parser = argparse.ArgumentParser(prog="einhorn-table doctor", description=__doc__)
+    add_arguments(parser)
+    try:
+        return run(parser.parse_args(argv))
+    except EinhornError as error:
+        print(f"einhorn-table doctor: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

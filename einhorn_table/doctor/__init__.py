@@ -1,0 +1,1 @@
+"""``einhorn-table doctor``: checks what an installer needs, with what to do for each failure."""

@@ -1,0 +1,37 @@
+"""The doctor's checks, in one place. Each returns a :class:`CheckResult` and never raises
+for a problem it can explain: the problem goes into the report, with what to do."""
+
+from einhorn_table.doctor.button_checks import (
+    check_buttons,
+    check_pin_map,
+    serial_console_enabled,
+    walk_buttons,
+)
+from einhorn_table.doctor.camera_check import GOOD_FPS, MIN_FPS, check_camera
+from einhorn_table.doctor.screen_check import SIMULATED_DRIVERS, check_screen
+from einhorn_table.doctor.system_checks import (
+    GROUPS,
+    check_groups,
+    check_profile,
+    check_state_dir,
+    default_source,
+    default_state_dir,
+)
+
+__all__ = [
+    "GOOD_FPS",
+    "GROUPS",
+    "MIN_FPS",
+    "SIMULATED_DRIVERS",
+    "check_buttons",
+    "check_camera",
+    "check_groups",
+    "check_pin_map",
+    "check_profile",
+    "check_screen",
+    "check_state_dir",
+    "default_source",
+    "default_state_dir",
+    "serial_console_enabled",
+    "walk_buttons",
+]

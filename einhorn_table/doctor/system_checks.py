@@ -1,0 +1,116 @@
+"""Checks of the installation around the hardware: defaults, profile, state dir, groups."""
+
+from __future__ import annotations
+
+import grp
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+
+from einhorn_table.adapters.camera_settings import CameraSettings, CameraSettingsError
+from einhorn_table.doctor.machine import Machine
+from einhorn_table.doctor.report import CheckResult, Status
+
+#: The groups the service's user needs (see systemd/einhorn-table.service).
+GROUPS = ("video", "render", "input", "gpio")
+
+
+def default_source(machine: Machine) -> str:
+    return "picamera2" if machine.is_pi else "synth:seed=0"
+
+
+def default_state_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where the match history goes: systemd's ``$STATE_DIRECTORY``, else the XDG state home."""
+    env = os.environ if environ is None else environ
+    if env.get("STATE_DIRECTORY"):
+        return Path(env["STATE_DIRECTORY"].split(":")[0])
+    base = env.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "einhorn-table"
+
+
+def check_profile(path: Path | None) -> tuple[CheckResult, CameraSettings | None]:
+    """A calibration profile parses as TOML, has a ``version``, and a valid ``[camera]``."""
+    if path is None:
+        return (
+            CheckResult(
+                "profile",
+                Status.SKIP,
+                "no calibration profile given (--profile FILE checks one)",
+                essential=False,
+            ),
+            None,
+        )
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return _profile_fail(path, "does not exist", "Give the right path with --profile."), None
+    except (OSError, UnicodeDecodeError) as error:
+        return _profile_fail(path, f"cannot be read ({error})", "Check its permissions."), None
+    except tomllib.TOMLDecodeError as error:
+        return _profile_fail(path, f"is not valid TOML ({error})", "Fix that line."), None
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        return (
+            _profile_fail(
+                path,
+                f"has no valid 'version' (found {version!r})",
+                "Add 'version = 1' at the top, or make the profile again.",
+            ),
+            None,
+        )
+    settings = None
+    if "camera" in data:
+        try:
+            settings = CameraSettings.from_mapping(data["camera"])
+        except CameraSettingsError as error:
+            return _profile_fail(path, f"[camera]: {error}", "Fix the [camera] table."), None
+    extra = ", with camera settings" if settings else ""
+    return CheckResult("profile", Status.OK, f"{path}: version {version}{extra}"), settings
+
+
+def _profile_fail(path: Path, what: str, todo: str) -> CheckResult:
+    return CheckResult("profile", Status.FAIL, f"the calibration profile {path} {what}", todo)
+
+
+def check_state_dir(path: Path) -> CheckResult:
+    """The state directory exists (or can be made) and a file can be written there."""
+    probe = path / ".einhorn-doctor-probe"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe.write_text("ok\n", encoding="utf-8")
+        probe.unlink()
+    except OSError as error:
+        return CheckResult(
+            "state dir",
+            Status.FAIL,
+            f"{path} is not writable ({error.strerror or error})",
+            "The service gets /var/lib/einhorn-table from systemd (StateDirectory=). "
+            "By hand, give a folder you own with --state-dir, or: "
+            f"sudo mkdir -p {path} && sudo chown $USER {path}",
+        )
+    return CheckResult("state dir", Status.OK, f"{path} is writable")
+
+
+def check_groups(machine: Machine) -> CheckResult | None:
+    """On a Pi, whether this user may use camera, screen, keyboard and GPIO (not for root)."""
+    if not machine.is_pi or os.geteuid() == 0:
+        return None
+    mine = set(os.getgroups())
+    lacking = []
+    for name in GROUPS:
+        try:
+            gid = grp.getgrnam(name).gr_gid
+        except KeyError:
+            continue
+        if gid not in mine:
+            lacking.append(name)
+    if not lacking:
+        return CheckResult("groups", Status.OK, f"this user is in {', '.join(GROUPS)}")
+    return CheckResult(
+        "groups",
+        Status.WARN,
+        f"this user is not in: {', '.join(lacking)} (the service's user gets them from the unit)",
+        f"To run by hand: sudo usermod -aG {','.join(lacking)} $USER, then log out and in.",
+        essential=False,
+    )

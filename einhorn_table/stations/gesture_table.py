@@ -1,0 +1,194 @@
+"""What each gesture means, as data: the table the screen shows and docs/buttons.md prints.
+
+The four buttons of a station carry two labels each: the roll category they
+call, and a small sign for everything else the match asks::
+
+    [ Das Unvermeidliche ]  [ Wunsch ]  [ Einhorn ]  [ Dreifaltigkeit ]
+             −                  +           OK              ✗
+
+While a player makes their call the buttons are the categories; whenever the
+screen asks that player something (a counterparty, a bid, a top-up, the dice)
+they are − + OK ✗. Two chords work everywhere: the outer two buttons together
+undo the last input, the middle two show the help for the moment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+
+from einhorn_table.ports import Button, Gesture, GestureKind
+
+
+class Context(StrEnum):
+    """What the match is waiting for from a player."""
+
+    CALL = "call"
+    COUNTERPARTY = "counterparty"
+    BID = "bid"
+    TOPUP = "topup"
+    CONFIRM_DICE = "confirm_dice"
+    ENTER_DICE = "enter_dice"
+    WAIT = "wait"
+
+    @property
+    def heading(self) -> str:
+        """The line the screen shows above this context's help."""
+        return _TITLES[self]
+
+
+_TITLES = {
+    Context.CALL: "Your turn: make your call, then roll",
+    Context.COUNTERPARTY: "You own the unicorn: choose who pays or is paid",
+    Context.BID: "Auction: bid for the unicorn, secretly",
+    Context.TOPUP: "Top-up: move stones from your stash to your game stones",
+    Context.CONFIRM_DICE: "Are these the dice?",
+    Context.ENTER_DICE: "Enter the three dice by hand",
+    Context.WAIT: "Not your turn",
+}
+
+
+class Action(StrEnum):
+    CALL = "call"  # call the button's category (the same again takes the call back)
+    LESS = "less"  # previous choice, fewer stones, a lower die
+    MORE = "more"  # next choice, more stones, a higher die
+    OK = "ok"
+    NO = "no"
+    UNDO = "undo"
+    HELP = "help"
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What a gesture asks for; ``amount`` for LESS/MORE, ``button`` for CALL."""
+
+    action: Action
+    amount: int = 1
+    button: Button | None = None
+
+
+#: The sign each button carries besides its category.
+SIGNS = MappingProxyType(
+    {
+        Button.UNVERMEIDLICH: "−",
+        Button.WUNSCH: "+",
+        Button.EINHORN: "OK",
+        Button.DREIFALTIGKEIT: "✗",
+    }
+)
+
+U, W, E, D = Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
+EVERYWHERE = tuple(Context)
+UNDO_CHORD = (U, D)
+HELP_CHORD = (W, E)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One line of the gesture table: in these contexts, this gesture means this."""
+
+    contexts: tuple[Context, ...]
+    kind: GestureKind
+    buttons: tuple[Button, ...]  # empty for "any one button" (the call taps)
+    intent: Intent
+    help: str
+
+    @property
+    def gesture_text(self) -> str:
+        if not self.buttons:
+            return "tap a category"
+        names = " + ".join(f"{b.label} ({SIGNS[b]})" for b in self.buttons)
+        return {
+            GestureKind.TAP: f"tap {names}",
+            GestureKind.LONG: f"hold {names}",
+            GestureKind.CHORD: f"press {names} together",
+        }[self.kind]
+
+
+def _number_rules(context: Context, what: str, ok: str, no: str) -> tuple[Rule, ...]:
+    c = (context,)
+    return (
+        Rule(c, GestureKind.TAP, (W,), Intent(Action.MORE), f"one {what} more"),
+        Rule(c, GestureKind.TAP, (U,), Intent(Action.LESS), f"one {what} less"),
+        Rule(c, GestureKind.LONG, (W,), Intent(Action.MORE, 5), f"five {what}s more"),
+        Rule(c, GestureKind.LONG, (U,), Intent(Action.LESS, 5), f"five {what}s less"),
+        Rule(c, GestureKind.TAP, (E,), Intent(Action.OK), ok),
+        Rule(c, GestureKind.TAP, (D,), Intent(Action.NO), no),
+    )
+
+
+#: Every gesture rule, in the order the help shows them.
+RULES: tuple[Rule, ...] = (
+    Rule(
+        (Context.CALL,),
+        GestureKind.TAP,
+        (),
+        Intent(Action.CALL),
+        "call it; tap another to change your call, the same one again to take it back "
+        "(no call = silent). The call is locked when the dice start moving",
+    ),
+    Rule((Context.COUNTERPARTY,), GestureKind.TAP, (W,), Intent(Action.MORE),
+         "next: the central stash, then each other player in turn"),
+    Rule((Context.COUNTERPARTY,), GestureKind.TAP, (U,), Intent(Action.LESS), "previous"),
+    Rule((Context.COUNTERPARTY,), GestureKind.TAP, (E,), Intent(Action.OK),
+         "settle with the one shown"),
+    *_number_rules(Context.BID, "stone", "seal your bid (the screen never shows it)",
+                   "start again from 0 if you lost count"),
+    *_number_rules(Context.TOPUP, "stone", "done (0 is fine)", "back to 0"),
+    Rule((Context.CONFIRM_DICE,), GestureKind.TAP, (E,), Intent(Action.OK),
+         "yes, the screen shows the dice on the table"),
+    Rule((Context.CONFIRM_DICE,), GestureKind.TAP, (D,), Intent(Action.NO),
+         "no: enter the dice by hand"),
+    Rule((Context.ENTER_DICE,), GestureKind.TAP, (W,), Intent(Action.MORE),
+         "the marked die one higher (after 6 comes 1)"),
+    Rule((Context.ENTER_DICE,), GestureKind.TAP, (U,), Intent(Action.LESS),
+         "the marked die one lower (before 1 comes 6)"),
+    Rule((Context.ENTER_DICE,), GestureKind.TAP, (E,), Intent(Action.OK),
+         "this die is right: on to the next (after the third: done)"),
+    Rule((Context.ENTER_DICE,), GestureKind.TAP, (D,), Intent(Action.NO),
+         "back one die; on the first die: leave, and roll again"),
+    Rule(EVERYWHERE, GestureKind.CHORD, UNDO_CHORD, Intent(Action.UNDO),
+         "undo the last input at the table (a wrong button, a misread roll)"),
+    Rule(EVERYWHERE, GestureKind.CHORD, HELP_CHORD, Intent(Action.HELP),
+         "show this help on the screen"),
+)  # fmt: skip
+
+
+def intent_for(context: Context, gesture: Gesture) -> Intent | None:
+    """What ``gesture`` means in ``context``; ``None`` if nothing (the screen may show help)."""
+    for rule in RULES:
+        if context not in rule.contexts or rule.kind is not gesture.kind:
+            continue
+        if not rule.buttons and gesture.kind is GestureKind.TAP:
+            return Intent(rule.intent.action, rule.intent.amount, gesture.button)
+        if rule.buttons == gesture.buttons:
+            return rule.intent
+    return None
+
+
+@dataclass(frozen=True)
+class HelpLine:
+    gesture: str
+    does: str
+
+
+def _help(context: Context) -> tuple[HelpLine, ...]:
+    return tuple(HelpLine(r.gesture_text, r.help) for r in RULES if context in r.contexts)
+
+
+#: Per context, the help lines the screen shows (gesture, what it does).
+GESTURES: MappingProxyType[Context, tuple[HelpLine, ...]] = MappingProxyType(
+    {context: _help(context) for context in Context}
+)
+
+
+def help_markdown() -> str:
+    """The gesture table as Markdown (docs/buttons.md holds exactly this)."""
+    lines: list[str] = []
+    for context in Context:
+        lines += [f"### {context.heading} (`{context.value}`)", ""]
+        lines += ["| gesture | does |", "|---|---|"]
+        lines += [f"| {line.gesture} | {line.does} |" for line in GESTURES[context]]
+        lines.append("")
+    return "\n".join(lines)

@@ -1,0 +1,174 @@
+"""From raw button edges to gestures: debouncing, then taps, long presses and chords.
+
+Pure and driven by the events' timestamps: feed it :class:`RawButtonEvent`s
+(from GPIO callbacks or key events) and call :meth:`GestureDecoder.tick` now
+and then (every frame is plenty), and it returns :class:`Gesture`s.
+
+* **Debouncing** (per button): the first edge counts at once; further edges in
+  the next ``bounce`` seconds are chatter and only remembered; when that time is
+  up the button takes the level it was last seen at. A press reacts without
+  delay, and chatter never makes two presses of one.
+* **Tap**: a button pressed and released within ``long_press`` seconds.
+* **Long press**: a button held ``long_press`` seconds; it is reported once, at
+  that moment (while still held), and its release is then ignored, however long
+  the button stays down.
+* **Chord**: a second button of the same station pressed within
+  ``chord_window`` seconds of the first while the first is still down. Reported
+  at once; both releases are ignored, and so are other presses of that station
+  until the chord's buttons are up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from einhorn_table.ports import Button, Gesture, GestureKind, RawButtonEvent
+
+
+@dataclass(frozen=True)
+class GestureTiming:
+    """Seconds: chatter lock-out, the long-press threshold and the chord window."""
+
+    bounce: float = 0.03
+    long_press: float = 0.7
+    chord_window: float = 0.25
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.bounce < self.chord_window < self.long_press:
+            raise ValueError(
+                "gesture timing must satisfy 0 <= bounce < chord_window < long_press, "
+                f"not {self.bounce}, {self.chord_window}, {self.long_press}"
+            )
+
+
+Key = tuple[int, Button]
+
+
+@dataclass
+class _Line:
+    level: bool = False  # the debounced state: True is pressed
+    raw: bool = False  # the last level seen, chatter included
+    locked_until: float = float("-inf")
+
+
+class Debouncer:
+    """Per-button lock-out debouncing of raw edges (see the module's description)."""
+
+    def __init__(self, bounce: float) -> None:
+        self.bounce = bounce
+        self._lines: dict[Key, _Line] = {}
+
+    def feed(self, event: RawButtonEvent) -> list[RawButtonEvent]:
+        """The accepted edges after ``event`` (lock-outs that ended before it come first)."""
+        accepted = self.flush(event.time)
+        line = self._lines.setdefault((event.player, event.button), _Line())
+        line.raw = event.pressed
+        if event.time >= line.locked_until and event.pressed != line.level:
+            line.level = event.pressed
+            line.locked_until = event.time + self.bounce
+            accepted.append(event)
+        return accepted
+
+    def flush(self, now: float) -> list[RawButtonEvent]:
+        """Edges that become true at the end of lock-outs up to ``now``, oldest first."""
+        accepted: list[RawButtonEvent] = []
+        for (player, button), line in self._lines.items():
+            while line.raw != line.level and line.locked_until <= now:
+                when = line.locked_until
+                line.level = line.raw
+                line.locked_until = when + self.bounce
+                accepted.append(RawButtonEvent(player, button, line.level, when))
+        accepted.sort(key=lambda e: e.time)
+        return accepted
+
+    def is_pressed(self, player: int, button: Button) -> bool:
+        line = self._lines.get((player, button))
+        return line is not None and line.level
+
+
+@dataclass
+class _Station:
+    down: dict[Button, float] = field(default_factory=dict)  # press times of held buttons
+    spent: set[Button] = field(default_factory=set)  # held buttons whose release is ignored
+    chord_held: bool = False
+
+
+class GestureDecoder:
+    """Turns raw button events of all stations into gestures."""
+
+    def __init__(self, timing: GestureTiming | None = None) -> None:
+        self.timing = timing or GestureTiming()
+        self._debouncer = Debouncer(self.timing.bounce)
+        self._stations: dict[int, _Station] = {}
+
+    def feed(self, event: RawButtonEvent) -> list[Gesture]:
+        """Take one raw event; returns the gestures it (and time up to it) completed."""
+        gestures = self.tick(event.time)
+        for edge in self._debouncer.feed(event):
+            gestures += self._timers(edge.time)
+            gestures += self._edge(edge)
+        return gestures
+
+    def tick(self, now: float) -> list[Gesture]:
+        """Let time pass up to ``now``: ends lock-outs and reports long presses."""
+        gestures: list[Gesture] = []
+        for edge in self._debouncer.flush(now):
+            gestures += self._timers(edge.time)
+            gestures += self._edge(edge)
+        gestures += self._timers(now)
+        return gestures
+
+    def held(self, player: int) -> tuple[Button, ...]:
+        """The buttons of a station that are down now (for a screen's feedback)."""
+        station = self._stations.get(player)
+        return tuple(sorted(station.down, key=lambda b: b.position)) if station else ()
+
+    # ------------------------------------------------------------------------
+    def _edge(self, edge: RawButtonEvent) -> list[Gesture]:
+        station = self._stations.setdefault(edge.player, _Station())
+        if edge.pressed:
+            return self._press(station, edge)
+        return self._release(station, edge)
+
+    def _press(self, station: _Station, edge: RawButtonEvent) -> list[Gesture]:
+        if station.chord_held:
+            station.down[edge.button] = edge.time
+            station.spent.add(edge.button)
+            return []
+        partners = [
+            b
+            for b, since in station.down.items()
+            if b not in station.spent and edge.time - since <= self.timing.chord_window
+        ]
+        station.down[edge.button] = edge.time
+        if not partners:
+            return []
+        partner = min(partners, key=lambda b: station.down[b])
+        buttons = tuple(sorted((partner, edge.button), key=lambda b: b.position))
+        station.spent.update(buttons)
+        station.chord_held = True
+        return [Gesture(edge.player, GestureKind.CHORD, buttons, edge.time)]
+
+    def _release(self, station: _Station, edge: RawButtonEvent) -> list[Gesture]:
+        since = station.down.pop(edge.button, None)
+        spent = edge.button in station.spent
+        station.spent.discard(edge.button)
+        if not station.spent:
+            station.chord_held = False
+        if since is None or spent:
+            return []  # a release we never saw pressed (held at start-up), or already used
+        kind = GestureKind.TAP
+        if edge.time - since >= self.timing.long_press:
+            kind = GestureKind.LONG  # the tick that would have reported it never came
+        return [Gesture(edge.player, kind, (edge.button,), edge.time)]
+
+    def _timers(self, now: float) -> list[Gesture]:
+        gestures: list[Gesture] = []
+        for player, station in self._stations.items():
+            for button, since in station.down.items():
+                due = since + self.timing.long_press
+                if button not in station.spent and due <= now:
+                    station.spent.add(button)
+                    gestures.append(Gesture(player, GestureKind.LONG, (button,), due))
+        gestures.sort(key=lambda g: g.time)
+        return gestures

@@ -1,0 +1,1 @@
+"""Reading dice from camera frames: pure functions on numpy images."""

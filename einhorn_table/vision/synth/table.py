@@ -1,0 +1,647 @@
+"""The synthetic table: camera frames of a dice tray with the truth about each frame.
+
+:class:`SynthTable` draws single frames (:meth:`SynthTable.empty`,
+:meth:`SynthTable.still`) and whole scenes as frame lists (a roll, a nudge, a hand
+passing over the dice, the dice being picked up). Everything random comes from
+the table's own generators, built from its seed, so a seed gives the same frames.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from einhorn_table.errors import EinhornError
+from einhorn_table.vision.synth.dice import (
+    MAX_DIE_SIZE,
+    MIN_DIE_SIZE,
+    DieLook,
+    Sprite,
+    motion_blurred,
+    render_die,
+)
+from einhorn_table.vision.synth.hand import HandPose, draw_hand
+from einhorn_table.vision.synth.palette import (
+    DICE_PALETTE,
+    RGB,
+    SKIN_TONES,
+    TRAY_FELT,
+    pip_color_for,
+)
+from einhorn_table.vision.synth.tray import TrayGeometry, render_tray
+
+ByteImage = npt.NDArray[np.uint8]
+
+#: The phases of a frame, in the order a roll goes through them.
+PHASES = ("empty", "hand", "moving", "settled")
+
+#: Which tray side each player reaches in from (player index modulo 4).
+PLAYER_SIDES = ("bottom", "top", "left", "right")
+
+
+class SynthError(EinhornError, ValueError):
+    """The synthetic table was asked for a scene it cannot draw."""
+
+
+@dataclass(frozen=True)
+class SynthDie:
+    """Ground truth of one die in a frame.
+
+    ``value`` is the face up, or None when no face can be read (a cocked die, or a
+    die still tumbling); ``box`` is ``(x0, y0, x1, y1)`` tight around the die,
+    x1/y1 exclusive, so ``image[y0:y1, x0:x1]`` holds it; ``color`` is the body RGB.
+    """
+
+    value: int | None
+    box: tuple[int, int, int, int]
+    color: tuple[int, int, int]
+
+
+@dataclass(frozen=True, eq=False)
+class SynthFrame:
+    """One camera frame (BGR uint8) and its truth: dice, phase, and whether a hand shows."""
+
+    image: npt.NDArray[np.uint8]
+    dice: tuple[SynthDie, ...]
+    phase: str
+    hand: bool
+
+
+@dataclass(frozen=True)
+class PlacedDie:
+    """A die in the scene: how it looks, where its centre lies, its smear this exposure."""
+
+    look: DieLook
+    x: float
+    y: float
+    smear: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def readable(self) -> bool:
+        """Whether the face up can be read: lying flat and not moving."""
+        return not self.look.cocked and math.hypot(*self.smear) < 1.5
+
+
+class SynthTable:
+    """A seeded synthetic camera over a dice tray.
+
+    ``size`` is (width, height); ``players`` registered players get the first colours
+    of :data:`DICE_PALETTE` unless ``dice_colors`` (RGB, one per player) is given;
+    ``lighting`` scales the lamp; ``noise`` is the camera noise's standard deviation
+    in grey levels; ``fps`` is the frame rate the scenes are timed for.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        size: tuple[int, int] = (640, 480),
+        players: int = 1,
+        dice_colors: Sequence[tuple[int, int, int]] | None = None,
+        lighting: float = 1.0,
+        noise: float = 2.5,
+        fps: float = 30.0,
+        die_size: int | None = None,
+        tray_color: tuple[int, int, int] = TRAY_FELT,
+    ) -> None:
+        width, height = size
+        if width < 64 or height < 48:
+            raise SynthError(f"frame size {size} is too small; use at least 64x48 pixels")
+        if players < 1:
+            raise SynthError(f"a table needs at least one player, not {players}")
+        if dice_colors is None:
+            if players > len(DICE_PALETTE):
+                raise SynthError(
+                    f"the palette has {len(DICE_PALETTE)} dice colours for {players} players; "
+                    "pass dice_colors with one colour per player"
+                )
+            dice_colors = DICE_PALETTE[:players]
+        elif len(dice_colors) < players:
+            raise SynthError(
+                f"{players} players need {players} dice colours, got {len(dice_colors)}"
+            )
+        if not 0.2 <= lighting <= 2.0:
+            raise SynthError(f"lighting {lighting} is outside 0.2..2.0")
+        if noise < 0:
+            raise SynthError(f"noise must be 0 or more, not {noise}")
+        if fps <= 0:
+            raise SynthError(f"fps must be positive, not {fps}")
+        self.seed = seed
+        self.size = (width, height)
+        self.fps = fps
+        self.players = players
+        self.player_colors: tuple[RGB, ...] = tuple(
+            (int(r), int(g), int(b)) for r, g, b in dice_colors[:players]
+        )
+        self.rng = random.Random(seed)
+        self.np_rng = np.random.default_rng(seed)
+        self.die_size = (
+            die_size if die_size is not None else max(MIN_DIE_SIZE, round(0.1 * min(width, height)))
+        )
+        if not MIN_DIE_SIZE <= self.die_size <= MAX_DIE_SIZE:
+            raise SynthError(f"die size {self.die_size} px is outside {MIN_DIE_SIZE}..200 px")
+        self.tray = render_tray(width, height, self.np_rng, felt=tray_color, lighting=lighting)
+        self.skin = SKIN_TONES[self.rng.randrange(len(SKIN_TONES))]
+        self._noise_bank = self._make_noise_bank(noise)
+        self._sprites: OrderedDict[tuple[DieLook, tuple[float, float]], Sprite] = OrderedDict()
+        #: The dice lying in the tray after the last scene (what the next scene starts from).
+        self.layout: tuple[PlacedDie, ...] = ()
+
+    # ------------------------------------------------------------------ drawing
+
+    @property
+    def geometry(self) -> TrayGeometry:
+        """Where the tray, its walls and its floor lie in the frame."""
+        return self.tray.geometry
+
+    def frame_times(self, count: int, start: float = 0.0) -> list[float]:
+        """Timestamps (seconds) of ``count`` consecutive frames at the table's frame rate."""
+        return [start + i / self.fps for i in range(count)]
+
+    def _make_noise_bank(self, noise: float) -> list[tuple[ByteImage, ByteImage]]:
+        """A few fields of camera noise, split into the part to add and the part to subtract."""
+        if noise <= 0:
+            return []
+        width, height = self.size
+        bank = []
+        for _ in range(3):
+            field = self.np_rng.normal(0.0, noise, size=(height + 16, width + 16, 3))
+            field = np.clip(np.rint(field), -255, 255)
+            plus = np.clip(field, 0, 255).astype(np.uint8)
+            minus = np.clip(-field, 0, 255).astype(np.uint8)
+            bank.append((plus, minus))
+        return bank
+
+    def _sprite(self, look: DieLook) -> Sprite:
+        key = (look, self.tray.light_dir)
+        sprite = self._sprites.get(key)
+        if sprite is None:
+            sprite = render_die(look, self.tray.light_dir)
+            self._sprites[key] = sprite
+            if len(self._sprites) > 1024:
+                self._sprites.popitem(last=False)
+        else:
+            self._sprites.move_to_end(key)
+        return sprite
+
+    def _paste(self, image: ByteImage, die: PlacedDie) -> tuple[int, int, int, int]:
+        """Draw one die (shadow first) into ``image``; its tight box in frame pixels."""
+        sprite = self._sprite(die.look)
+        if die.smear != (0.0, 0.0):
+            sprite = motion_blurred(sprite, *die.smear)
+        height, width = image.shape[:2]
+        cx, cy = round(die.x), round(die.y)
+        left, top = cx - sprite.centre[0], cy - sprite.centre[1]
+        sh, sw = sprite.alpha.shape
+        x0, y0 = max(left, 0), max(top, 0)
+        x1, y1 = min(left + sw, width), min(top + sh, height)
+        if x0 >= x1 or y0 >= y1:
+            return (0, 0, 0, 0)
+        sx0, sy0 = x0 - left, y0 - top
+        sx1, sy1 = sx0 + (x1 - x0), sy0 + (y1 - y0)
+        lamp = float(self.tray.light_map[min(max(cy, 0), height - 1), min(max(cx, 0), width - 1)])
+        roi = image[y0:y1, x0:x1].astype(np.float32)
+        alpha = sprite.alpha[sy0:sy1, sx0:sx1, None]
+        shadow = sprite.shadow[sy0:sy1, sx0:sx1, None]
+        roi *= 1.0 - 0.55 * shadow
+        roi += (sprite.color[sy0:sy1, sx0:sx1] * lamp - roi) * alpha
+        image[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
+        bx0, by0, bx1, by1 = sprite.box
+        return (
+            max(left + bx0, 0),
+            max(top + by0, 0),
+            min(left + bx1, width),
+            min(top + by1, height),
+        )
+
+    def render(
+        self,
+        dice: Sequence[PlacedDie],
+        *,
+        hand: HandPose | None = None,
+        phase: str | None = None,
+        blur: float = 0.0,
+    ) -> SynthFrame:
+        """Draw a scene: the tray, these dice, optionally a hand over them, blur and noise.
+
+        ``phase`` defaults to what the scene shows: 'moving' if a die is smeared,
+        else 'hand' if a hand shows, else 'settled' with dice or 'empty' without.
+        """
+        image = self.tray.image.copy()
+        truth = []
+        for die in dice:
+            box = self._paste(image, die)
+            value = die.look.value if die.readable else None
+            truth.append(SynthDie(value=value, box=box, color=die.look.body))
+        if hand is not None:
+            image = draw_hand(image, hand, self.tray.light_map, self.tray.light_dir)
+        if blur > 0:
+            image = np.asarray(cv2.GaussianBlur(image, (0, 0), blur), dtype=np.uint8)
+        if self._noise_bank:
+            plus, minus = self._noise_bank[self.rng.randrange(len(self._noise_bank))]
+            ox, oy = self.rng.randrange(16), self.rng.randrange(16)
+            width, height = self.size
+            cv2.add(image, plus[oy : oy + height, ox : ox + width], dst=image)
+            cv2.subtract(image, minus[oy : oy + height, ox : ox + width], dst=image)
+        if phase is None:
+            if any(d.smear != (0.0, 0.0) for d in dice):
+                phase = "moving"
+            elif hand is not None:
+                phase = "hand"
+            else:
+                phase = "settled" if dice else "empty"
+        if phase not in PHASES:
+            raise SynthError(f"unknown phase {phase!r}; use one of {', '.join(PHASES)}")
+        return SynthFrame(image=image, dice=tuple(truth), phase=phase, hand=hand is not None)
+
+    # ------------------------------------------------------------------ scene making
+
+    def _look(
+        self,
+        value: int,
+        body: RGB,
+        *,
+        size: int | None = None,
+        angle: float | None = None,
+        cocked: bool = False,
+    ) -> DieLook:
+        base = size if size is not None else self.die_size
+        jitter = 1.0 if size is not None else self.rng.uniform(0.95, 1.05)
+        side = min(MAX_DIE_SIZE, max(MIN_DIE_SIZE, round(base * jitter)))
+        others = [f for f in range(1, 7) if f not in (value, 7 - value)]
+        return DieLook(
+            value=value,
+            body=body,
+            pips=pip_color_for(body),
+            size=side,
+            angle=self.rng.uniform(0, 360) if angle is None else angle,
+            cocked=cocked,
+            tilt=self.rng.uniform(32, 52),
+            side_value=self.rng.choice(others),
+        )
+
+    @staticmethod
+    def _reach(look: DieLook) -> float:
+        """Radius of a circle around the die's centre that holds the whole die."""
+        half = look.size / 2.0
+        if look.cocked:
+            tilt = math.radians(look.tilt)
+            return math.hypot(half, half * (math.cos(tilt) + math.sin(tilt)))
+        return half * math.sqrt(2.0)
+
+    @staticmethod
+    def _extent(look: DieLook) -> tuple[float, float]:
+        """Half width and half height of the die's upright bounding box on screen."""
+        half = look.size / 2.0
+        half_v = half
+        if look.cocked:
+            tilt = math.radians(look.tilt)
+            half_v = half * (math.cos(tilt) + math.sin(tilt))
+        c = abs(math.cos(math.radians(look.angle)))
+        s = abs(math.sin(math.radians(look.angle)))
+        return half * c + half_v * s, half * s + half_v * c
+
+    @classmethod
+    def _apart(cls, look: DieLook, x: float, y: float, others: Sequence[PlacedDie]) -> bool:
+        """Whether a die at (x, y) keeps a small gap to every one of ``others``."""
+        ex, ey = cls._extent(look)
+        for o in others:
+            ox, oy = cls._extent(o.look)
+            if abs(x - o.x) < ex + ox + 2 and abs(y - o.y) < ey + oy + 2:
+                return False
+        return True
+
+    def _free_spot(
+        self, look: DieLook, placed: Sequence[PlacedDie], area: tuple[float, float, float, float]
+    ) -> tuple[float, float]:
+        x0, y0, x1, y1 = area
+        ex, ey = self._extent(look)
+        if x1 - x0 < 2 * ex or y1 - y0 < 2 * ey:
+            raise SynthError(f"a die of {look.size} px does not fit the tray; use smaller dice")
+        for _ in range(300):
+            x = self.rng.uniform(x0 + ex, x1 - ex)
+            y = self.rng.uniform(y0 + ey, y1 - ey)
+            if self._apart(look, x, y, placed):
+                return x, y
+        raise SynthError(
+            f"cannot fit {len(placed) + 1} dice of {look.size} px without overlap; "
+            "use fewer or smaller dice"
+        )
+
+    def _cocked_die(self, look: DieLook, placed: Sequence[PlacedDie]) -> PlacedDie:
+        """A die leaning against a random wall (its top face tipped towards the wall)."""
+        fx0, fy0, fx1, fy1 = self.geometry.floor
+        half_v = (
+            look.size
+            / 2.0
+            * (math.cos(math.radians(look.tilt)) + math.sin(math.radians(look.tilt)))
+        )
+        inset = 0.8 * half_v
+        for _ in range(200):
+            side = self.rng.choice(PLAYER_SIDES)
+            base = {"bottom": 0.0, "top": 180.0, "left": 90.0, "right": -90.0}[side]
+            along = self.rng.uniform(0.12, 0.88)
+            if side in ("bottom", "top"):
+                x = fx0 + along * (fx1 - fx0)
+                y = fy1 - inset if side == "bottom" else fy0 + inset
+            else:
+                y = fy0 + along * (fy1 - fy0)
+                x = fx0 + inset if side == "left" else fx1 - inset
+            tilted = replace(look, angle=base + self.rng.uniform(-12, 12))
+            if self._apart(tilted, x, y, placed):
+                return PlacedDie(tilted, x, y)
+        raise SynthError("no room along the walls for a cocked die; use fewer dice")
+
+    def _colors_for(
+        self, count: int, colors: Sequence[tuple[int, int, int]] | None, player: int = 0
+    ) -> list[RGB]:
+        if colors is None:
+            return [self.player_colors[player % self.players]] * count
+        if len(colors) != count:
+            raise SynthError(f"{count} dice need {count} colours, got {len(colors)}")
+        return [(int(r), int(g), int(b)) for r, g, b in colors]
+
+    def layout_dice(
+        self,
+        values: Sequence[int | None],
+        *,
+        colors: Sequence[tuple[int, int, int]] | None = None,
+        cocked: Sequence[int] = (),
+        sizes: Sequence[int] | None = None,
+    ) -> tuple[PlacedDie, ...]:
+        """Random resting places for dice showing ``values`` (None or listed in ``cocked``:
+        leaning against a wall, no face up)."""
+        bodies = self._colors_for(len(values), colors)
+        if sizes is not None and len(sizes) != len(values):
+            raise SynthError(f"{len(values)} dice need {len(values)} sizes, got {len(sizes)}")
+        leaning = set(cocked) | {i for i, v in enumerate(values) if v is None}
+        for i in leaning:
+            if not 0 <= i < len(values):
+                raise SynthError(f"cocked die {i} does not exist among {len(values)} dice")
+        for attempt in range(20):
+            try:
+                return self._try_layout(values, bodies, leaning, sizes)
+            except SynthError:
+                if attempt == 19:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _try_layout(
+        self,
+        values: Sequence[int | None],
+        bodies: Sequence[RGB],
+        leaning: set[int],
+        sizes: Sequence[int] | None,
+    ) -> tuple[PlacedDie, ...]:
+        placed: list[PlacedDie | None] = [None] * len(values)
+        done: list[PlacedDie] = []
+        for i in sorted(leaning):  # wall places first, they are scarcer
+            face = values[i] or self.rng.randint(1, 6)
+            size = sizes[i] if sizes is not None else None
+            look = self._look(face, bodies[i], size=size, cocked=True)
+            die = self._cocked_die(look, done)
+            placed[i] = die
+            done.append(die)
+        fx0, fy0, fx1, fy1 = self.geometry.floor
+        for i, value in enumerate(values):
+            if placed[i] is not None:
+                continue
+            assert value is not None
+            size = sizes[i] if sizes is not None else None
+            look = self._look(value, bodies[i], size=size)
+            x, y = self._free_spot(look, done, (fx0 + 2, fy0 + 2, fx1 - 2, fy1 - 2))
+            placed[i] = PlacedDie(look, x, y)
+            done.append(placed[i])  # type: ignore[arg-type]
+        return tuple(d for d in placed if d is not None)
+
+    def _hand_pose(self, player: int, depth: float, *, fist: bool, aim: float = 0.0) -> HandPose:
+        """The player's hand reaching ``depth`` (0: fingertips at the frame edge, 1: centre)."""
+        width, height = self.size
+        side = PLAYER_SIDES[player % len(PLAYER_SIDES)]
+        palm = 0.2 * min(width, height) * (1.2 if self.die_size > 40 else 1.0)
+        if side in ("bottom", "top"):
+            span = height / 2.0
+            x = width / 2.0 + aim * width * 0.25
+            y = height - depth * span if side == "bottom" else depth * span
+            direction = (0.0, -1.0) if side == "bottom" else (0.0, 1.0)
+        else:
+            span = width / 2.0
+            y = height / 2.0 + aim * height * 0.25
+            x = depth * span if side == "left" else width - depth * span
+            direction = (1.0, 0.0) if side == "left" else (-1.0, 0.0)
+        tilt = math.radians(aim * 20)
+        dx = direction[0] * math.cos(tilt) - direction[1] * math.sin(tilt)
+        dy = direction[0] * math.sin(tilt) + direction[1] * math.cos(tilt)
+        return HandPose(tip=(x, y), direction=(dx, dy), width=palm, skin=self.skin, fist=fist)
+
+    # ------------------------------------------------------------------ public scenes
+
+    def empty(self) -> SynthFrame:
+        """The empty tray (the tray is also left empty for the next scene)."""
+        self.layout = ()
+        return self.render(())
+
+    def still(
+        self,
+        values: Sequence[int | None],
+        *,
+        colors: Sequence[tuple[int, int, int]] | None = None,
+        cocked: Sequence[int] = (),
+        blur: float = 0.0,
+        sizes: Sequence[int] | None = None,
+    ) -> SynthFrame:
+        """One frame of dice lying still; a value None (or an index in ``cocked``) is a
+        die leaning against the wall. The dice stay as the table's layout."""
+        self.layout = self.layout_dice(values, colors=colors, cocked=cocked, sizes=sizes)
+        return self.render(self.layout, blur=blur)
+
+    def settled_frames(self, count: int) -> list[SynthFrame]:
+        """``count`` frames of the current layout lying still (only the noise changes)."""
+        return [self.render(self.layout) for _ in range(count)]
+
+    def roll_sequence(
+        self,
+        values: Sequence[int] | None = None,
+        *,
+        player: int = 0,
+        settle_frames: int = 15,
+        hand: bool = True,
+        colors: Sequence[tuple[int, int, int]] | None = None,
+        empty_frames: int = 3,
+    ) -> list[SynthFrame]:
+        """A whole roll: empty tray, the player's hand comes in (with ``hand``), the dice
+        tumble out of it with motion blur and come to rest for ``settle_frames`` frames.
+        ``values`` None rolls three dice at random."""
+        if values is None:
+            values = [self.rng.randint(1, 6) for _ in range(3)]
+        if not values:
+            raise SynthError("a roll needs at least one die")
+        bodies = colors if colors is not None else self._colors_for(len(values), None, player)
+        final = self.layout_dice(list(values), colors=bodies)
+        frames = [self.render(()) for _ in range(empty_frames)]
+
+        fps_scale = self.fps / 30.0
+        n_in = max(2, round(self.rng.randint(6, 9) * fps_scale))
+        n_tumble = max(3, round(self.rng.randint(11, 16) * fps_scale))
+        n_out = max(2, round(5 * fps_scale))
+        aim = self.rng.uniform(-0.5, 0.5)
+        reach = self.rng.uniform(0.7, 1.0)
+        if hand:
+            for k in range(n_in):
+                depth = 0.2 + (reach - 0.2) * math.sin(0.5 * math.pi * (k + 1) / n_in)
+                holding = self._hand_pose(player, depth, fist=True, aim=aim)
+                frames.append(self.render((), hand=holding, phase="hand"))
+            release = self._hand_pose(player, reach, fist=True, aim=aim).tip
+        else:
+            release = self._edge_point(player, aim)
+
+        spins = [self.rng.uniform(240, 720) * self.rng.choice((-1, 1)) for _ in final]
+        starts = [
+            (release[0] + self.rng.uniform(-12, 12), release[1] + self.rng.uniform(-12, 12))
+            for _ in final
+        ]
+        # Faces flick by while a die tumbles; in its last moving frame it is still rolling
+        # over (another face up), and it lands on its value in the first settled frame.
+        faces = [[self.rng.randint(1, 6) for _ in range(n_tumble)] for _ in final]
+        for i, d in enumerate(final):
+            faces[i][-1] = self.rng.choice([f for f in range(1, 7) if f != d.look.value])
+
+        def place(i: int, k: int) -> tuple[float, float, float]:
+            """Position and angle of die i at tumble step k (k == n_tumble: at rest)."""
+            s = min(k / n_tumble, 1.0)
+            ease = 1.0 - (1.0 - s) ** 2.2
+            d = final[i]
+            x = starts[i][0] + (d.x - starts[i][0]) * ease
+            y = starts[i][1] + (d.y - starts[i][1]) * ease
+            return x, y, d.look.angle + spins[i] * (1.0 - ease)
+
+        for k in range(n_tumble):
+            moving = []
+            for i, d in enumerate(final):
+                x, y, angle = place(i, k)
+                px, py, _ = place(i, k - 1) if k > 0 else (x, y, angle)
+                nx, ny, _ = place(i, k + 1)
+                smear = (0.5 * (nx - px) * 0.6, 0.5 * (ny - py) * 0.6)
+                if math.hypot(*smear) < 1.5:
+                    smear = (1.5, 0.0)  # still turning over: never quite sharp
+                face = faces[i][k]
+                look = replace(d.look, value=face, angle=angle % 360)
+                moving.append(PlacedDie(look, x, y, smear))
+            pose: HandPose | None = None
+            if hand and k < n_out:
+                depth = reach * (1.0 - (k + 1) / n_out) - 0.15 * (k + 1) / n_out
+                pose = self._hand_pose(player, depth, fist=False, aim=aim)
+            frames.append(self.render(moving, hand=pose, phase="moving"))
+        self.layout = final
+        frames.extend(self.settled_frames(settle_frames))
+        return frames
+
+    def _edge_point(self, player: int, aim: float) -> tuple[float, float]:
+        """Where dice poured from a cup on the player's side enter the tray floor."""
+        fx0, fy0, fx1, fy1 = self.geometry.floor
+        side = PLAYER_SIDES[player % len(PLAYER_SIDES)]
+        mx = (fx0 + fx1) / 2.0 + aim * (fx1 - fx0) * 0.3
+        my = (fy0 + fy1) / 2.0 + aim * (fy1 - fy0) * 0.3
+        inset = self.die_size
+        return {
+            "bottom": (mx, fy1 - inset),
+            "top": (mx, fy0 + inset),
+            "left": (fx0 + inset, my),
+            "right": (fx1 - inset, my),
+        }[side]
+
+    def nudge_sequence(
+        self, index: int | None = None, *, settle_frames: int = 15, distance: float | None = None
+    ) -> list[SynthFrame]:
+        """A die of the current layout is bumped: it slides a little and turns, then rests."""
+        if not self.layout:
+            raise SynthError("nothing to nudge: the tray is empty; make a roll or still() first")
+        i = self.rng.randrange(len(self.layout)) if index is None else index
+        if not 0 <= i < len(self.layout):
+            raise SynthError(f"die {i} does not exist among {len(self.layout)} dice")
+        die = self.layout[i]
+        size = die.look.size
+        dist = distance if distance is not None else self.rng.uniform(0.25, 0.5) * size
+        fx0, fy0, fx1, fy1 = self.geometry.floor
+        turn = self.rng.uniform(8, 25) * self.rng.choice((-1, 1))
+        turned = replace(die.look, angle=(die.look.angle + turn) % 360)
+        ex, ey = self._extent(turned)
+        others = [d for j, d in enumerate(self.layout) if j != i]
+        tx, ty = die.x, die.y  # if it has nowhere to slide, it only turns
+        for _ in range(100):
+            heading = self.rng.uniform(0, 2 * math.pi)
+            cx = min(max(die.x + dist * math.cos(heading), fx0 + ex), fx1 - ex)
+            cy = min(max(die.y + dist * math.sin(heading), fy0 + ey), fy1 - ey)
+            if math.hypot(cx - die.x, cy - die.y) > 0.5 * dist and self._apart(
+                turned, cx, cy, others
+            ):
+                tx, ty = cx, cy
+                break
+        steps = max(2, round(4 * self.fps / 30.0))
+        frames = []
+        step = (tx - die.x) / (steps + 1), (ty - die.y) / (steps + 1)
+        for k in range(1, steps + 1):
+            # An even slide: the last moving frame is still one step short of the rest.
+            ease = k / (steps + 1)
+            x = die.x + (tx - die.x) * ease
+            y = die.y + (ty - die.y) * ease
+            look = replace(die.look, angle=(die.look.angle + turn * ease) % 360)
+            smear = (0.5 * step[0], 0.5 * step[1])
+            scene = list(self.layout)
+            scene[i] = PlacedDie(look, x, y, smear)
+            frames.append(self.render(scene, phase="moving"))
+        moved = PlacedDie(turned, tx, ty)
+        scene = list(self.layout)
+        scene[i] = moved
+        self.layout = tuple(scene)
+        frames.extend(self.settled_frames(settle_frames))
+        return frames
+
+    def hand_pass_sequence(
+        self, *, player: int = 0, settle_frames: int = 15, frames_in: int = 6
+    ) -> list[SynthFrame]:
+        """A hand reaches in over the dice and leaves again without touching them."""
+        aim = self.rng.uniform(-0.6, 0.6)
+        reach = self.rng.uniform(0.6, 1.0)
+        frames = []
+        n_in = max(2, round(frames_in * self.fps / 30.0))
+        depths = [reach * math.sin(0.5 * math.pi * (k + 1) / n_in) for k in range(n_in)]
+        for depth in depths + depths[::-1]:
+            pose = self._hand_pose(player, max(depth, 0.2), fist=False, aim=aim)
+            frames.append(self.render(self.layout, hand=pose, phase="hand"))
+        frames.extend(self.settled_frames(settle_frames))
+        return frames
+
+    def clear_sequence(self, *, player: int = 0, empty_frames: int = 20) -> list[SynthFrame]:
+        """The player's hand sweeps in, picks up all dice and leaves: the tray is empty."""
+        aim = self.rng.uniform(-0.4, 0.4)
+        n_in = max(2, round(6 * self.fps / 30.0))
+        frames = []
+        for k in range(n_in):
+            depth = 0.2 + 0.7 * (k + 1) / n_in
+            pose = self._hand_pose(player, depth, fist=False, aim=aim)
+            frames.append(self.render(self.layout, hand=pose, phase="hand"))
+        self.layout = ()
+        for k in range(n_in):
+            depth = 0.9 - 0.7 * (k + 1) / n_in
+            pose = self._hand_pose(player, depth, fist=True, aim=aim)
+            frames.append(self.render((), hand=pose, phase="hand"))
+        frames.extend(self.render(()) for _ in range(empty_frames))
+        return frames
+
+    def hand_only_sequence(
+        self, *, player: int = 0, empty_frames: int = 20, frames_in: int = 7
+    ) -> list[SynthFrame]:
+        """A hand reaches into the empty tray and leaves with nothing rolled (the tray is
+        empty in this scene and after it, whatever lay there before)."""
+        self.layout = ()
+        frames = self.hand_pass_sequence(player=player, settle_frames=0, frames_in=frames_in)
+        frames.extend(self.render(()) for _ in range(empty_frames))
+        return frames

@@ -1,0 +1,340 @@
+"""The roll watcher: tells from the camera stream when a roll starts and when it lies still.
+
+Feed it one small frame at a time (:func:`shrink` makes one from a camera frame)
+with that frame's timestamp; it never reads a clock. Small frames keep their
+colour by default: in grey, a blue die on slate felt all but vanishes (both are
+about as bright), so the watcher counts a pixel as changed when any of its
+colour channels changed. Grey small frames work too. It compares each frame with
+
+* an *anchor*: the frame at the start of the current still spell. Anything that
+  differs from it beyond a few pixels is motion (so slow creeping counts too);
+* the *empty tray*: a reference given up front or taken from the first frame and
+  then slowly learnt while the tray lies empty. What differs from it is something
+  in the tray. Something in the frame's border band is an arm: dice never get there.
+
+Events (:class:`WatchEvent`):
+
+* ``motion_started`` when the tray starts changing (this locks the player's call);
+* ``settled`` once per roll, when dice have lain still for ``still_seconds`` with
+  no hand in view; it carries the full-size frame to read and ``same_as_last``
+  when the dice lie exactly as at the last settled roll (nobody rolled);
+* ``nudged`` when settled dice were moved a little without a hand coming in, and
+  lie still again: the frame should be read again, it is not a new roll;
+* ``emptied`` when the tray is empty and still again (dice taken away, or a hand
+  came and went without rolling): no roll.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from einhorn_table.errors import EinhornError
+
+SmallImage = npt.NDArray[np.uint8]
+BgrImage = npt.NDArray[np.uint8]
+
+#: Size (width, height) of the grey frames the watcher compares.
+SMALL_SIZE = (160, 120)
+
+
+class WatcherError(EinhornError, ValueError):
+    """The watcher was fed something it cannot use."""
+
+
+class TrayState(StrEnum):
+    """What the tray is doing, as far as the watcher can tell."""
+
+    EMPTY = "empty"
+    MOVING = "moving"
+    SETTLED = "settled"
+
+
+class EventKind(StrEnum):
+    """The things the watcher reports."""
+
+    MOTION_STARTED = "motion_started"
+    SETTLED = "settled"
+    NUDGED = "nudged"
+    EMPTIED = "emptied"
+
+
+@dataclass(frozen=True, eq=False)
+class WatchEvent:
+    """Something that happened at time ``t`` (the timestamp of the frame that showed it).
+
+    ``frame`` is the full-size frame to read (settled and nudged events, when one was
+    given); ``motion_started_at`` is when the motion leading here began;
+    ``from_state`` is what the tray was doing before that motion.
+    """
+
+    kind: EventKind
+    t: float
+    frame: BgrImage | None = None
+    same_as_last: bool = False
+    motion_started_at: float | None = None
+    from_state: TrayState | None = None
+
+
+@dataclass(frozen=True)
+class WatcherConfig:
+    """How sensitive the watcher is. Fractions are shares of the small frame's pixels."""
+
+    still_seconds: float = 0.4
+    #: Grey-level change of one pixel that counts as a change.
+    pixel_threshold: int = 12
+    #: Changed share of the frame that counts as motion.
+    motion_fraction: float = 0.0006
+    #: Share differing from the empty tray that counts as something in the tray.
+    occupied_fraction: float = 0.002
+    #: Settled frames differing in less than this share show the same dice in the same places.
+    same_fraction: float = 0.0012
+    #: Width in pixels of the border band where an arm reaching in shows up.
+    border: int = 3
+    #: Pixels in the border band that mean an arm is in view.
+    border_pixels: int = 6
+    #: Overlap (intersection over union) of what lies in the tray, before and after a
+    #: disturbance without a hand, from which on it counts as a nudge and not a new roll.
+    nudge_overlap: float = 0.5
+    #: How fast the empty-tray reference follows slow light changes while the tray is empty.
+    learn_rate: float = 0.05
+
+    def __post_init__(self) -> None:
+        if self.still_seconds < 0:
+            raise WatcherError(f"still_seconds must be 0 or more, not {self.still_seconds}")
+        if not 0 < self.pixel_threshold < 255:
+            raise WatcherError(f"pixel_threshold must be 1..254, not {self.pixel_threshold}")
+        if not 0.0 <= self.learn_rate <= 1.0:
+            raise WatcherError(f"learn_rate must be within 0..1, not {self.learn_rate}")
+
+
+def shrink(frame: BgrImage, size: tuple[int, int] = SMALL_SIZE) -> SmallImage:
+    """A camera frame made small (``size`` is width, height) for the watcher; keeps colour.
+
+    Area averaging and a slight blur leave little of the camera's pixel noise.
+    """
+    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.GaussianBlur(small, (3, 3), 0), dtype=np.uint8)
+
+
+def shrink_grey(frame: BgrImage, size: tuple[int, int] = SMALL_SIZE) -> SmallImage:
+    """A camera frame made small and grey (cheaper, but blind to dice as bright as the felt)."""
+    small = shrink(frame, size)
+    if small.ndim == 3:
+        return np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    return small
+
+
+def changed_mask(a: SmallImage, b: SmallImage, threshold: int) -> SmallImage:
+    """255 where the two small frames differ by more than ``threshold`` in any channel."""
+    mask = cv2.threshold(cv2.absdiff(a, b), threshold, 255, cv2.THRESH_BINARY)[1]
+    if mask.ndim == 3:
+        mask = cv2.threshold(cv2.cvtColor(mask, cv2.COLOR_BGR2GRAY), 0, 255, cv2.THRESH_BINARY)[1]
+    return np.asarray(mask, dtype=np.uint8)
+
+
+def _check_small(image: SmallImage, what: str) -> None:
+    if image.dtype != np.uint8 or not (
+        image.ndim == 2 or (image.ndim == 3 and image.shape[2] == 3)
+    ):
+        raise WatcherError(f"{what} must be a small uint8 frame (grey or BGR); pass shrink(frame)")
+
+
+class RollWatcher:
+    """Watches the tray frame by frame; see the module text for the events.
+
+    ``reference`` is a small frame of the empty tray (made like the frames to come);
+    without it the first frame fed is taken to show the empty tray.
+    """
+
+    def __init__(
+        self, config: WatcherConfig | None = None, *, reference: SmallImage | None = None
+    ) -> None:
+        self.config = config if config is not None else WatcherConfig()
+        self._reference: SmallImage | None = None
+        self._reference_f: npt.NDArray[np.float32] | None = None
+        self._anchor: SmallImage | None = None
+        self._state = TrayState.EMPTY
+        self._came_from = TrayState.EMPTY
+        self._last_t: float | None = None
+        self._last_motion_t = 0.0
+        self._motion_started_at: float | None = None
+        self._hand_seen = False
+        self._settled_small: SmallImage | None = None
+        self._settled_occupied: SmallImage | None = None
+        self._start_pending = False
+        if reference is not None:
+            self.set_reference(reference)
+
+    @property
+    def state(self) -> TrayState:
+        """What the tray is doing now."""
+        return self._state
+
+    @property
+    def reference(self) -> SmallImage | None:
+        """The empty tray as the watcher knows it (None until the first frame)."""
+        return self._reference
+
+    def set_reference(self, empty_tray: SmallImage) -> None:
+        """Take this small frame as the empty tray from now on."""
+        _check_small(empty_tray, "the empty-tray reference")
+        self._reference = empty_tray.copy()
+        self._reference_f = empty_tray.astype(np.float32)
+        if self._anchor is not None and self._anchor.shape != empty_tray.shape:
+            self._anchor = None
+
+    def feed(self, frame: BgrImage, t: float) -> list[WatchEvent]:
+        """Shrink a full-size camera frame and :meth:`update` with it."""
+        return self.update(shrink(frame), t, frame)
+
+    def update(
+        self, small: SmallImage, t: float, frame: BgrImage | None = None
+    ) -> list[WatchEvent]:
+        """Take the next small frame, shot at time ``t`` (seconds, never decreasing).
+
+        ``frame`` is the full-size frame it was made from; settled and nudged events
+        carry it so the dice can be read from it.
+        """
+        _check_small(small, "the frame")
+        if self._last_t is not None and t < self._last_t:
+            raise WatcherError(
+                f"frame time {t} is before the previous frame's {self._last_t}; "
+                "pass the camera's timestamps in order"
+            )
+        self._last_t = t
+        if self._reference is None or self._reference.shape != small.shape:
+            if self._reference is not None:
+                raise WatcherError(
+                    f"frame of shape {small.shape} after frames of shape "
+                    f"{self._reference.shape}; shrink every frame the same way"
+                )
+            self.set_reference(small)
+        if self._anchor is None:
+            self._anchor = small
+            self._last_motion_t = t
+            if self._occupied(small)[0]:
+                # Something already lies in the tray: read it once it is still.
+                self._enter_moving(t, emit=False)
+            return []
+        cfg = self.config
+        pixels = small.shape[0] * small.shape[1]
+        moved = cv2.countNonZero(changed_mask(small, self._anchor, cfg.pixel_threshold))
+        events: list[WatchEvent] = []
+        if moved > cfg.motion_fraction * pixels:
+            self._anchor = small
+            self._last_motion_t = t
+            if self._state != TrayState.MOVING:
+                events.append(
+                    WatchEvent(
+                        EventKind.MOTION_STARTED,
+                        t,
+                        motion_started_at=t,
+                        from_state=self._state,
+                    )
+                )
+                self._enter_moving(t, emit=True)
+            if self._arm_in_view(small):
+                self._hand_seen = True
+            return events
+        if self._state == TrayState.EMPTY:
+            self._learn_empty(small)
+            return events
+        # (A hair of slack: timestamps like i / fps do not add up exactly.)
+        if self._state == TrayState.MOVING and t - self._last_motion_t >= cfg.still_seconds - 1e-9:
+            events.extend(self._come_to_rest(small, t, frame))
+        return events
+
+    # ---------------------------------------------------------------- internals
+
+    def _enter_moving(self, t: float, *, emit: bool) -> None:
+        self._came_from = self._state
+        self._state = TrayState.MOVING
+        self._motion_started_at = t if emit else None
+        self._hand_seen = False
+
+    def _occupied(self, small: SmallImage) -> tuple[bool, SmallImage]:
+        assert self._reference is not None
+        mask = changed_mask(small, self._reference, self.config.pixel_threshold)
+        count = cv2.countNonZero(mask)
+        pixels = small.shape[0] * small.shape[1]
+        return count > self.config.occupied_fraction * pixels, mask
+
+    def _arm_in_view(self, small: SmallImage) -> bool:
+        assert self._reference is not None
+        b = self.config.border
+        mask = changed_mask(small, self._reference, self.config.pixel_threshold)
+        band = (
+            cv2.countNonZero(mask[:b])
+            + cv2.countNonZero(mask[-b:])
+            + cv2.countNonZero(mask[b:-b, :b])
+            + cv2.countNonZero(mask[b:-b, -b:])
+        )
+        return band >= self.config.border_pixels
+
+    def _learn_empty(self, small: SmallImage) -> None:
+        """Follow slow light changes while the tray lies empty and still."""
+        rate = self.config.learn_rate
+        if rate <= 0 or self._reference_f is None:
+            return
+        if self._occupied(small)[0]:
+            return
+        cv2.accumulateWeighted(small, self._reference_f, rate)
+        self._reference = np.asarray(cv2.convertScaleAbs(self._reference_f), dtype=np.uint8)
+
+    def _come_to_rest(
+        self, small: SmallImage, t: float, frame: BgrImage | None
+    ) -> list[WatchEvent]:
+        """The tray has been still for long enough: decide what the motion was."""
+        if self._arm_in_view(small):
+            return []  # a hand held still over the tray: wait until it leaves
+        occupied, mask = self._occupied(small)
+        started = self._motion_started_at
+        came_from = self._came_from
+        if not occupied:
+            self._state = TrayState.EMPTY
+            self._settled_small = None
+            self._settled_occupied = None
+            return [
+                WatchEvent(EventKind.EMPTIED, t, motion_started_at=started, from_state=came_from)
+            ]
+        same = self._same_as_settled(small)
+        kind = EventKind.SETTLED
+        if (
+            not same
+            and came_from == TrayState.SETTLED
+            and not self._hand_seen
+            and self._overlap_with_settled(mask) >= self.config.nudge_overlap
+        ):
+            kind = EventKind.NUDGED
+        self._state = TrayState.SETTLED
+        self._settled_small = small
+        self._settled_occupied = mask
+        return [
+            WatchEvent(
+                kind,
+                t,
+                frame=frame,
+                same_as_last=same,
+                motion_started_at=started,
+                from_state=came_from,
+            )
+        ]
+
+    def _same_as_settled(self, small: SmallImage) -> bool:
+        if self._settled_small is None:
+            return False
+        mask = changed_mask(small, self._settled_small, self.config.pixel_threshold)
+        pixels = small.shape[0] * small.shape[1]
+        return bool(cv2.countNonZero(mask) <= self.config.same_fraction * pixels)
+
+    def _overlap_with_settled(self, mask: SmallImage) -> float:
+        if self._settled_occupied is None:
+            return 0.0
+        both = cv2.countNonZero(cv2.bitwise_and(mask, self._settled_occupied))
+        either = cv2.countNonZero(cv2.bitwise_or(mask, self._settled_occupied))
+        return both / either if either else 0.0

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Smoke test for a real Einhorn Table: camera, every button, and the screen, by hand.
+
+Run it on the Raspberry Pi, from the project folder, with the companion's
+service stopped (it holds the camera, the buttons and the screen)::
+
+    sudo systemctl stop einhorn-table      # if it is installed
+    .venv/bin/python hardware/smoke.py     # everything
+    .venv/bin/python hardware/smoke.py --only buttons --players 4
+
+It says what to do at each step and ends with a summary; exit status 0 when
+everything passed. A snapshot of the tray is saved (``--snapshot``) so focus,
+glare and framing can be judged on a computer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # run from a clone without installing
+
+from einhorn_table.adapters.clock import SystemClock  # noqa: E402
+from einhorn_table.doctor import checks  # noqa: E402
+from einhorn_table.doctor.machine import Machine, detect_machine  # noqa: E402
+from einhorn_table.doctor.report import CheckResult, Status, exit_status, render  # noqa: E402
+from einhorn_table.errors import EinhornError  # noqa: E402
+from einhorn_table.stations.gesture_table import Context, intent_for  # noqa: E402
+from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map  # noqa: E402
+
+STEPS = ("camera", "buttons", "screen")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", choices=STEPS, action="append", help="run only this step")
+    parser.add_argument("--source", default="picamera2", help="camera source (default picamera2)")
+    parser.add_argument("--seconds", type=float, default=5.0, help="camera measuring time")
+    parser.add_argument("--snapshot", type=Path, default=Path("/tmp/einhorn-smoke.png"))
+    parser.add_argument("--pins", type=Path, default=default_pin_map_path())
+    parser.add_argument("--players", type=int, choices=range(1, 7), metavar="N")
+    parser.add_argument("--free-play", type=float, default=15.0,
+                        help="seconds to show every gesture after the button walk")
+    args = parser.parse_args(argv)
+    steps = args.only or list(STEPS)
+    machine = detect_machine()
+    if not machine.is_pi:
+        print("This is not a Raspberry Pi: the smoke test is for the real table. "
+              "Use 'einhorn-table doctor' on a desktop.")
+    results: list[CheckResult] = []
+    if "camera" in steps:
+        results.append(camera_step(args))
+    if "buttons" in steps:
+        results += buttons_step(args, machine)
+    if "screen" in steps:
+        results.append(screen_step())
+    print()
+    print(render(machine.describe(), results, title="Einhorn Table smoke test"), end="")
+    return exit_status(results)
+
+
+def camera_step(args: argparse.Namespace) -> CheckResult:
+    import cv2
+
+    from einhorn_table.adapters.sources import create_source
+
+    print(f"Camera: reading {args.source} for {args.seconds:g} s ...")
+    clock = SystemClock()
+    try:
+        with create_source(args.source, clock=clock) as source:
+            first = source.read()
+            start = clock.monotonic()
+            count, last = 1, first
+            while clock.monotonic() - start < args.seconds:
+                frame = source.read()
+                if frame is None:
+                    break
+                count, last = count + 1, frame
+            elapsed = clock.monotonic() - start
+            locked = getattr(source, "locked", {})
+            notes = getattr(source, "notes", [])
+    except EinhornError as error:
+        return CheckResult("camera", Status.FAIL, str(error))
+    if last is None:
+        return CheckResult("camera", Status.FAIL, "no picture at all")
+    cv2.imwrite(str(args.snapshot), last.image)
+    if last.small is not None:
+        cv2.imwrite(str(args.snapshot.with_name(args.snapshot.stem + "-small.png")), last.small)
+    rate = (count - 1) / elapsed if elapsed > 0 else 0.0
+    width, height = last.size
+    detail = (f"{source.description}: {width}x{height}, {rate:.1f} frames/s over "
+              f"{count} frames; locked {locked or 'nothing'}; snapshot {args.snapshot}")
+    status = Status.OK if rate >= checks.GOOD_FPS else Status.WARN
+    if rate < checks.MIN_FPS:
+        status = Status.FAIL
+    todo = " ".join(notes) + (" Look at the snapshot: the dice sharp, no bright glare spot, "
+                              "the whole tray inside the picture (hardware/camera-mount.md).")
+    return CheckResult("camera", status, detail, todo.strip())
+
+
+def buttons_step(args: argparse.Namespace, machine: Machine) -> list[CheckResult]:
+    clock = SystemClock()
+    try:
+        pin_map = load_pin_map(args.pins)
+    except EinhornError as error:
+        return [CheckResult("pin map", Status.FAIL, str(error))]
+    setup, controls = checks.check_buttons(
+        machine, pin_map, clock, players=args.players, use_gpio=True
+    )
+    if controls is None:
+        return [setup]
+    results = [setup]
+    try:
+        print("Buttons: press each button once when asked (10 s each).")
+        results.append(checks.walk_buttons(
+            controls, pin_map, clock, lambda text: print(text, end="", flush=True),
+            players=args.players,
+        ))
+        if args.free_play > 0:
+            print(f"Free play for {args.free_play:g} s: try taps, long presses (hold) and "
+                  "chords (two buttons of one station together); each is shown as decoded.")
+            end = clock.monotonic() + args.free_play
+            while clock.monotonic() < end:
+                for gesture in controls.poll():
+                    names = " + ".join(b.label for b in gesture.buttons)
+                    meaning = intent_for(Context.TOPUP, gesture)
+                    shown = meaning.action.value if meaning else "-"
+                    print(f"  player {gesture.player + 1}: {gesture.kind.value} {names} "
+                          f"(in a top-up: {shown})")
+                time.sleep(0.02)
+    finally:
+        controls.close()
+    return results
+
+
+def screen_step() -> CheckResult:
+    os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    try:
+        pygame.display.init()
+        pygame.font.init()
+        surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+    except pygame.error as error:
+        return CheckResult(
+            "screen", Status.FAIL, f"SDL could not open the screen ({error})",
+            "Boot to the console (raspi-config > System Options > Boot), check the HDMI "
+            "cable, and that this user is in the video and render groups.",
+        )
+    try:
+        width, height = surface.get_size()
+        colours = [(255, 255, 255), (255, 255, 0), (0, 255, 255), (0, 255, 0),
+                   (255, 0, 255), (255, 0, 0), (0, 0, 255), (0, 0, 0)]
+        bar = width // len(colours)
+        for i, colour in enumerate(colours):
+            surface.fill(colour, (i * bar, 0, bar, height * 2 // 3))
+        surface.fill((40, 90, 60), (0, height * 2 // 3, width, height))
+        font = pygame.font.Font(None, max(24, height // 12))
+        text = font.render(f"Einhorn Table smoke test: {width}x{height}", True, (255, 255, 255))
+        surface.blit(text, (20, height * 2 // 3 + 20))
+        pygame.display.flip()
+        driver = pygame.display.get_driver()
+        answer = input("Screen: do you see eight colour bars and white text? [y/n] ")
+    finally:
+        pygame.display.quit()
+    if answer.strip().lower().startswith("y"):
+        return CheckResult("screen", Status.OK, f"SDL {driver}, {width}x{height}, seen")
+    return CheckResult(
+        "screen", Status.FAIL, f"SDL {driver} opened {width}x{height}, but nothing was seen",
+        "Check that the screen is on and set to the Pi's HDMI input (HDMI 0, next to the "
+        "power socket on a Pi 4), then run the step again: --only screen.",
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,236 @@
+"""The doctor's checks and report, with mock pins, fake clocks and temporary folders."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPin
+
+from einhorn_table.adapters.clock import FakeClock
+from einhorn_table.cli import doctor as doctor_cli
+from einhorn_table.doctor import checks
+from einhorn_table.doctor.machine import Machine, detect_machine
+from einhorn_table.doctor.report import CheckResult, Status, exit_status, render
+from einhorn_table.ports import Button
+from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map
+
+PI = Machine(True, "Raspberry Pi 4 Model B Rev 1.4")
+DESKTOP = Machine(False, "Linux x86_64")
+PIN_MAP = load_pin_map(default_pin_map_path())
+
+
+@pytest.fixture
+def mock_factory() -> Iterator[MockFactory]:
+    saved = Device.pin_factory
+    factory = MockFactory()
+    Device.pin_factory = factory
+    try:
+        yield factory
+    finally:
+        factory.reset()
+        Device.pin_factory = saved
+
+
+def test_the_machine_is_a_pi_only_if_the_device_tree_says_so(tmp_path: Path) -> None:
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\x00")
+    assert detect_machine(model) == Machine(True, "Raspberry Pi 5 Model B Rev 1.0")
+    assert detect_machine(tmp_path / "missing").is_pi is False
+    assert "simulated" in detect_machine(tmp_path / "missing").describe()
+
+
+def test_report_lists_each_check_with_what_to_do_and_exits_1_on_essential_failures() -> None:
+    results = [
+        CheckResult("camera", Status.OK, "synthetic table", simulated=True),
+        CheckResult("state dir", Status.FAIL, "/x is not writable", "Use --state-dir."),
+        CheckResult("groups", Status.WARN, "not in gpio", "usermod", essential=False),
+    ]
+    text = render("Machine: test.", results)
+    assert "  ok    camera       synthetic table  [simulated]" in text
+    assert "  FAIL  state dir    /x is not writable" in text
+    assert "what to do: Use --state-dir." in text
+    assert "NOT READY: 1 essential check(s) failed: state dir" in text
+    assert exit_status(results) == 1
+    assert exit_status(results[:1] + results[2:]) == 0
+
+
+def test_profile_needs_toml_with_a_version_and_good_camera_settings(tmp_path: Path) -> None:
+    result, settings = checks.check_profile(None)
+    assert result.status is Status.SKIP and not result.essential and settings is None
+    profile = tmp_path / "table.toml"
+    profile.write_text("version = 1\n[camera]\nexposure_time_us = 8000\n")
+    result, settings = checks.check_profile(profile)
+    assert result.status is Status.OK and settings is not None
+    assert settings.exposure_time_us == 8000
+    for text, message in [
+        ("name = 'x'\n", "no valid 'version'"),
+        ("version = \n", "not valid TOML"),
+        ("version = 1\n[camera]\nshutter = 3\n", "unknown camera setting"),
+    ]:
+        profile.write_text(text)
+        result, _ = checks.check_profile(profile)
+        assert result.status is Status.FAIL and message in result.detail
+    result, _ = checks.check_profile(tmp_path / "missing.toml")
+    assert "does not exist" in result.detail
+
+
+def test_state_dir_is_made_and_written_or_reported(tmp_path: Path) -> None:
+    target = tmp_path / "state" / "einhorn-table"
+    assert checks.check_state_dir(target).status is Status.OK
+    assert target.is_dir() and list(target.iterdir()) == []
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    result = checks.check_state_dir(blocker / "state")
+    assert result.status is Status.FAIL and "--state-dir" in result.todo
+
+
+def test_default_state_dir_follows_systemd_then_xdg() -> None:
+    assert checks.default_state_dir({"STATE_DIRECTORY": "/var/lib/einhorn-table"}) == Path(
+        "/var/lib/einhorn-table"
+    )
+    assert checks.default_state_dir({"XDG_STATE_HOME": "/s"}) == Path("/s/einhorn-table")
+
+
+def test_camera_check_reports_size_and_frame_rate_of_the_synthetic_table() -> None:
+    result = checks.check_camera("synth:width=160,height=120,fps=25", FakeClock(), frames=11)
+    assert result.status is Status.OK and result.simulated
+    assert "160x120 at 25.0 frames/s" in result.detail
+
+
+def test_camera_check_reads_a_recording_and_warns_when_it_is_black(tmp_path: Path) -> None:
+    for n in range(3):
+        cv2.imwrite(str(tmp_path / f"{n}.png"), np.zeros((20, 30, 3), np.uint8))
+    result = checks.check_camera(f"dir:{tmp_path}", FakeClock(), frames=10)
+    assert result.status is Status.WARN and "nearly black" in result.todo
+    assert "30x20" in result.detail
+
+
+def test_a_missing_camera_fails_with_what_to_do(tmp_path: Path) -> None:
+    result = checks.check_camera(f"dir:{tmp_path / 'none'}", FakeClock())
+    assert result.status is Status.FAIL and "does not exist" in result.detail
+    result = checks.check_camera("opencv:63", FakeClock())
+    assert result.status is Status.FAIL and "No webcam answered" in result.detail
+
+
+def test_buttons_on_a_desktop_are_the_keyboard() -> None:
+    result, controls = checks.check_buttons(DESKTOP, PIN_MAP, FakeClock(), players=2)
+    assert result.simulated and controls is None
+    assert "player 2: Q W E R" in result.detail and "player 3" not in result.detail
+
+
+class ShortedPin(MockPin):
+    """A pin whose wire touches GND: it reads low whatever the pull-up does."""
+
+    def _set_pull(self, value: str) -> None:
+        super()._set_pull(value)
+        self.drive_low()
+
+
+def test_gpio_buttons_are_set_up_and_a_shorted_one_is_named(mock_factory: MockFactory) -> None:
+    result, controls = checks.check_buttons(PI, PIN_MAP, FakeClock(), pin_factory=mock_factory)
+    assert result.status is Status.OK and controls is not None
+    assert "6 station(s)" in result.detail
+    controls.close()
+    mock_factory.reset()
+    mock_factory.pin(PIN_MAP.stations[3].pin(Button.EINHORN), pin_class=ShortedPin)
+    result, controls = checks.check_buttons(PI, PIN_MAP, FakeClock(), pin_factory=mock_factory)
+    assert controls is not None
+    controls.close()
+    assert result.status is Status.FAIL
+    assert "read pressed with nobody touching them: player 4 Einhorn (GPIO 25, header pin 22)" in (
+        result.detail
+    )
+    assert "short" in result.todo
+
+
+def test_walk_buttons_sees_each_button_and_names_missing_and_swapped_ones(
+    mock_factory: MockFactory,
+) -> None:
+    clock = FakeClock()
+    _, controls = checks.check_buttons(
+        PI, PIN_MAP, clock, pin_factory=mock_factory, players=2
+    )
+    assert controls is not None
+    dead = PIN_MAP.stations[0].pin(Button.WUNSCH)
+    swap = {
+        PIN_MAP.stations[1].pin(Button.EINHORN): PIN_MAP.stations[1].pin(Button.DREIFALTIGKEIT),
+        PIN_MAP.stations[1].pin(Button.DREIFALTIGKEIT): PIN_MAP.stations[1].pin(Button.EINHORN),
+    }
+    prompts: list[str] = []
+
+    def say(text: str) -> None:
+        prompts.append(text)
+        if not text.startswith("Press"):
+            return
+        gpio = int(text.split("GPIO ")[1].split(",")[0])
+        if gpio == dead:
+            return  # a broken wire: nobody's press arrives
+        pin = mock_factory.pin(swap.get(gpio, gpio))
+        pin.drive_low()
+        clock.advance(0.1)
+        pin.drive_high()
+        clock.advance(0.1)
+
+    outcome = checks.walk_buttons(controls, PIN_MAP, clock, say, players=2, timeout=2.0)
+    controls.close()
+    assert outcome.status is Status.FAIL
+    assert "5 of 8 buttons answered" in outcome.detail
+    assert "no answer from player 1 Wunsch (GPIO 17, header pin 11)" in outcome.detail
+    assert "player 2 Einhorn (GPIO 13, header pin 33) answered as player 2 Dreifaltigkeit" in (
+        outcome.detail
+    )
+    assert prompts.count("  seen.\n") == 5
+
+
+def test_serial_console_on_the_uart_pins_fails_the_pin_map(tmp_path: Path) -> None:
+    (tmp_path / "config.txt").write_text("dtparam=audio=on\nenable_uart=1\n")
+    (tmp_path / "cmdline.txt").write_text("console=serial0,115200 console=tty1 root=/dev/x\n")
+    result, pin_map = checks.check_pin_map(default_pin_map_path(), boot_dir=tmp_path)
+    assert pin_map is not None and result.status is Status.FAIL
+    assert "GPIO 14, 15 carry the serial console" in result.detail
+    (tmp_path / "config.txt").write_text("enable_uart=0\n")
+    result, _ = checks.check_pin_map(default_pin_map_path(), boot_dir=tmp_path)
+    assert result.status is Status.OK and "GPIO 4-27" in result.detail
+
+
+def test_screen_is_simulated_on_a_desktop_and_must_be_real_on_a_pi() -> None:
+    result = checks.check_screen(DESKTOP, {"SDL_VIDEODRIVER": "dummy"})
+    assert result.status is Status.OK and result.simulated
+    result = checks.check_screen(DESKTOP, {})
+    assert result.status is Status.OK and result.simulated
+    if os.path.exists("/dev/dri/card0"):
+        pytest.skip("this machine has a DRM device: kmsdrm might really open")
+    result = checks.check_screen(PI, {})
+    assert result.status is Status.FAIL and "kmsdrm" in result.detail
+    assert "Boot to the console" in result.todo
+
+
+def test_doctor_command_passes_here_and_says_what_is_simulated(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    parser = argparse.ArgumentParser()
+    doctor_cli.register(parser.add_subparsers())
+    args = parser.parse_args(
+        ["doctor", "--source", "synth:width=160,height=120,fps=60", "--frames", "3",
+         "--state-dir", str(tmp_path / "state")]
+    )  # fmt: skip
+    status = args.handler(args)
+    out = capsys.readouterr().out
+    assert "Einhorn Table doctor" in out
+    assert "not a Raspberry Pi" in out and "[simulated]" in out
+    assert status == 0 and "All essential checks passed" in out
+
+
+def test_doctor_exits_1_when_an_essential_check_fails(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    status = doctor_cli.main(["--source", f"dir:{tmp_path / 'none'}", "--frames", "2"])
+    assert status == 1
+    assert "NOT READY" in capsys.readouterr().out

@@ -1,0 +1,75 @@
+"""The synth: source rolls virtual dice when asked, through the same factory as a camera."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from einhorn_table.adapters.clock import FakeClock
+from einhorn_table.adapters.sources import create_source
+from einhorn_table.adapters.synth_source import SynthSource
+from einhorn_table.ports import FrameSource
+
+
+def test_synth_shows_the_empty_tray_until_a_roll_then_the_roll_then_settled_dice() -> None:
+    clock = FakeClock(10.0)
+    source = create_source("synth:seed=3,players=4,width=320,height=240", clock=clock)
+    assert isinstance(source, SynthSource) and isinstance(source, FrameSource)
+    assert source.simulated
+    with source:
+        first = source.read()
+        assert first is not None and first.size == (320, 240)
+        assert source.last is not None and source.last.phase == "empty"
+        thrown = source.roll([2, 4, 6], player=3)
+        assert thrown == (2, 4, 6)
+        phases = []
+        while source.frames_queued:
+            frame = source.read()
+            assert frame is not None and source.last is not None
+            phases.append(source.last.phase)
+        assert phases[0] == "empty" and "hand" in phases and "moving" in phases
+        assert phases[-1] == "settled"
+        # After the roll's frames: the same dice lie still, frame after frame.
+        for _ in range(3):
+            assert source.read() is not None
+            assert source.last is not None and source.last.phase == "settled"
+            assert sorted(d.value or 0 for d in source.last.dice) == [2, 4, 6]
+        source.clear()
+        while source.frames_queued:
+            source.read()
+        source.read()
+        assert source.last is not None and source.last.dice == ()
+
+
+def test_synth_frames_come_at_the_frame_rate_on_the_clock() -> None:
+    clock = FakeClock(0.0)
+    with create_source("synth:fps=20,width=160,height=120", clock=clock) as source:
+        stamps = []
+        for _ in range(4):
+            frame = source.read()
+            assert frame is not None
+            stamps.append(frame.timestamp)
+    assert stamps == pytest.approx([0.0, 0.05, 0.1, 0.15])
+    assert clock.monotonic() == pytest.approx(0.15)
+
+
+def test_the_same_seed_gives_the_same_frames() -> None:
+    def frames(seed: int) -> list[np.ndarray]:
+        with create_source(f"synth:seed={seed},width=160,height=120", clock=FakeClock()) as s:
+            assert isinstance(s, SynthSource)
+            s.roll()
+            out = []
+            while s.frames_queued:
+                frame = s.read()
+                assert frame is not None
+                out.append(frame.image)
+            return out
+
+    a, b, c = frames(5), frames(5), frames(6)
+    assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    assert len(a) != len(c) or not all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))
+
+
+def test_rolling_before_opening_is_a_programming_error() -> None:
+    with pytest.raises(RuntimeError, match="open"):
+        SynthSource(FakeClock()).roll()

@@ -1,0 +1,251 @@
+"""The roll watcher on synthetic scenes, with explicit timestamps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from einhorn_table.vision.synth import HandPose, SynthFrame, SynthTable
+from einhorn_table.vision.watcher import (
+    EventKind,
+    RollWatcher,
+    TrayState,
+    WatcherConfig,
+    WatcherError,
+    WatchEvent,
+    shrink,
+    shrink_grey,
+)
+
+FPS = 30.0
+#: Most scenes are drawn at 320x240 to keep the tests quick; the watcher shrinks every
+#: frame to 160x120 anyway (the first test uses the full 640x480).
+SIZE = (320, 240)
+
+
+def _table(seed: int, **options: Any) -> SynthTable:
+    return SynthTable(seed=seed, size=SIZE, **options)
+
+
+def _feed(
+    watcher: RollWatcher, frames: list[SynthFrame], start: int = 0, fps: float = FPS
+) -> list[tuple[int, WatchEvent]]:
+    """Feed frames numbered from ``start`` at ``fps``; the events with their frame numbers."""
+    seen = []
+    for i, frame in enumerate(frames, start):
+        for event in watcher.feed(frame.image, i / fps):
+            seen.append((i, event))
+    return seen
+
+
+def _kinds(events: list[tuple[int, WatchEvent]]) -> list[EventKind]:
+    return [e.kind for _, e in events]
+
+
+def _first(frames: list[SynthFrame], phase: str) -> int:
+    return next(i for i, f in enumerate(frames) if f.phase == phase)
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_one_settled_event_per_roll_and_none_while_moving(seed: int) -> None:
+    table = SynthTable(seed=seed, players=4)
+    frames = table.roll_sequence(player=seed, settle_frames=30)
+    events = _feed(RollWatcher(), frames)
+    assert _kinds(events) == [EventKind.MOTION_STARTED, EventKind.SETTLED]
+    index, settled = events[1]
+    assert frames[index].phase == "settled"
+    assert all(f.phase == "settled" for f in frames[index:])  # nothing moved after it
+    assert settled.frame is frames[index].image  # the full-size frame to read
+    assert not settled.same_as_last
+    assert settled.from_state == TrayState.EMPTY
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_motion_start_within_a_frame_of_truth(seed: int) -> None:
+    table = _table(seed=seed)
+    for hand in (True, False):
+        frames = table.roll_sequence(settle_frames=20, hand=hand)
+        truth = next(i for i, f in enumerate(frames) if f.phase != "empty") / FPS
+        events = _feed(RollWatcher(), frames)
+        started = events[0][1]
+        assert started.kind == EventKind.MOTION_STARTED
+        assert abs(started.t - truth) <= 1.0 / FPS + 1e-9
+        assert events[1][1].motion_started_at == started.t
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_a_hand_in_and_out_is_no_roll(seed: int) -> None:
+    table = _table(seed=seed)
+    frames = [table.empty()] * 3 + table.hand_only_sequence(empty_frames=20)
+    events = _feed(RollWatcher(), frames)
+    assert _kinds(events) == [EventKind.MOTION_STARTED, EventKind.EMPTIED]
+    assert all(e.frame is None for _, e in events)
+
+
+def test_a_hand_held_still_over_the_tray_never_settles() -> None:
+    table = _table(seed=9)
+    pose = HandPose(tip=(165.0, 125.0), direction=(0.0, -1.0), width=48.0, skin=table.skin)
+    held = [table.render((), hand=pose) for _ in range(60)]  # two seconds, not moving
+    frames = [table.empty()] * 3 + held
+    watcher = RollWatcher()
+    events = _feed(watcher, frames)
+    assert _kinds(events) == [EventKind.MOTION_STARTED]
+    assert watcher.state == TrayState.MOVING
+
+
+def test_a_nudged_die_is_reported_and_is_not_a_new_roll() -> None:
+    table = _table(seed=10)
+    watcher = RollWatcher()
+    roll = table.roll_sequence(settle_frames=20)
+    nudge = table.nudge_sequence(0, settle_frames=20)
+    events = _feed(watcher, roll + nudge)
+    assert _kinds(events) == [
+        EventKind.MOTION_STARTED,
+        EventKind.SETTLED,
+        EventKind.MOTION_STARTED,
+        EventKind.NUDGED,
+    ]
+    index, nudged = events[3]
+    assert nudged.frame is (roll + nudge)[index].image
+    assert not nudged.same_as_last
+    assert events[2][1].from_state == TrayState.SETTLED
+    truth = (len(roll) + _first(nudge, "moving")) / FPS
+    assert abs(events[2][1].t - truth) <= 1.0 / FPS + 1e-9
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_same_dice_in_same_places_is_flagged(seed: int) -> None:
+    table = _table(seed=seed)
+    watcher = RollWatcher()
+    roll = table.roll_sequence(settle_frames=20)
+    passing = table.hand_pass_sequence(settle_frames=20)
+    events = _feed(watcher, roll + passing)
+    assert _kinds(events) == [
+        EventKind.MOTION_STARTED,
+        EventKind.SETTLED,
+        EventKind.MOTION_STARTED,
+        EventKind.SETTLED,
+    ]
+    assert not events[1][1].same_as_last
+    assert events[3][1].same_as_last
+
+
+def test_a_real_new_roll_is_not_the_same_as_the_last() -> None:
+    table = _table(seed=14)
+    watcher = RollWatcher()
+    frames = table.roll_sequence(settle_frames=20)
+    frames += table.clear_sequence(empty_frames=20)
+    frames += table.roll_sequence(settle_frames=20)
+    # ... and one picked up and thrown again straight away, the tray never empty.
+    frames += table.roll_sequence(settle_frames=20, empty_frames=0)
+    events = _feed(watcher, frames)
+    assert _kinds(events) == [
+        EventKind.MOTION_STARTED,
+        EventKind.SETTLED,
+        EventKind.MOTION_STARTED,
+        EventKind.EMPTIED,
+        EventKind.MOTION_STARTED,
+        EventKind.SETTLED,
+        EventKind.MOTION_STARTED,
+        EventKind.SETTLED,
+    ]
+    assert not any(e.same_as_last for _, e in events)
+
+
+@pytest.mark.parametrize("still_seconds", [0.25, 0.5, 1.0])
+def test_stillness_time_is_respected(still_seconds: float) -> None:
+    table = _table(seed=15)
+    frames = table.roll_sequence(settle_frames=40)
+    rested = _first(frames, "settled") / FPS
+    watcher = RollWatcher(WatcherConfig(still_seconds=still_seconds))
+    events = _feed(watcher, frames)
+    settled = [e for _, e in events if e.kind == EventKind.SETTLED]
+    assert len(settled) == 1
+    assert rested + still_seconds - 1e-9 <= settled[0].t <= rested + still_seconds + 1.0 / FPS
+
+
+def test_no_settled_event_before_the_stillness_time_has_passed() -> None:
+    table = _table(seed=16)
+    frames = table.roll_sequence(settle_frames=20)  # two thirds of a second still
+    events = _feed(RollWatcher(WatcherConfig(still_seconds=1.0)), frames)
+    assert _kinds(events) == [EventKind.MOTION_STARTED]
+
+
+def test_uneven_timestamps_are_what_counts_not_frame_numbers() -> None:
+    table = _table(seed=17)
+    frames = table.roll_sequence(settle_frames=12)
+    first_still = _first(frames, "settled")
+    # A camera that stalls: after the dice land, frames come 0.1 s apart.
+    times = [i / FPS for i in range(first_still + 1)]
+    times += [times[-1] + 0.1 * k for k in range(1, len(frames) - first_still)]
+    watcher = RollWatcher(WatcherConfig(still_seconds=0.45))
+    events = []
+    for frame, t in zip(frames, times, strict=True):
+        events += watcher.feed(frame.image, t)
+    settled = [e for e in events if e.kind == EventKind.SETTLED]
+    assert len(settled) == 1
+    assert settled[0].t == pytest.approx(times[first_still] + 0.5)
+
+
+def test_eighteen_dice_of_six_players_settle_once() -> None:
+    table = _table(seed=18, players=6, die_size=20)
+    colours = [table.player_colors[i // 3] for i in range(18)]
+    frames = table.roll_sequence([(i % 6) + 1 for i in range(18)], colors=colours)
+    events = _feed(RollWatcher(), frames)
+    assert _kinds(events) == [EventKind.MOTION_STARTED, EventKind.SETTLED]
+
+
+def test_blue_dice_as_bright_as_the_felt_are_still_seen() -> None:
+    table = _table(seed=19, players=3)
+    frames = table.roll_sequence([2, 5, 6], player=2, settle_frames=20)  # blue dice
+    events = _feed(RollWatcher(), frames)
+    assert _kinds(events) == [EventKind.MOTION_STARTED, EventKind.SETTLED]
+    # After the dice are taken away, the tray is seen to be empty again.
+    more = _feed(RollWatcher(), frames + table.clear_sequence(empty_frames=20))
+    assert _kinds(more)[-1] == EventKind.EMPTIED
+
+
+def test_grey_small_frames_work_for_white_dice() -> None:
+    table = _table(seed=20)
+    frames = table.roll_sequence(settle_frames=20)
+    watcher = RollWatcher()
+    kinds = []
+    for i, frame in enumerate(frames):
+        kinds += [e.kind for e in watcher.update(shrink_grey(frame.image), i / FPS)]
+    assert kinds == [EventKind.MOTION_STARTED, EventKind.SETTLED]
+
+
+def test_dice_already_in_the_tray_at_start_are_reported_once_still() -> None:
+    table = _table(seed=21)
+    reference = shrink(table.empty().image)
+    table.still([1, 2, 3])
+    frames = table.settled_frames(20)
+    events = _feed(RollWatcher(reference=reference), frames)
+    assert _kinds(events) == [EventKind.SETTLED]
+    assert events[0][0] == 12  # 0.4 s after the first frame
+
+
+def test_camera_noise_alone_is_no_motion() -> None:
+    table = _table(seed=22, noise=6.0)
+    frames = [table.empty() for _ in range(60)]
+    table.still([4, 4, 4])
+    frames += table.settled_frames(60)
+    watcher = RollWatcher()
+    events = _feed(watcher, frames)
+    assert _kinds(events) == [EventKind.MOTION_STARTED, EventKind.SETTLED]
+
+
+def test_bad_input_is_refused() -> None:
+    watcher = RollWatcher()
+    small = np.zeros((120, 160, 3), np.uint8)
+    watcher.update(small, 1.0)
+    with pytest.raises(WatcherError, match="before the previous"):
+        watcher.update(small, 0.5)
+    with pytest.raises(WatcherError, match="shrink"):
+        watcher.update(np.zeros((120, 160), np.float32), 2.0)  # type: ignore[arg-type]
+    with pytest.raises(WatcherError, match="same way"):
+        watcher.update(np.zeros((60, 80, 3), np.uint8), 2.0)
+    with pytest.raises(WatcherError):
+        WatcherConfig(still_seconds=-1)
