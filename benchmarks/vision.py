@@ -1,0 +1,98 @@
+"""Benchmark of the dice reader on the labelled photo sets.
+
+    PYTHONPATH=. python benchmarks/vision.py [--datasets DIR] [--sets NAME ...]
+        [--misreads DIR]
+
+Prints one table per set: detection recall and precision, dice read right,
+abstentions and silent errors (as shares of the labelled dice), rolls of three
+read right / flagged / silently wrong, and the median and 95th-percentile
+reading time per photo on one core (decoding the file is not timed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from einhorn_table.vision.drawing import draw_reading
+from einhorn_table.vision.labelled import find_sets, load_set
+from einhorn_table.vision.reader import read_frame
+from einhorn_table.vision.scoring import SetScore, score_image
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_DATASETS = REPO.parent / "shared" / "datasets"
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100.0 * part / whole:6.1f} %" if whole else "     - "
+
+
+def benchmark_set(folder: Path, misreads: Path | None) -> tuple[SetScore, list[float]]:
+    score = SetScore()
+    times: list[float] = []
+    for photo in load_set(folder):
+        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        if image is None:
+            print(f"  cannot decode {photo.path}", file=sys.stderr)
+            continue
+        start = time.perf_counter()
+        reading = read_frame(image)
+        times.append((time.perf_counter() - start) * 1000.0)
+        result = score_image(photo.dice, reading.dice)
+        score.add(result)
+        if misreads is not None and (result.wrong or result.found < result.labelled):
+            misreads.mkdir(parents=True, exist_ok=True)
+            drawn = draw_reading(image, reading, labels=photo.dice)
+            cv2.imwrite(str(misreads / f"{folder.name}__{photo.path.stem}.png"), drawn)
+    return score, times
+
+
+def print_table(name: str, score: SetScore, times: list[float]) -> None:
+    rolls = score.rolls
+    roll_total = sum(rolls.values())
+    print(f"== {name}: {score.images} photos, {score.labelled} labelled dice, {score.read} read")
+    print(f"  detection recall      {_percent(score.found, score.labelled)}")
+    print(f"  detection precision   {_percent(score.found, score.read)}")
+    print(f"  read right (e2e)      {_percent(score.right, score.labelled)}")
+    print(f"  abstained (None)      {_percent(score.abstained, score.labelled)}")
+    print(f"  silent errors         {_percent(score.wrong, score.labelled)}")
+    if roll_total:
+        print(
+            f"  rolls of 3 ({roll_total:3d})      right {_percent(rolls['right'], roll_total)}"
+            f"  flagged {_percent(rolls['flagged'], roll_total)}"
+            f"  silently wrong {_percent(rolls['wrong'], roll_total)}"
+        )
+    else:
+        print("  rolls of 3            (no photo with exactly three labelled dice)")
+    if times:
+        median = float(np.median(times))
+        p95 = float(np.percentile(times, 95))
+        print(f"  ms per photo          median {median:6.1f}   p95 {p95:6.1f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Benchmark the dice reader on labelled photos.")
+    parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
+    parser.add_argument("--sets", nargs="*", help="only these sets (folder names)")
+    parser.add_argument("--misreads", type=Path, help="write drawn misread photos here")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    folders = find_sets(args.datasets)
+    if args.sets:
+        folders = [f for f in folders if f.name in args.sets]
+    if not folders:
+        print(f"no labelled sets under {args.datasets}; pass --datasets DIR", file=sys.stderr)
+        return 1
+    for folder in folders:
+        score, times = benchmark_set(folder, args.misreads)
+        print_table(folder.name, score, times)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

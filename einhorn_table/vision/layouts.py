@@ -1,0 +1,182 @@
+"""The pip layouts of a standard die and fitting a group of pips to one of them.
+
+Face coordinates run from 0 to 1 across the top face. A group of pip centres is
+fitted to each layout with an affine map (which absorbs rotation, size and the
+foreshortening of an oblique view); the residual says how well it fits.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+Points = npt.NDArray[np.float64]
+
+_LO, _MID, _HI = 0.25, 0.5, 0.75
+
+#: Where the pips of each value sit on the face.
+LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((_MID, _MID),),
+    2: ((_LO, _LO), (_HI, _HI)),
+    3: ((_LO, _LO), (_MID, _MID), (_HI, _HI)),
+    4: ((_LO, _LO), (_HI, _LO), (_HI, _HI), (_LO, _HI)),
+    5: ((_LO, _LO), (_HI, _LO), (_HI, _HI), (_LO, _HI), (_MID, _MID)),
+    6: ((_LO, _LO), (_HI, _LO), (_HI, _HI), (_LO, _HI), (_LO, _MID), (_HI, _MID)),
+}
+
+#: The nine places a pip can be; a value leaves the others empty.
+GRID: tuple[tuple[float, float], ...] = tuple(
+    (x, y) for y in (_LO, _MID, _HI) for x in (_LO, _MID, _HI)
+)
+
+
+@dataclass(frozen=True)
+class LayoutFit:
+    """A group of pips read as one value, with the map from face to image."""
+
+    value: int
+    #: 2x3 affine map: image = matrix @ [u, v, 1].
+    matrix: Points
+    #: Root mean square misplacement of the pips, in face units (0 = perfect).
+    residual: float
+
+    def to_image(self, face_points: Points) -> Points:
+        homogeneous = np.hstack([face_points, np.ones((len(face_points), 1))])
+        result: Points = homogeneous @ self.matrix.T
+        return result
+
+    @property
+    def scale(self) -> float:
+        """Edge length of the face in image pixels (geometric mean of the two axes)."""
+        return float(np.sqrt(abs(np.linalg.det(self.matrix[:, :2]))))
+
+    @property
+    def skew(self) -> float:
+        """How far the face is from a square: 0 for a square, near 1 for a sliver."""
+        axes = np.linalg.svd(self.matrix[:, :2], compute_uv=False)
+        return float(1.0 - axes[1] / max(axes[0], 1e-9))
+
+    def corners(self) -> Points:
+        return self.to_image(np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]))
+
+
+def fit_layout(points: Points, single_pip_face: float) -> LayoutFit | None:
+    """Fit ``points`` (n x 2 pip centres) to the layout of n pips, or None if n > 6.
+
+    ``single_pip_face`` is the face size assumed for a lone pip (which alone does
+    not show the size or turn of its face).
+    """
+    count = len(points)
+    if count == 1:
+        half = single_pip_face / 2
+        x, y = points[0]
+        matrix = np.array([[single_pip_face, 0.0, x - half], [0.0, single_pip_face, y - half]])
+        return LayoutFit(1, matrix, 0.0)
+    if count in (2, 3):
+        return _fit_diagonal(points)
+    if count in (4, 5, 6):
+        return _fit_affine(points)
+    return None
+
+
+def _similarity(face: Points, image: Points) -> Points:
+    """The rotation, scale and shift taking two face points to two image points."""
+    f0, f1 = face[0], face[-1]
+    i0, i1 = image[0], image[-1]
+    fz = complex(*(f1 - f0))
+    iz = complex(*(i1 - i0))
+    rot = iz / fz
+    a, b = rot.real, rot.imag
+    linear = np.array([[a, -b], [b, a]])
+    shift = i0 - linear @ f0
+    return np.hstack([linear, shift[:, None]])
+
+
+def _fit_diagonal(points: Points) -> LayoutFit:
+    count = len(points)
+    if count == 2:
+        ordered = points
+    else:
+        # The middle pip is the one nearest the centre of the other two.
+        best = min(
+            range(3),
+            key=lambda m: float(
+                np.linalg.norm(points[m] - (points[(m + 1) % 3] + points[(m + 2) % 3]) / 2)
+            ),
+        )
+        others = [i for i in range(3) if i != best]
+        ordered = points[[others[0], best, others[1]]]
+    face = np.array(LAYOUTS[count])
+    matrix = _similarity(face, ordered)
+    fit = LayoutFit(count, matrix, 0.0)
+    error = fit.to_image(face) - ordered
+    scale = max(fit.scale, 1e-9)
+    residual = float(np.sqrt((error**2).sum(axis=1).mean()) / scale)
+    return LayoutFit(count, matrix, residual)
+
+
+def _by_angle(points: Points) -> list[int]:
+    centre = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
+    return [int(i) for i in np.argsort(angles)]
+
+
+def _affine(face: Points, image: Points) -> tuple[Points, float]:
+    homogeneous = np.hstack([face, np.ones((len(face), 1))])
+    solution, *_ = np.linalg.lstsq(homogeneous, image, rcond=None)
+    matrix: Points = solution.T
+    error = homogeneous @ solution - image
+    scale = float(np.sqrt(abs(np.linalg.det(matrix[:, :2]))))
+    residual = float(np.sqrt((error**2).sum(axis=1).mean()) / max(scale, 1e-9))
+    return matrix, residual
+
+
+def _fit_affine(points: Points) -> LayoutFit | None:
+    count = len(points)
+    face = np.array(LAYOUTS[count])
+    best: tuple[float, Points] | None = None
+    if count == 4:
+        candidates = [(list(range(4)), [])]
+    elif count == 5:
+        centre = points.mean(axis=0)
+        middle = int(np.argmin(np.linalg.norm(points - centre, axis=1)))
+        candidates = [([i for i in range(5) if i != middle], [middle])]
+    else:
+        candidates = []
+        for pair in itertools.combinations(range(6), 2):
+            rest = [i for i in range(6) if i not in pair]
+            candidates.append((rest, list(pair)))
+    for corners, middles in candidates:
+        order = _by_angle(points[corners])
+        corner_idx = [corners[i] for i in order]
+        if count == 4:
+            assignment = corner_idx
+        elif count == 5:
+            assignment = [*corner_idx, middles[0]]
+        else:
+            # Middles sit between corners 0-3 and 1-2 (the long sides of the 6).
+            m03 = (points[corner_idx[0]] + points[corner_idx[3]]) / 2
+            first, second = middles
+            if np.linalg.norm(points[first] - m03) <= np.linalg.norm(points[second] - m03):
+                assignment = [*corner_idx, first, second]
+            else:
+                assignment = [*corner_idx, second, first]
+        for shift in range(2 if count == 6 else 1):
+            # A 6 has its middles on one pair of opposite sides: try both pairings.
+            if shift:
+                rolled = corner_idx[1:] + corner_idx[:1]
+                m03 = (points[rolled[0]] + points[rolled[3]]) / 2
+                first, second = middles
+                if np.linalg.norm(points[first] - m03) <= np.linalg.norm(points[second] - m03):
+                    assignment = [*rolled, first, second]
+                else:
+                    assignment = [*rolled, second, first]
+            matrix, residual = _affine(face, points[assignment])
+            if best is None or residual < best[0]:
+                best = (residual, matrix)
+    if best is None:
+        return None
+    return LayoutFit(count, best[1], best[0])

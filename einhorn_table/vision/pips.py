@@ -1,0 +1,153 @@
+"""Finding pip candidates: small round blobs darker (or lighter) than around them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+GreyImage = npt.NDArray[np.uint8]
+FloatImage = npt.NDArray[np.float32]
+
+#: The thresholds (grey levels of local contrast) at which blobs are looked for.
+_LEVELS: tuple[int, ...] = (16, 30, 50, 75, 105, 140, 180)
+
+
+@dataclass(frozen=True)
+class Pip:
+    """One round blob that may be a pip."""
+
+    x: float
+    y: float
+    #: Radius of the circle of the same area, pixels.
+    radius: float
+    #: Ellipse fitted to the blob: half axes (major >= minor) and angle (radians).
+    major: float
+    minor: float
+    angle: float
+    #: Mean local contrast inside the blob (grey levels).
+    contrast: float
+    #: True for a pip darker than its face.
+    dark: bool
+
+    @property
+    def elongation(self) -> float:
+        return self.major / max(self.minor, 1e-6)
+
+
+def contrast_map(grey: GreyImage, kernel: int, dark: bool) -> GreyImage:
+    """How much darker (or lighter) each pixel is than its surroundings up to ``kernel``."""
+    shape = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel))
+    if dark:
+        closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, shape)
+        result: GreyImage = cv2.subtract(closed, grey)
+    else:
+        opened = cv2.morphologyEx(grey, cv2.MORPH_OPEN, shape)
+        result = cv2.subtract(grey, opened)
+    return result
+
+
+def find_pips(
+    contrast: GreyImage,
+    min_radius: float,
+    max_radius: float,
+    min_contrast: float,
+    dark: bool,
+) -> list[Pip]:
+    """Round blobs in a contrast map, looked for at several contrast levels."""
+    kept: list[Pip] = []
+    peaks: list[float] = []
+    min_area = max(4.0, np.pi * min_radius**2)
+    max_area = np.pi * max_radius**2
+    # From the clearest level down: a blob at a lower level replaces the one pip it
+    # holds while the level is above half the pip's peak (so every pip is outlined
+    # near half its contrast, whatever the blur), and is dropped when it swallows several.
+    for level in sorted(_LEVELS, reverse=True):
+        mask = (contrast > level).astype(np.uint8)
+        if not mask.any():
+            continue
+        for pip, peak in _blobs(mask, contrast, min_area, max_area, min_contrast, dark):
+            inside: list[int] = []
+            if kept:
+                xs = np.fromiter((k.x for k in kept), np.float64, len(kept))
+                ys = np.fromiter((k.y for k in kept), np.float64, len(kept))
+                rs = np.fromiter((k.radius for k in kept), np.float64, len(kept))
+                near = np.hypot(xs - pip.x, ys - pip.y) < pip.radius + 0.5 * rs
+                inside = np.nonzero(near)[0].tolist()
+            if not inside:
+                kept.append(pip)
+                peaks.append(peak)
+            elif (
+                len(inside) == 1
+                and level >= 0.45 * peaks[inside[0]]
+                and pip.radius < 2.0 * kept[inside[0]].radius + 2.0
+            ):
+                kept[inside[0]] = pip
+    return kept
+
+
+def _blobs(
+    mask: GreyImage,
+    contrast: GreyImage,
+    min_area: float,
+    max_area: float,
+    min_contrast: float,
+    dark: bool,
+) -> list[tuple[Pip, float]]:
+    """The round blobs of one mask (outer outlines; holes filled), each with its peak."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    side_min = 2.0 * np.sqrt(min_area / np.pi) * 0.6
+    side_max = 2.0 * np.sqrt(max_area / np.pi) * 1.6
+    found: list[tuple[Pip, float]] = []
+    for contour in contours:
+        x0, y0, w, h = cv2.boundingRect(contour)
+        if max(w, h) < side_min or max(w, h) > side_max or max(w, h) > 3 * min(w, h):
+            continue
+        blob_u8 = np.zeros((h, w), np.uint8)
+        cv2.drawContours(blob_u8, [contour], -1, 1, thickness=-1, offset=(-x0, -y0))
+        area = float(np.count_nonzero(blob_u8))
+        if not min_area <= area <= max_area or area < 0.55 * w * h:
+            continue
+        blob = blob_u8.astype(bool)
+        window = contrast[y0 : y0 + h, x0 : x0 + w]
+        pip = _describe(blob_u8, window[blob], x0, y0, dark)
+        if pip is None or pip.contrast < min_contrast * 0.6:
+            continue
+        peak = float(window[blob].max())
+        if peak >= min_contrast:
+            found.append((pip, peak))
+    return found
+
+
+def _describe(
+    blob: GreyImage, inside: npt.NDArray[np.uint8], x0: int, y0: int, dark: bool
+) -> Pip | None:
+    moments = cv2.moments(blob, binaryImage=True)
+    area = moments["m00"]
+    if area <= 0:
+        return None
+    cx = moments["m10"] / area
+    cy = moments["m01"] / area
+    mu20 = moments["mu20"] / area
+    mu02 = moments["mu02"] / area
+    mu11 = moments["mu11"] / area
+    spread = np.sqrt(max(((mu20 - mu02) / 2) ** 2 + mu11**2, 0.0))
+    major = 2.0 * np.sqrt(max((mu20 + mu02) / 2 + spread, 1e-6))
+    minor = 2.0 * np.sqrt(max((mu20 + mu02) / 2 - spread, 1e-6))
+    # A filled ellipse has area pi*a*b; blobs with holes or branches fall short.
+    solidity = area / (np.pi * major * minor)
+    if solidity < 0.75 or major / minor > 2.6:
+        return None
+    angle = 0.5 * np.arctan2(2 * mu11, mu20 - mu02)
+    return Pip(
+        x=x0 + cx,
+        y=y0 + cy,
+        radius=float(np.sqrt(area / np.pi)),
+        major=float(major),
+        minor=float(minor),
+        angle=float(angle),
+        contrast=float(inside.mean()),
+        dark=dark,
+    )
