@@ -1,0 +1,569 @@
+"""Draws a :class:`~einhorn_table.screen.view_model.ScreenView` with pygame.
+
+Laid out for a 7-inch 800x480 panel read from 1.5 m (big numbers, few words,
+high contrast) and scaled by one unit for bigger screens. Only pygame's own
+default font and drawing primitives are used, so it works on a bare Pi.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from einhorn_table.rules import Category
+from einhorn_table.screen.view_model import (
+    ButtonHint,
+    DieView,
+    Flow,
+    Marker,
+    PlayerCard,
+    ScreenKind,
+    ScreenView,
+)
+
+Colour = tuple[int, int, int]
+BACKGROUND: Colour = (18, 22, 30)
+PANEL: Colour = (34, 40, 54)
+TEXT: Colour = (245, 245, 245)
+DIM: Colour = (170, 178, 195)
+ACCENT: Colour = (255, 214, 10)
+GOOD: Colour = (90, 220, 130)
+BAD: Colour = (255, 110, 90)
+STONE: Colour = (200, 205, 220)
+
+#: Which dice show each category in its icon.
+ICON_DICE = {
+    Category.UNVERMEIDLICH: (2, 3, 4),
+    Category.WUNSCH: (4, 4, 1),
+    Category.EINHORN: (1, 3, 5),
+    Category.DREIFALTIGKEIT: (6, 6, 6),
+}
+PIPS = {
+    1: ((0.5, 0.5),),
+    2: ((0.25, 0.25), (0.75, 0.75)),
+    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
+    4: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)),
+    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
+    6: ((0.25, 0.22), (0.75, 0.22), (0.25, 0.5), (0.75, 0.5), (0.25, 0.78), (0.75, 0.78)),
+}
+
+
+class Renderer:
+    """Draws views onto a pygame surface of any size (800x480 up to 1920x1080)."""
+
+    def __init__(self, surface: Any) -> None:
+        import pygame
+
+        self.pg: Any = pygame
+        self.surface = surface
+        width, height = surface.get_size()
+        self.w, self.h = width, height
+        self.u = min(width / 800, height / 480)
+        self._fonts: dict[int, Any] = {}
+        self._photo_cache: tuple[int, Any] | None = None
+
+    # ------------------------------------------------------------------ basics
+
+    def font(self, size: float) -> Any:
+        px = max(10, round(size * self.u))
+        if px not in self._fonts:
+            self._fonts[px] = self.pg.font.Font(None, px)
+        return self._fonts[px]
+
+    def text(self, text: str, size: float, colour: Colour, pos: tuple[float, float],
+             anchor: str = "topleft", max_width: float | None = None) -> Any:
+        font = self.font(size)
+        while max_width is not None and font.size(text)[0] > max_width and size > 12:
+            size -= 2
+            font = self.font(size)
+        image = font.render(text, True, colour)
+        rect = image.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
+        self.surface.blit(image, rect)
+        return rect
+
+    def wrap(self, text: str, size: float, width: float) -> list[str]:
+        font = self.font(size)
+        lines: list[str] = []
+        current = ""
+        for word in text.split():
+            trial = f"{current} {word}".strip()
+            if font.size(trial)[0] <= width or not current:
+                current = trial
+            else:
+                lines.append(current)
+                current = word
+        if current:
+            lines.append(current)
+        return lines
+
+    def s(self, value: float) -> int:
+        return round(value * self.u)
+
+    # ------------------------------------------------------------------ the screen
+
+    def draw(self, view: ScreenView) -> None:
+        self.surface.fill(BACKGROUND)
+        self._players_count = len(view.players)
+        self._top_bar(view)
+        self._cards(view.players)
+        middle = self.pg.Rect(self.s(10), self.s(62), self.w - self.s(20),
+                              self.h - self.s(62) - self.s(160))
+        kind = view.kind
+        if kind is ScreenKind.FINAL:
+            self._final(view, self.pg.Rect(self.s(10), self.s(62), self.w - self.s(20),
+                                           self.h - self.s(72)))
+        else:
+            area = middle.copy()
+            if view.buttons:
+                area.height -= self.s(58)
+                self._button_strip(view.buttons, self.pg.Rect(
+                    middle.x, middle.bottom - self.s(54), middle.width, self.s(54)))
+            {
+                ScreenKind.TURN: self._turn,
+                ScreenKind.RESULT: self._result,
+                ScreenKind.COUNTERPARTY: self._counterparty,
+                ScreenKind.DOUBT: self._doubt,
+                ScreenKind.AUCTION: self._auction,
+                ScreenKind.TOPUP: self._topup,
+                ScreenKind.START_ROLLS: self._start_rolls,
+                ScreenKind.GAME_END: self._game_end,
+            }[kind](view, area)
+        self._flows(view.flows)
+        if view.notice:
+            self._notice(view.notice)
+        if view.help:
+            self._help(view)
+        if view.banner:
+            self._banner(view.banner)
+
+    # ------------------------------------------------------------------ pieces
+
+    def _top_bar(self, view: ScreenView) -> None:
+        pg = self.pg
+        pg.draw.rect(self.surface, PANEL, (0, 0, self.w, self.s(56)))
+        if view.kind is not ScreenKind.FINAL:
+            self.text("Game", 22, DIM, (self.s(12), self.s(6)))
+            self.text(f"{view.game} / {view.games}", 40, TEXT, (self.s(12), self.s(24)))
+        centre = self._central_pos()
+        self._stone(centre[0] - self.s(58), self.s(30), self.s(13))
+        self.text("Central", 22, DIM, (centre[0] - self.s(40), self.s(6)))
+        self.text(str(view.central), 48, TEXT, (centre[0] - self.s(40), self.s(22)))
+        right = self.w - self.s(12)
+        if view.unicorn is not None:
+            card = view.players[view.unicorn]
+            rect = self.text(card.name, 34, TEXT, (right, self.s(28)), "midright",
+                             max_width=self.s(170))
+            self._marker(card.marker, card.colour, (rect.left - self.s(18), self.s(28)),
+                         self.s(12))
+            self._unicorn_icon((rect.left - self.s(52), self.s(28)), self.s(20))
+        else:
+            self._unicorn_icon((right - self.s(150), self.s(28)), self.s(20))
+            self.text("nobody", 30, DIM, (right, self.s(28)), "midright")
+
+    def _central_pos(self) -> tuple[int, int]:
+        return (self.w // 2, self.s(30))
+
+    def _card_rects(self, count: int) -> list[Any]:
+        gap = self.s(8)
+        top = self.h - self.s(154)
+        width = (self.w - gap * (count + 1)) / max(count, 1)
+        return [self.pg.Rect(round(gap + i * (width + gap)), top, round(width), self.s(146))
+                for i in range(count)]
+
+    def _cards(self, cards: tuple[PlayerCard, ...]) -> None:
+        pg = self.pg
+        for card, rect in zip(cards, self._card_rects(len(cards)), strict=True):
+            pg.draw.rect(self.surface, PANEL, rect, border_radius=self.s(10))
+            if card.active:
+                pg.draw.rect(self.surface, ACCENT, rect, width=self.s(5),
+                             border_radius=self.s(10))
+            pg.draw.rect(self.surface, card.colour, (rect.x + self.s(6), rect.y + self.s(6),
+                                                     rect.width - self.s(12), self.s(5)))
+            self._marker(card.marker, card.colour, (rect.x + self.s(22), rect.y + self.s(30)),
+                         self.s(12))
+            self.text(card.name, 32, TEXT, (rect.x + self.s(40), rect.y + self.s(30)),
+                      "midleft", max_width=rect.width - self.s(46 + (28 if card.unicorn else 0)))
+            if card.unicorn:
+                self._unicorn_icon((rect.right - self.s(18), rect.y + self.s(30)), self.s(13))
+            self.text(str(card.game_stones), 66, TEXT, (rect.centerx, rect.y + self.s(50)),
+                      "midtop")
+            self.text(f"stash {card.stash}", 28, DIM, (rect.centerx, rect.y + self.s(100)),
+                      "midtop")
+            if card.status:
+                colour = GOOD if card.status in ("sealed", "ready") else ACCENT
+                self.text(card.status, 24, colour, (rect.centerx, rect.bottom - self.s(6)),
+                          "midbottom", max_width=rect.width - self.s(8))
+
+    def _marker(self, marker: Marker, colour: Colour, centre: tuple[float, float],
+                r: float) -> None:
+        pg = self.pg
+        x, y = centre
+        if marker is Marker.CIRCLE:
+            pg.draw.circle(self.surface, colour, (round(x), round(y)), round(r))
+            return
+        if marker is Marker.SQUARE:
+            pg.draw.rect(self.surface, colour, (x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7))
+            return
+        corners = {Marker.TRIANGLE: 3, Marker.DIAMOND: 4, Marker.HEXAGON: 6, Marker.STAR: 10}
+        n = corners[marker]
+        start = -math.pi / 2
+        points = []
+        for k in range(n):
+            radius = r * (0.45 if marker is Marker.STAR and k % 2 else 1.1)
+            angle = start + 2 * math.pi * k / n
+            points.append((x + radius * math.cos(angle), y + radius * math.sin(angle)))
+        pg.draw.polygon(self.surface, colour, points)
+
+    def _stone(self, x: float, y: float, r: float) -> None:
+        self.pg.draw.circle(self.surface, STONE, (round(x), round(y)), round(r))
+        self.pg.draw.circle(self.surface, (120, 125, 140), (round(x), round(y)), round(r),
+                            max(1, round(r / 5)))
+
+    def _unicorn_icon(self, centre: tuple[float, float], r: float) -> None:
+        """A unicorn's head in profile, from primitives: head, muzzle, horn, eye."""
+        pg = self.pg
+        x, y = centre
+        white = (250, 250, 255)
+        pg.draw.circle(self.surface, white, (round(x), round(y + r * 0.1)), round(r * 0.6))
+        pg.draw.ellipse(self.surface, white, (x - r * 1.0, y + r * 0.05, r * 0.9, r * 0.55))
+        pg.draw.polygon(self.surface, ACCENT, [(x + r * 0.1, y - r * 0.4),
+                                               (x + r * 0.45, y - r * 0.25),
+                                               (x + r * 0.55, y - r * 1.15)])
+        pg.draw.polygon(self.surface, (205, 160, 250), [(x + r * 0.35, y - r * 0.1),
+                                                        (x + r * 0.95, y + r * 0.05),
+                                                        (x + r * 0.55, y + r * 0.75)])
+        pg.draw.circle(self.surface, BACKGROUND, (round(x - r * 0.2), round(y)),
+                       max(1, round(r * 0.1)))
+
+    def die(self, rect: Any, value: int | None, colour: Colour = (250, 250, 250),
+            pip: Colour = (20, 20, 20), outline: Colour | None = None) -> None:
+        pg = self.pg
+        pg.draw.rect(self.surface, colour, rect, border_radius=max(2, rect.width // 6))
+        if outline is not None:
+            pg.draw.rect(self.surface, outline, rect.inflate(self.s(8), self.s(8)),
+                         width=self.s(4), border_radius=max(2, rect.width // 5))
+        if value is None:
+            self.text("?", rect.height * 0.9 / self.u, BAD, rect.center, "center")
+            return
+        r = max(2, round(rect.width * 0.09))
+        for px, py in PIPS[value]:
+            pg.draw.circle(self.surface, pip, (round(rect.x + px * rect.width),
+                                               round(rect.y + py * rect.height)), r)
+
+    def category_icon(self, category: Category, x: float, y: float, size: float) -> None:
+        for k, value in enumerate(ICON_DICE[category]):
+            self.die(self.pg.Rect(round(x + k * size * 1.15), round(y), round(size),
+                                  round(size)), value, (235, 235, 240), (30, 30, 40))
+
+    def _dice_row(self, dice: tuple[DieView, ...] | tuple[int, ...], x: float, y: float,
+                  size: float, marked: int | None = None) -> None:
+        for k, die in enumerate(dice):
+            value = die.value if isinstance(die, DieView) else die
+            sure = die.sure if isinstance(die, DieView) else True
+            rect = self.pg.Rect(round(x + k * size * 1.2), round(y), round(size), round(size))
+            outline = ACCENT if marked == k else (BAD if not sure else None)
+            self.die(rect, value, outline=outline)
+
+    def _photo(self, view: ScreenView, box: Any) -> Any | None:
+        """The roll's photo fitted into ``box``, dice outlined with their values."""
+        if view.photo is None:
+            return None
+        pg = self.pg
+        image = view.photo
+        key = id(image)
+        if self._photo_cache is None or self._photo_cache[0] != key:
+            rgb = image[:, :, ::-1].copy()
+            height, width = rgb.shape[:2]
+            surface = pg.image.frombuffer(rgb.tobytes(), (width, height), "RGB")
+            self._photo_cache = (key, surface)
+        surface = self._photo_cache[1]
+        width, height = surface.get_size()
+        scale = min(box.width / width, box.height / height)
+        shown = pg.transform.smoothscale(surface, (round(width * scale), round(height * scale)))
+        rect = shown.get_rect(topleft=box.topleft)
+        self.surface.blit(shown, rect)
+        for die in view.dice:
+            if die.box is None:
+                continue
+            x0, y0, x1, y1 = (v * scale for v in die.box)
+            outline = pg.Rect(rect.x + x0, rect.y + y0, x1 - x0, y1 - y0).inflate(6, 6)
+            colour = GOOD if die.sure else BAD
+            pg.draw.rect(self.surface, colour, outline, width=max(2, self.s(3)))
+            label = "?" if die.value is None else str(die.value)
+            tag = pg.Rect(0, 0, self.s(28), self.s(28))
+            tag.midbottom = (outline.centerx, outline.top - 2)
+            tag.clamp_ip(rect)
+            pg.draw.rect(self.surface, colour, tag, border_radius=self.s(5))
+            self.text(label, 30, BACKGROUND, tag.center, "center")
+        return rect
+
+    def _title(self, view: ScreenView, area: Any, x: float | None = None) -> float:
+        left = area.x + self.s(8) if x is None else x
+        width = area.right - left - self.s(8)
+        colour = TEXT
+        if view.focus is not None:
+            card = view.players[view.focus]
+            self._marker(card.marker, card.colour, (left + self.s(14), area.y + self.s(24)),
+                         self.s(13))
+            left += self.s(36)
+            width -= self.s(36)
+        self.text(view.title, 46, colour, (left, area.y + self.s(4)), max_width=width)
+        y = area.y + self.s(48)
+        if view.subtitle:
+            for line in self.wrap(view.subtitle, 28, width)[:2]:
+                self.text(line, 28, DIM, (left, y))
+                y += self.s(26)
+        return y
+
+    def _button_strip(self, hints: tuple[ButtonHint, ...], area: Any) -> None:
+        pg = self.pg
+        gap = self.s(6)
+        width = (area.width - gap * 3) / 4
+        for k, hint in enumerate(hints):
+            rect = pg.Rect(round(area.x + k * (width + gap)), area.y, round(width), area.height)
+            active = bool(hint.does)
+            pg.draw.rect(self.surface, (52, 60, 80) if active else PANEL, rect,
+                         border_radius=self.s(8))
+            self._sign(hint.sign, (rect.x + self.s(26), rect.centery), self.s(15),
+                       TEXT if active else DIM)
+            label = hint.category.label if hint.does == "call it" else hint.does
+            self.text(label, 26, TEXT if active else DIM, (rect.x + self.s(50), rect.centery),
+                      "midleft", max_width=rect.width - self.s(56))
+
+    def _sign(self, sign: str, centre: tuple[int, int], r: int, colour: Colour) -> None:
+        pg = self.pg
+        x, y = centre
+        thick = max(2, r // 4)
+        pg.draw.circle(self.surface, colour, centre, r + self.s(5), max(1, thick // 2))
+        if sign in ("-", "+"):
+            pg.draw.line(self.surface, colour, (x - r * 0.6, y), (x + r * 0.6, y), thick)
+        if sign == "+":
+            pg.draw.line(self.surface, colour, (x, y - r * 0.6), (x, y + r * 0.6), thick)
+        if sign == "X":
+            pg.draw.line(self.surface, colour, (x - r * 0.5, y - r * 0.5),
+                         (x + r * 0.5, y + r * 0.5), thick)
+            pg.draw.line(self.surface, colour, (x - r * 0.5, y + r * 0.5),
+                         (x + r * 0.5, y - r * 0.5), thick)
+        if sign == "OK":
+            self.text("OK", 20, colour, centre, "center")
+
+    # ------------------------------------------------------------------ the screens
+
+    def _turn(self, view: ScreenView, area: Any) -> None:
+        y = self._title(view, area)
+        box = self.pg.Rect(area.x + self.s(8), y + self.s(8), area.width - self.s(16),
+                           area.bottom - y - self.s(12))
+        self.pg.draw.rect(self.surface, PANEL, box, border_radius=self.s(10))
+        if view.call is None:
+            self.text("Call:", 34, DIM, (box.x + self.s(16), box.centery), "midleft")
+            self.text("silent", 44, TEXT, (box.x + self.s(100), box.centery), "midleft")
+        else:
+            self.category_icon(view.call, box.x + self.s(16), box.centery - self.s(20),
+                               self.s(40))
+            self.text(view.call.label, 44, ACCENT, (box.x + self.s(170), box.centery),
+                      "midleft")
+        if view.call_locked:
+            self.text("LOCKED", 34, BAD, (box.right - self.s(16), box.centery), "midright")
+
+    def _result(self, view: ScreenView, area: Any) -> None:
+        photo_box = self.pg.Rect(area.x, area.y, round(area.width * 0.42), area.height)
+        shown = self._photo(view, photo_box)
+        left = area.x + (shown.width if shown is not None else 0) + self.s(14)
+        if shown is None:
+            size = self.s(70)
+            self._dice_row(view.dice, area.x + self.s(10), area.y + self.s(70), size)
+            left = area.x + self.s(10) + round(size * 3.7)
+        self.text(view.title, 40, TEXT, (left, area.y + self.s(4)),
+                  max_width=area.right - left)
+        y = area.y + self.s(44)
+        if view.category is not None:
+            self.category_icon(view.category, left, y, self.s(30))
+            self.text(view.category.label, 40, ACCENT, (left + self.s(112), y + self.s(15)),
+                      "midleft", max_width=area.right - left - self.s(112))
+            y += self.s(42)
+        for line in view.lines[:4]:
+            colour = GOOD if "right" in line else (BAD if "wrong" in line else TEXT)
+            self.text(line, 32, colour, (left, y), max_width=area.right - left)
+            y += self.s(32)
+
+    def _counterparty(self, view: ScreenView, area: Any) -> None:
+        y = self._title(view, area)
+        size = self.s(44)
+        self._dice_row(view.dice, area.x + self.s(10), y + self.s(6), size)
+        if view.category is not None:
+            self.text(view.category.label, 30, ACCENT, (area.x + self.s(10), y + size +
+                                                        self.s(12)))
+        x = area.x + self.s(190)
+        count = len(view.choices)
+        width = (area.right - x - self.s(8)) / max(count, 1)
+        for k, choice in enumerate(view.choices):
+            rect = self.pg.Rect(round(x + k * width) + self.s(3), y + self.s(6),
+                                round(width) - self.s(6), self.s(64))
+            chosen = k == view.chosen
+            self.pg.draw.rect(self.surface, ACCENT if chosen else PANEL, rect,
+                              border_radius=self.s(8))
+            self.text(choice, 32, BACKGROUND if chosen else TEXT, rect.center, "center",
+                      max_width=rect.width - self.s(8))
+
+    def _doubt(self, view: ScreenView, area: Any) -> None:
+        photo_box = self.pg.Rect(area.x, area.y, round(area.width * 0.45), area.height)
+        shown = self._photo(view, photo_box)
+        left = (shown.right if shown is not None else area.x) + self.s(14)
+        sub = self.pg.Rect(left, area.y, area.right - left, area.height)
+        y = self._title(view, sub, left)
+        size = self.s(58)
+        if view.entry:
+            self._dice_row(view.entry, left + self.s(6), y + self.s(10), size,
+                           marked=view.entry_position)
+        else:
+            self._dice_row(view.dice, left + self.s(6), y + self.s(10), size)
+
+    def _auction(self, view: ScreenView, area: Any) -> None:
+        y = self._title(view, area)
+        if view.lines:
+            x = area.x + self.s(10)
+            for line in view.lines:
+                rect = self.text(line, 40, TEXT, (x, y + self.s(8)))
+                x = rect.right + self.s(30)
+        self._unicorn_icon((area.right - self.s(60), y + self.s(40)), self.s(34))
+
+    def _topup(self, view: ScreenView, area: Any) -> None:
+        self._title(view, area)
+
+    def _start_rolls(self, view: ScreenView, area: Any) -> None:
+        y = self._title(view, area)
+        for k in range(3):
+            rect = self.pg.Rect(area.x + self.s(10) + k * self.s(66), y + self.s(14),
+                                self.s(54), self.s(54))
+            self.die(rect, (k * 2) % 6 + 2)
+
+    def _game_end(self, view: ScreenView, area: Any) -> None:
+        y = self._title(view, area)
+        x = area.x + self.s(10)
+        for line in view.lines:
+            rect = self.text(line, 34, TEXT, (x, y + self.s(10)))
+            x = rect.right + self.s(28)
+            if x > area.right - self.s(120):
+                x = area.x + self.s(10)
+                y += self.s(36)
+
+    def _final(self, view: ScreenView, area: Any) -> None:
+        pg = self.pg
+        self.text(view.title, 44, TEXT, (area.x + self.s(6), area.y + self.s(4)))
+        if view.subtitle:
+            self.text(view.subtitle, 44, ACCENT, (area.x + self.s(6), area.y + self.s(46)))
+        order = sorted(range(len(view.players)), key=lambda i: -view.players[i].stash)
+        y = area.y + self.s(100)
+        row = min(self.s(52), (area.bottom - y) // max(1, len(order)))
+        for rank, i in enumerate(order):
+            card = view.players[i]
+            self.text(f"{rank + 1}.", 36, DIM, (area.x + self.s(6), y + row // 2), "midleft")
+            self._marker(card.marker, card.colour, (area.x + self.s(54), y + row // 2),
+                         self.s(13))
+            self.text(card.name, 38, TEXT, (area.x + self.s(74), y + row // 2), "midleft",
+                      max_width=self.s(150))
+            self.text(str(card.stash), 46, TEXT, (area.x + self.s(290), y + row // 2),
+                      "midright")
+            y += row
+        chart = pg.Rect(area.x + self.s(320), area.y + self.s(8), area.width - self.s(330),
+                        area.height - self.s(16))
+        self._chart(view, chart)
+
+    def _chart(self, view: ScreenView, rect: Any) -> None:
+        pg = self.pg
+        pg.draw.rect(self.surface, PANEL, rect, border_radius=self.s(10))
+        history = view.chart
+        if len(history) < 2:
+            self.text("No game finished", 30, DIM, rect.center, "center")
+            return
+        top = max(max(row) for row in history) or 1
+        inner = rect.inflate(-self.s(70), -self.s(70))
+        inner.x += self.s(14)
+        self.text("stash", 24, DIM, (rect.x + self.s(10), rect.y + self.s(8)))
+        self.text("after game", 24, DIM, (rect.right - self.s(10), rect.bottom - self.s(6)),
+                  "bottomright")
+        for value in (0, top):
+            yy = inner.bottom - value / top * inner.height
+            pg.draw.line(self.surface, (70, 78, 96), (inner.x, yy), (inner.right, yy), 1)
+            self.text(str(value), 24, DIM, (inner.x - self.s(8), yy), "midright")
+        steps = len(history) - 1
+        for g in range(steps + 1):
+            if steps <= 12 or g % 2 == 0 or g == steps:
+                xx = inner.x + g / steps * inner.width
+                self.text(str(g), 22, DIM, (xx, inner.bottom + self.s(6)), "midtop")
+        for i, card in enumerate(view.players):
+            points = [(inner.x + g / steps * inner.width,
+                       inner.bottom - row[i] / top * inner.height)
+                      for g, row in enumerate(history)]
+            pg.draw.lines(self.surface, card.colour, False, points, max(2, self.s(4)))
+            for point in points[1:]:
+                self._marker(card.marker, card.colour, point, self.s(7))
+
+    # ------------------------------------------------------------------ overlays
+
+    def _slot_pos(self, slot: int, count: int) -> tuple[float, float]:
+        if slot < 0:
+            return self._central_pos()
+        rect = self._card_rects(count)[slot]
+        return (rect.centerx, rect.y + self.s(80))
+
+    def _flows(self, flows: tuple[Flow, ...]) -> None:
+        for flow in flows:
+            players = self._players_count
+            a = self._slot_pos(flow.source, players)
+            b = self._slot_pos(flow.target, players)
+            shown = min(flow.stones, 8)
+            for k in range(shown):
+                t = flow.progress * 1.4 - k * 0.05
+                t = max(0.0, min(1.0, t))
+                if t <= 0.0 or t >= 1.0:
+                    continue
+                ease = t * t * (3 - 2 * t)
+                x = a[0] + (b[0] - a[0]) * ease
+                y = a[1] + (b[1] - a[1]) * ease - math.sin(math.pi * ease) * self.s(60)
+                self._stone(x, y, self.s(11))
+
+    _players_count = 2
+
+    def _notice(self, text: str) -> None:
+        pg = self.pg
+        lines = self.wrap(text, 30, self.w - self.s(80))[:3]
+        height = self.s(14) + len(lines) * self.s(30)
+        rect = pg.Rect(self.s(30), self.h - self.s(160) - height - self.s(4),
+                       self.w - self.s(60), height)
+        pg.draw.rect(self.surface, (70, 60, 20), rect, border_radius=self.s(8))
+        pg.draw.rect(self.surface, ACCENT, rect, width=self.s(2), border_radius=self.s(8))
+        for k, line in enumerate(lines):
+            self.text(line, 30, TEXT, (rect.x + self.s(14), rect.y + self.s(8) + k * self.s(30)))
+
+    def _banner(self, text: str) -> None:
+        pg = self.pg
+        lines = self.wrap(text, 32, self.w - self.s(60))[:4]
+        height = self.s(20) + len(lines) * self.s(32)
+        rect = pg.Rect(0, self.s(56), self.w, height)
+        pg.draw.rect(self.surface, (150, 30, 30), rect)
+        for k, line in enumerate(lines):
+            self.text(line, 32, TEXT, (self.s(24), rect.y + self.s(10) + k * self.s(32)))
+
+    def _help(self, view: ScreenView) -> None:
+        pg = self.pg
+        veil = pg.Surface((self.w, self.h), pg.SRCALPHA)
+        veil.fill((10, 12, 18, 235))
+        self.surface.blit(veil, (0, 0))
+        x = self.s(24)
+        self.text(view.help_title, 38, ACCENT, (x, self.s(14)), max_width=self.w - 2 * x)
+        y = self.s(60)
+        col = self.s(330)
+        for line in view.help:
+            does = self.wrap(line.does, 26, self.w - x - col - self.s(20))
+            gesture = self.wrap(line.gesture, 26, col - self.s(16))
+            rows = max(len(does), len(gesture))
+            if y + rows * self.s(25) > self.h - self.s(40):
+                break
+            for k, part in enumerate(gesture):
+                self.text(part, 26, TEXT, (x, y + k * self.s(25)))
+            for k, part in enumerate(does):
+                self.text(part, 26, DIM, (x + col, y + k * self.s(25)))
+            y += rows * self.s(25) + self.s(10)
+        self.text("Middle two buttons together: close this help", 26, ACCENT,
+                  (x, self.h - self.s(12)), "bottomleft")

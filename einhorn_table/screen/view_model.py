@@ -1,0 +1,401 @@
+"""What the screen shows, as plain values: built from the controller and the time.
+
+Pure (no pygame): :func:`build_view` decides which screen it is, what each
+player's card says, where stones are flying and which buttons mean what, and the
+renderer only draws it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from einhorn_table.rules import (
+    CENTRAL,
+    AuctionResult,
+    Awaiting,
+    Category,
+    Roll,
+    StartRoll,
+    TiebreakRoll,
+    TurnResult,
+    categorize,
+)
+from einhorn_table.stations.gesture_table import GESTURES, Context, HelpLine
+from einhorn_table.table.controller import TableController
+
+if TYPE_CHECKING:
+    from einhorn_table.ports import Image
+
+RESULT_SECONDS = 3.5
+GAME_END_SECONDS = 8.0
+REVEAL_SECONDS = 5.0
+FLOW_SECONDS = 1.4
+HELP_SECONDS = 30.0
+
+#: Okabe-Ito colours (told apart by most colour-blind players), one per seat.
+SEAT_COLOURS: tuple[tuple[int, int, int], ...] = (
+    (230, 159, 0), (86, 180, 233), (0, 158, 115), (240, 228, 66), (204, 121, 167),
+    (213, 94, 0),
+)
+
+
+class Marker(StrEnum):
+    """The second cue beside the colour: every seat has its own shape."""
+
+    CIRCLE = "circle"
+    SQUARE = "square"
+    TRIANGLE = "triangle"
+    DIAMOND = "diamond"
+    STAR = "star"
+    HEXAGON = "hexagon"
+
+
+class ScreenKind(StrEnum):
+    START_ROLLS = "start_rolls"
+    TURN = "turn"
+    RESULT = "result"
+    DOUBT = "doubt"
+    COUNTERPARTY = "counterparty"
+    AUCTION = "auction"
+    TOPUP = "topup"
+    GAME_END = "game_end"
+    FINAL = "final"
+
+
+@dataclass(frozen=True)
+class PlayerCard:
+    name: str
+    colour: tuple[int, int, int]
+    marker: Marker
+    game_stones: int
+    stash: int
+    active: bool  # it is this player's move (or one of theirs owing)
+    unicorn: bool
+    status: str  # a short word under the numbers: "sealed", "rolled 14", "+2"
+
+
+@dataclass(frozen=True)
+class DieView:
+    value: int | None
+    box: tuple[float, float, float, float] | None  # in the photo's pixels
+    sure: bool
+
+
+@dataclass(frozen=True)
+class Flow:
+    """Stones flying: from a slot to a slot (-1 is the central stash, else a seat)."""
+
+    source: int
+    target: int
+    stones: int
+    progress: float  # 0..1
+
+
+@dataclass(frozen=True)
+class ButtonHint:
+    sign: str  # "-", "+", "OK", "X"
+    category: Category
+    does: str  # what it does now; "" when nothing
+
+
+@dataclass(frozen=True)
+class ScreenView:
+    kind: ScreenKind
+    game: int
+    games: int
+    central: int
+    unicorn: int | None
+    players: tuple[PlayerCard, ...]
+    title: str
+    subtitle: str = ""
+    focus: int | None = None  # the seat the title speaks to
+    call: Category | None = None
+    call_locked: bool = False
+    dice: tuple[DieView, ...] = ()
+    photo: Image | None = None
+    category: Category | None = None
+    lines: tuple[str, ...] = ()
+    flows: tuple[Flow, ...] = ()
+    choices: tuple[str, ...] = ()
+    chosen: int = 0
+    entry: tuple[int, ...] = ()
+    entry_position: int = 0
+    number: int | None = None
+    buttons: tuple[ButtonHint, ...] = ()
+    help_title: str = ""
+    help: tuple[HelpLine, ...] = ()
+    banner: str = ""
+    notice: str = ""
+    chart: tuple[tuple[int, ...], ...] = ()
+    winner: int | None = None
+
+
+_SHORT: dict[Context, tuple[str, str, str, str]] = {
+    Context.CALL: ("call it", "call it", "call it", "call it"),
+    Context.COUNTERPARTY: ("back", "next", "settle", ""),
+    Context.BID: ("less", "more", "seal", "from 0"),
+    Context.TOPUP: ("less", "more", "done", "to 0"),
+    Context.CONFIRM_DICE: ("", "", "yes", "no"),
+    Context.ENTER_DICE: ("lower", "higher", "next die", "back"),
+}
+SIGNS = ("-", "+", "OK", "X")
+
+
+def button_hints(context: Context) -> tuple[ButtonHint, ...]:
+    words = _SHORT.get(context)
+    if words is None:
+        return ()
+    return tuple(
+        ButtonHint(sign, category, word)
+        for sign, category, word in zip(SIGNS, _CATEGORY_ORDER, words, strict=True)
+    )
+
+
+_CATEGORY_ORDER = (Category.UNVERMEIDLICH, Category.WUNSCH, Category.EINHORN,
+                   Category.DREIFALTIGKEIT)
+
+
+def build_view(controller: TableController, now: float) -> ScreenView:
+    """The screen for ``controller`` at clock time ``now``."""
+    c = controller
+    ledger = c.match.ledger()
+    state = c.match.state
+    names = c.names
+    awaiting = ledger.awaiting
+    owing = set(state.owing())
+    last = c.last
+    age = now - last.time if last is not None else 1e9
+    status = _statuses(c)
+    unicorn = state.unicorn
+
+    def cards(active: set[int]) -> tuple[PlayerCard, ...]:
+        return tuple(
+            PlayerCard(
+                p.name, SEAT_COLOURS[i % 6], list(Marker)[i % 6], p.game_stones, p.stash,
+                i in active, unicorn == i, status.get(i, ""),
+            )
+            for i, p in enumerate(ledger.players)
+        )
+
+    base = {
+        "game": ledger.game,
+        "games": ledger.games,
+        "central": ledger.central,
+        "unicorn": unicorn,
+        "banner": _banner(c),
+        "notice": c.notice.text if c.notice is not None and now - c.notice.time < 4 else "",
+        "flows": _flows(c, age),
+    }
+    if c.help is not None and now - c.help.time < HELP_SECONDS:
+        base["help_title"] = f"{names[c.help.player]}: {c.help.context.heading}"
+        base["help"] = GESTURES[c.help.context]  # type: ignore[assignment]
+    to_act = state.to_act
+
+    if awaiting is Awaiting.NOTHING:
+        winner = names.index(ledger.winner) if ledger.winner else None
+        return ScreenView(ScreenKind.FINAL, players=cards(set()), title="Final standings",
+                          subtitle=f"{ledger.winner} wins!" if ledger.winner else "",
+                          chart=tuple(c.history), winner=winner, **base)  # type: ignore[arg-type]
+    if c.pending is not None:
+        pending = c.pending
+        roller = pending.roller
+        dice = tuple(DieView(d.value, d.box, d.value is not None) for d in pending.reading.dice)
+        entering = c.entry is not None
+        context = Context.ENTER_DICE if entering else Context.CONFIRM_DICE
+        title = (f"{names[roller]}: enter the dice" if entering
+                 else f"{names[roller]}: are these your dice?")
+        return ScreenView(
+            ScreenKind.DOUBT, players=cards({roller}), title=title, focus=roller,
+            subtitle=pending.doubt.message + (" - or roll again" if entering else ""),
+            dice=dice, photo=pending.photo,
+            entry=tuple(c.entry.values) if c.entry else (),
+            entry_position=c.entry.position if c.entry else 0,
+            buttons=button_hints(context), **base,  # type: ignore[arg-type]
+        )
+    shown_roll = last is not None and (
+        isinstance(last.item, Roll | StartRoll | TiebreakRoll)
+        or isinstance(last.outcome, TurnResult)
+    )
+    if last is not None and isinstance(last.outcome, TurnResult) and last.outcome.game_over \
+            and RESULT_SECONDS <= age < GAME_END_SECONDS and awaiting is Awaiting.BID:
+        return ScreenView(ScreenKind.GAME_END, players=cards(set()),
+                          title=f"Game {last.before.game} is over",
+                          subtitle="Game stones go into each stash", chart=tuple(c.history),
+                          lines=_game_end_lines(c), **base)  # type: ignore[arg-type]
+    if awaiting is Awaiting.COUNTERPARTY and to_act is not None and last is not None:
+        return ScreenView(
+            ScreenKind.COUNTERPARTY, players=cards({to_act}), focus=to_act,
+            title=f"{names[to_act]}: who pays or is paid?",
+            subtitle=_amount_text(state.pending_amount or 0),
+            dice=_dice_of(last), photo=last.photo, category=_category_of(last),
+            choices=tuple("Central" if p == CENTRAL else p for p in c.parties()),
+            chosen=c.cursor % len(c.parties()),
+            buttons=button_hints(Context.COUNTERPARTY), **base,  # type: ignore[arg-type]
+        )
+    if shown_roll and last is not None and age < RESULT_SECONDS:
+        return ScreenView(
+            ScreenKind.RESULT, players=cards(set()), focus=names.index(_player(last)),
+            title=_result_title(last), dice=_dice_of(last), photo=last.photo,
+            category=_category_of(last), lines=_result_lines(last), **base,  # type: ignore[arg-type]
+        )
+    if last is not None and isinstance(last.outcome, AuctionResult) and age < REVEAL_SECONDS:
+        result = last.outcome
+        lines = tuple(f"{name}: {stones}" for name, stones in result.bids)
+        title = (f"{result.winner} takes the unicorn" if result.winner
+                 else f"Tie: {', '.join(result.tied)} roll for it")
+        return ScreenView(ScreenKind.AUCTION, players=cards(set()), title=title,
+                          subtitle="The bids, all paid to the central stash", lines=lines,
+                          **base)  # type: ignore[arg-type]
+    if awaiting is Awaiting.BID:
+        return ScreenView(
+            ScreenKind.AUCTION, players=cards(owing), title="Auction: bid for the unicorn",
+            subtitle="Everyone at once, secretly. Count your + presses.",
+            buttons=button_hints(Context.BID), **base,  # type: ignore[arg-type]
+        )
+    if awaiting is Awaiting.TOPUP:
+        focus = min(owing) if owing else None
+        return ScreenView(
+            ScreenKind.TOPUP, players=cards(owing), focus=focus,
+            title="Top-up: stash to game stones",
+            subtitle="Everyone at once; OK when done. The unicorn owner then rolls.",
+            buttons=button_hints(Context.TOPUP), **base,  # type: ignore[arg-type]
+        )
+    if awaiting in (Awaiting.START_ROLL, Awaiting.TIEBREAK_ROLL):
+        contenders = ", ".join(names[i] for i in state.contenders)
+        if awaiting is Awaiting.START_ROLL and len(state.contenders) == len(names):
+            title, sub = "Who starts? Everyone rolls", "Highest sum starts"
+        else:
+            title, sub = "Roll-off", f"{contenders} roll; highest sum wins"
+            if state.phase.value == "rolloff":
+                sub = f"{contenders} roll in turn until one rolls an Einhorn"
+        nxt = f"Next: {names[to_act]}" if to_act is not None else ""
+        return ScreenView(ScreenKind.START_ROLLS, players=cards(owing), title=title,
+                          subtitle=f"{sub}. {nxt}", focus=to_act, **base)  # type: ignore[arg-type]
+    # A turn waiting for the call and the roll.
+    assert to_act is not None
+    locked = c.call_locked
+    sub = ("Dice moving: call locked" if locked else
+           "Call a category, or stay silent, then roll")
+    return ScreenView(
+        ScreenKind.TURN, players=cards({to_act}), focus=to_act,
+        title=f"{names[to_act]}'s turn", subtitle=sub, call=c.call_draft, call_locked=locked,
+        buttons=button_hints(Context.CALL), **base,  # type: ignore[arg-type]
+    )
+
+
+def _banner(c: TableController) -> str:
+    if c.halted:
+        return c.halted
+    if c.camera_lost:
+        return (f"Camera lost ({c.camera_lost}). The match is kept; it goes on when the camera "
+                "is back. Check the camera cable.")
+    return ""
+
+
+def _statuses(c: TableController) -> dict[int, str]:
+    state = c.match.state
+    awaiting = state.awaiting
+    out: dict[int, str] = {}
+    if awaiting is Awaiting.BID:
+        for i in range(len(c.names)):
+            out[i] = "sealed" if state.has_bid(i) else ("bidding" if i in c.drafts else "to bid")
+    elif awaiting is Awaiting.TOPUP:
+        owing = state.owing()
+        for i in range(len(c.names)):
+            out[i] = f"+{c.drafts.get(i, 0)} ?" if i in owing else "ready"
+    elif awaiting in (Awaiting.START_ROLL, Awaiting.TIEBREAK_ROLL):
+        for item in reversed(c.match.inputs):
+            if not isinstance(item, StartRoll | TiebreakRoll):
+                break
+            i = c.names.index(item.player)
+            out.setdefault(i, f"rolled {sum(item.dice)}")
+    return out
+
+
+def _player(shown: object) -> str:
+    outcome = getattr(shown, "outcome", None)
+    if isinstance(outcome, TurnResult):
+        return outcome.player
+    item = getattr(shown, "item", None)
+    return str(getattr(item, "player", ""))
+
+
+def _dice_of(shown: object) -> tuple[DieView, ...]:
+    reading = getattr(shown, "reading", None)
+    item = getattr(shown, "item", None)
+    outcome = getattr(shown, "outcome", None)
+    values = tuple(outcome.dice if isinstance(outcome, TurnResult) else getattr(item, "dice", ()))
+    boxes: list[tuple[float, float, float, float] | None] = [None] * len(values)
+    if reading is not None and len(reading.dice) == len(values):
+        boxes = [d.box for d in reading.dice]
+    return tuple(DieView(v, b, True) for v, b in zip(values, boxes, strict=True))
+
+
+def _category_of(shown: object) -> Category | None:
+    outcome = getattr(shown, "outcome", None)
+    if isinstance(outcome, TurnResult):
+        return outcome.category
+    dice = getattr(getattr(shown, "item", None), "dice", None)
+    return categorize(dice) if dice else None
+
+
+def _amount_text(amount: int) -> str:
+    return f"receives {amount}" if amount > 0 else f"pays {-amount}"
+
+
+def _result_title(shown: object) -> str:
+    item = getattr(shown, "item", None)
+    name = _player(shown)
+    if isinstance(item, StartRoll | TiebreakRoll):
+        return f"{name} rolled {sum(item.dice)}"
+    return f"{name} rolled"
+
+
+def _result_lines(shown: object) -> tuple[str, ...]:
+    outcome = getattr(shown, "outcome", None)
+    if not isinstance(outcome, TurnResult):
+        return ()
+    called = "silent" if outcome.call is None else f"called {outcome.call.label}"
+    right = ""
+    if outcome.call is not None:
+        right = " - right!" if outcome.call is outcome.category else " - wrong"
+    lines = [called + right]
+    if outcome.owner_einhorn:
+        lines.append("Unicorn owner rolls Einhorn: nothing happens")
+    for t in outcome.transfers:
+        payer = "Central" if t.payer == CENTRAL else t.payer
+        payee = "Central" if t.payee == CENTRAL else t.payee
+        lines.append(f"{payer} pays {payee} {t.stones}")
+    if not outcome.transfers and not outcome.owner_einhorn:
+        lines.append("No stones move")
+    if outcome.unicorn_to:
+        lines.append(f"{outcome.unicorn_to} takes the unicorn")
+    if outcome.game_over:
+        lines.append("Game over")
+    return tuple(lines)
+
+
+def _game_end_lines(c: TableController) -> tuple[str, ...]:
+    ledger = c.match.ledger()
+    return tuple(f"{p.name}: stash {p.stash}" for p in ledger.players)
+
+
+def _flows(c: TableController, age: float) -> tuple[Flow, ...]:
+    last = c.last
+    if last is None or age >= FLOW_SECONDS + 0.4:
+        return ()
+    names = c.names
+    moves: list[tuple[str, str, int]] = []
+    outcome = last.outcome
+    if isinstance(outcome, TurnResult):
+        moves = [(t.payer, t.payee, t.stones) for t in outcome.transfers]
+    elif isinstance(outcome, AuctionResult):
+        moves = [(name, CENTRAL, stones) for name, stones in outcome.bids]
+
+    def slot(name: str) -> int:
+        return -1 if name == CENTRAL else names.index(name)
+
+    progress = max(0.0, min(1.0, age / FLOW_SECONDS))
+    return tuple(Flow(slot(a), slot(b), n, progress) for a, b, n in moves if n > 0)

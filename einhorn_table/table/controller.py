@@ -1,0 +1,456 @@
+"""The table controller: the match flow between the tray, the stations and the rules.
+
+It is stepped by events (:meth:`TableController.on_tray` with the roll watcher's
+events, :meth:`TableController.on_gesture` with the stations' gestures); what it
+waits for follows from what the rules engine awaits next. Every input goes to
+the recorder first and only then into the match, so the screen never shows an
+effect that is not on disk; an input the recorder refuses is not taken.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from einhorn_table.ports import Button, Gesture
+from einhorn_table.rules import (
+    CENTRAL,
+    Awaiting,
+    Bid,
+    Call,
+    Category,
+    Counterparty,
+    Input,
+    Ledger,
+    Match,
+    Outcome,
+    Phase,
+    Roll,
+    RuleViolation,
+    StartRoll,
+    TiebreakRoll,
+    Topup,
+    Undo,
+)
+from einhorn_table.stations.gesture_table import Action, Context, Intent, intent_for
+from einhorn_table.table.doubt import RGB, Doubt, judge_reading, nearest_seat
+from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled, TrayEvent
+from einhorn_table.table.history import stash_history
+from einhorn_table.table.photos import PhotoStore
+from einhorn_table.table.recorder import MatchRecorder, RecorderError
+from einhorn_table.vision.results import FrameReading
+
+if TYPE_CHECKING:
+    from einhorn_table.ports import Image
+
+ROLL_KINDS = (Awaiting.START_ROLL, Awaiting.ROLL, Awaiting.TIEBREAK_ROLL, Awaiting.TOPUP)
+#: How long a notice ("nothing to undo") stays on the screen, in seconds.
+NOTICE_SECONDS = 4.0
+
+
+@dataclass(frozen=True)
+class PendingRoll:
+    """A doubtful reading waiting for the roller: confirm, enter by hand, or roll again."""
+
+    roller: int
+    reading: FrameReading
+    doubt: Doubt
+    time: float
+    photo: Image | None = None
+    photo_path: str | None = None
+
+    @property
+    def confirmable(self) -> bool:
+        """Three dice with values: OK may take them as read."""
+        values = self.reading.values
+        return len(values) == 3 and all(v is not None for v in values)
+
+
+@dataclass
+class DiceEntry:
+    """Three dice entered by hand: the values so far and the marked die (0..2)."""
+
+    values: list[int]
+    position: int = 0
+
+
+@dataclass(frozen=True)
+class Shown:
+    """An input that went into the match, with what it did: the screen animates it."""
+
+    time: float
+    item: Input
+    outcome: Outcome
+    before: Ledger
+    reading: FrameReading | None = None
+    photo: Image | None = None
+
+
+@dataclass(frozen=True)
+class Notice:
+    text: str
+    time: float
+    player: int | None = None
+
+
+@dataclass
+class HelpRequest:
+    player: int
+    context: Context
+    time: float
+
+
+@dataclass
+class Seat:
+    """A seat at the table: the name the match knows and the dice colour (RGB) if any."""
+
+    name: str
+    dice_colour: RGB | None = None
+
+
+@dataclass
+class TableController:
+    """The match flow; see the module's description."""
+
+    match: Match
+    recorder: MatchRecorder
+    seats: Sequence[Seat]
+    photos: PhotoStore | None = None
+    #: The call being made by the player to roll (before the dice move).
+    call_draft: Category | None = None
+    call_locked: bool = False
+    tray_busy: bool = False
+    pending: PendingRoll | None = None
+    entry: DiceEntry | None = None
+    cursor: int = 0
+    drafts: dict[int, int] = field(default_factory=dict)
+    help: HelpRequest | None = None
+    halted: str | None = None
+    camera_lost: str | None = None
+    notice: Notice | None = None
+    last: Shown | None = None
+    history: list[tuple[int, ...]] = field(default_factory=list)
+    photo_count: int = 0
+
+    def __post_init__(self) -> None:
+        if [s.name for s in self.seats] != list(self.match.names):
+            raise ValueError("the seats must be the match's players, in seat order")
+        self.history = stash_history(self.match.setup, self.match.inputs)
+        self.call_draft = self.match.state.call
+
+    # ------------------------------------------------------------------ what is asked
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.match.names
+
+    @property
+    def awaiting(self) -> Awaiting:
+        return self.match.state.awaiting
+
+    def roller(self) -> int | None:
+        """Whose dice the tray waits for now (None: no roll expected)."""
+        state = self.match.state
+        awaiting = state.awaiting
+        if awaiting is Awaiting.TOPUP:
+            return state.unicorn
+        if awaiting in ROLL_KINDS:
+            return state.to_act
+        return None
+
+    def context(self, player: int) -> Context:
+        """What ``player``'s buttons mean now (the gesture table's context)."""
+        if self.pending is not None and self.pending.roller == player:
+            return Context.ENTER_DICE if self.entry is not None else Context.CONFIRM_DICE
+        state = self.match.state
+        awaiting = state.awaiting
+        owing = state.owing()
+        if awaiting is Awaiting.ROLL and player == state.to_act:
+            return Context.CALL
+        if awaiting is Awaiting.TOPUP:
+            if player in owing:
+                return Context.TOPUP
+            if player == state.unicorn:
+                return Context.CALL
+        if awaiting is Awaiting.BID and player in owing:
+            return Context.BID
+        if awaiting is Awaiting.COUNTERPARTY and player == state.to_act:
+            return Context.COUNTERPARTY
+        return Context.WAIT
+
+    def parties(self) -> tuple[str, ...]:
+        """The counterparty choices of the unicorn owner: central, then the others in turn."""
+        owner = self.match.state.to_act
+        if owner is None:
+            return (CENTRAL,)
+        count = len(self.names)
+        return (CENTRAL, *(self.names[(owner + k) % count] for k in range(1, count)))
+
+    # ------------------------------------------------------------------ the tray
+
+    def on_tray(self, event: TrayEvent) -> None:
+        if isinstance(event, CameraLost):
+            self.camera_lost = event.reason
+        elif isinstance(event, CameraBack):
+            self.camera_lost = None
+        elif isinstance(event, MotionStarted):
+            self._motion(event)
+        else:
+            self._settled(event)
+
+    def _motion(self, event: MotionStarted) -> None:
+        self.tray_busy = True
+        if self.roller() is not None:
+            self.call_locked = True  # rules 4.1: the call is locked when the dice move
+        if self.pending is not None:
+            self.pending = None  # the doubtful dice are rolled again
+            self.entry = None
+
+    def _settled(self, event: Settled) -> None:
+        self.tray_busy = False
+        reading = event.reading
+        if not reading.dice:
+            if self.pending is None:
+                self.call_locked = False  # the dice were taken out: that was no roll
+            return
+        roller = self._roller_for(reading)
+        if roller is None:
+            self._say("No roll is expected now: take the dice out of the tray.", event.time)
+            return
+        photo_path = None
+        if event.photo is not None and self.photos is not None:
+            self.photo_count += 1
+            name = f"roll-{self.photo_count:04d}-{self.names[roller]}"
+            photo_path = self.photos.save(event.photo, name)
+        doubt = judge_reading(reading, roller, [s.dice_colour for s in self.seats])
+        if doubt is not None:
+            self.pending = PendingRoll(roller, reading, doubt, event.time, event.photo, photo_path)
+            self.entry = None
+            if not self.pending.confirmable:
+                self.entry = DiceEntry(_prefill(reading))
+            return
+        values = tuple(v for v in reading.values if v is not None)
+        extra = _reading_extra(reading, photo_path, event.time)
+        self._commit_roll(roller, values, extra, event.time, reading, event.photo)
+
+    def _roller_for(self, reading: FrameReading) -> int | None:
+        """The roller: by dice colour among those who may roll now, else the next one owing."""
+        state = self.match.state
+        awaiting = state.awaiting
+        expected = self.roller()
+        if expected is None:
+            return None
+        if awaiting is Awaiting.START_ROLL or state.phase is Phase.AUCTION_TIE:
+            colours = [s.dice_colour for s in self.seats]
+            owners = {nearest_seat(d.color, colours) for d in reading.dice}
+            if len(owners) == 1:
+                (owner,) = owners
+                if owner is not None and owner in state.owing():
+                    return owner
+        return expected
+
+    def _commit_roll(
+        self,
+        roller: int,
+        dice: tuple[int, ...],
+        extra: dict[str, Any],
+        time: float,
+        reading: FrameReading | None,
+        photo: Image | None,
+    ) -> bool:
+        name = self.names[roller]
+        awaiting = self.awaiting
+        items: list[Input]
+        if awaiting is Awaiting.START_ROLL:
+            items = [StartRoll(player=name, dice=_dice(dice), extra=extra)]
+        elif awaiting is Awaiting.TIEBREAK_ROLL:
+            items = [TiebreakRoll(player=name, dice=_dice(dice), extra=extra)]
+        else:
+            items = [Roll(player=name, dice=_dice(dice), extra=extra)]
+            if self.call_draft is not None and self.call_draft != self.match.state.call:
+                items.insert(0, Call(player=name, call=self.call_draft))
+        for item in items:
+            if not self._commit(item, time, reading, photo):
+                return False
+        self.pending = None
+        self.entry = None
+        self.call_locked = False
+        self.call_draft = None
+        return True
+
+    # ------------------------------------------------------------------ the buttons
+
+    def on_gesture(self, gesture: Gesture) -> None:
+        player = gesture.player
+        if not 0 <= player < len(self.names):
+            return  # a station without a player at this match
+        context = self.context(player)
+        intent = intent_for(context, gesture)
+        if intent is None:
+            return
+        if intent.action is Action.HELP:
+            same = self.help is not None and self.help.player == player
+            self.help = None if same else HelpRequest(player, context, gesture.time)
+            return
+        if self.help is not None and self.help.player == player:
+            self.help = None
+        if intent.action is Action.UNDO:
+            if self._commit(Undo(), gesture.time):
+                self.pending = None
+                self.entry = None
+            return
+        handler = {
+            Context.CALL: self._call,
+            Context.COUNTERPARTY: self._counterparty,
+            Context.BID: self._number,
+            Context.TOPUP: self._number,
+            Context.CONFIRM_DICE: self._confirm,
+            Context.ENTER_DICE: self._enter,
+        }.get(context)
+        if handler is not None:
+            handler(player, intent, gesture.time)
+
+    def _call(self, player: int, intent: Intent, time: float) -> None:
+        if self.call_locked:
+            self._say("Too late: the dice are moving. This roll counts as silent "
+                      "unless you called before.", time, player)
+            return
+        assert intent.button is not None
+        category = Button(intent.button).category
+        self.call_draft = None if self.call_draft is category else category
+
+    def _counterparty(self, player: int, intent: Intent, time: float) -> None:
+        parties = self.parties()
+        if intent.action is Action.MORE:
+            self.cursor = (self.cursor + 1) % len(parties)
+        elif intent.action is Action.LESS:
+            self.cursor = (self.cursor - 1) % len(parties)
+        elif intent.action is Action.OK:
+            party = parties[self.cursor % len(parties)]
+            self._commit(Counterparty(player=self.names[player], party=party), time)
+
+    def number_limit(self, player: int) -> int:
+        """The most stones ``player`` may bid or top up: their stash."""
+        return self.match.state.stash[player]
+
+    def _number(self, player: int, intent: Intent, time: float) -> None:
+        value = self.drafts.get(player, 0)
+        limit = self.number_limit(player)
+        if intent.action is Action.MORE:
+            self.drafts[player] = min(limit, value + intent.amount)
+        elif intent.action is Action.LESS:
+            self.drafts[player] = max(0, value - intent.amount)
+        elif intent.action is Action.NO:
+            self.drafts[player] = 0
+        elif intent.action is Action.OK:
+            name = self.names[player]
+            item: Input = (
+                Bid(player=name, stones=value)
+                if self.awaiting is Awaiting.BID
+                else Topup(player=name, stones=value)
+            )
+            if self._commit(item, time):
+                self.drafts.pop(player, None)
+
+    def _confirm(self, player: int, intent: Intent, time: float) -> None:
+        pending = self.pending
+        assert pending is not None
+        if intent.action is Action.OK and pending.confirmable:
+            values = tuple(v for v in pending.reading.values if v is not None)
+            extra = _reading_extra(pending.reading, pending.photo_path, pending.time)
+            extra["confirmed"] = pending.doubt.kind.value
+            self._commit_roll(player, values, extra, time, pending.reading, pending.photo)
+        elif intent.action is Action.NO:
+            self.entry = DiceEntry(_prefill(pending.reading))
+
+    def _enter(self, player: int, intent: Intent, time: float) -> None:
+        pending, entry = self.pending, self.entry
+        assert pending is not None and entry is not None
+        die = entry.values[entry.position]
+        if intent.action is Action.MORE:
+            entry.values[entry.position] = die % 6 + 1
+        elif intent.action is Action.LESS:
+            entry.values[entry.position] = (die - 2) % 6 + 1
+        elif intent.action is Action.NO:
+            if entry.position == 0:
+                self.pending = None  # leave: the player rolls again
+                self.entry = None
+                self._say(f"{self.names[player]}: roll again", time, player)
+            else:
+                entry.position -= 1
+        elif intent.action is Action.OK:
+            if entry.position < 2:
+                entry.position += 1
+                return
+            extra = _reading_extra(pending.reading, pending.photo_path, pending.time)
+            extra["entered"] = "by hand"
+            extra["read"] = list(pending.reading.values)
+            self._commit_roll(player, tuple(entry.values), extra, time, pending.reading,
+                              pending.photo)
+
+    # ------------------------------------------------------------------ committing
+
+    def _commit(
+        self,
+        item: Input,
+        time: float,
+        reading: FrameReading | None = None,
+        photo: Image | None = None,
+    ) -> bool:
+        """Check ``item`` against the rules, write it down, then apply it. False if refused."""
+        try:
+            if isinstance(item, Undo):
+                if not self.match.inputs:
+                    raise RuleViolation("nothing to undo yet", rule="8")
+            else:
+                copy.deepcopy(self.match.state).apply(item)
+        except RuleViolation as error:
+            self._say(f"Not now: {error}", time)
+            return False
+        try:
+            self.recorder.append(item)
+        except RecorderError as error:
+            self.halted = str(error)
+            return False
+        self.halted = None
+        before = self.match.ledger()
+        outcome = self.match.apply(item)
+        self.last = Shown(time, item, outcome, before, reading, photo)
+        self._after_commit(item)
+        return True
+
+    def _after_commit(self, item: Input) -> None:
+        state = self.match.state
+        self.cursor = 0
+        owing = set(state.owing()) if state.awaiting in (Awaiting.BID, Awaiting.TOPUP) else set()
+        self.drafts = {p: v for p, v in self.drafts.items() if p in owing}
+        if isinstance(item, Undo) or state.awaiting is not Awaiting.ROLL:
+            self.call_draft = state.call
+            self.call_locked = self.tray_busy and self.roller() is not None
+        self.history = stash_history(self.match.setup, self.match.inputs)
+
+    def _say(self, text: str, time: float, player: int | None = None) -> None:
+        self.notice = Notice(text, time, player)
+
+
+def _dice(values: tuple[int, ...]) -> tuple[int, int, int]:
+    a, b, c = values
+    return (a, b, c)
+
+
+def _reading_extra(reading: FrameReading, photo: str | None, time: float) -> dict[str, Any]:
+    extra: dict[str, Any] = {}
+    if photo is not None:
+        extra["photo"] = photo
+    if reading.dice:
+        extra["confidence"] = round(min(d.confidence for d in reading.dice), 3)
+    extra["t"] = round(time, 3)
+    return extra
+
+
+def _prefill(reading: FrameReading) -> list[int]:
+    """The values to start entering from: what was read, 1 where nothing was."""
+    values = [v or 1 for v in reading.values[:3]]
+    return values + [1] * (3 - len(values))

@@ -1,0 +1,56 @@
+"""When a reading of the tray may not be paid out silently, and why."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from einhorn_table.vision.results import FrameReading
+
+RGB = tuple[int, int, int]
+
+
+class DoubtKind(StrEnum):
+    ABSTAINED = "abstained"  # the reader could not tell a die's value
+    COUNT = "count"  # not exactly three dice
+    COLOUR = "colour"  # dice not of the roller's colour
+
+
+@dataclass(frozen=True)
+class Doubt:
+    kind: DoubtKind
+    #: For players, short: shown big on the screen.
+    message: str
+
+
+def judge_reading(
+    reading: FrameReading,
+    roller: int,
+    seat_colours: Sequence[RGB | None],
+) -> Doubt | None:
+    """``None`` when the reading is three sure dice of the roller's colour, else why not."""
+    dice = reading.dice
+    if len(dice) != 3:
+        return Doubt(DoubtKind.COUNT, f"{len(dice)} dice seen, not 3")
+    unsure = sum(1 for die in dice if die.value is None)
+    if unsure:
+        return Doubt(DoubtKind.ABSTAINED, f"{unsure} die unclear" if unsure == 1
+                     else f"{unsure} dice unclear")
+    if seat_colours[roller] is not None and sum(c is not None for c in seat_colours) >= 2:
+        owners = {nearest_seat(die.color, seat_colours) for die in dice}
+        if owners != {roller}:
+            return Doubt(DoubtKind.COLOUR, "not the roller's dice colour")
+    return None
+
+
+def nearest_seat(colour: RGB, seat_colours: Sequence[RGB | None]) -> int | None:
+    """The seat whose dice colour is closest to ``colour`` (seats without one are skipped)."""
+    best: tuple[float, int] | None = None
+    for seat, seat_colour in enumerate(seat_colours):
+        if seat_colour is None:
+            continue
+        distance = sum((a - b) ** 2 for a, b in zip(colour, seat_colour, strict=True))
+        if best is None or distance < best[0]:
+            best = (distance, seat)
+    return None if best is None else best[1]

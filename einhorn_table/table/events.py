@@ -1,0 +1,46 @@
+"""What the tray tells the controller: the roll watcher's events, with the reader's reading."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from einhorn_table.vision.results import FrameReading
+
+if TYPE_CHECKING:
+    from einhorn_table.ports import Image
+
+
+@dataclass(frozen=True)
+class MotionStarted:
+    """Something started moving in the tray (dice thrown, or a hand taking them out)."""
+
+    time: float
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The tray is still again; ``reading`` is what the reader saw in ``photo``."""
+
+    time: float
+    reading: FrameReading
+    #: The still frame (BGR); ``None`` where no picture exists (a scripted tray).
+    photo: Image | None = None
+
+
+@dataclass(frozen=True)
+class CameraLost:
+    """The camera stopped delivering frames; ``reason`` says what the source said."""
+
+    time: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class CameraBack:
+    """Frames arrive again after a :class:`CameraLost`."""
+
+    time: float
+
+
+TrayEvent = MotionStarted | Settled | CameraLost | CameraBack
