@@ -108,7 +108,7 @@ def test_the_whole_flow_on_mock_pins_makes_a_profile_that_reads_this_table_bette
     mock_factory: MockFactory, tmp_path: Path
 ) -> None:
     clock = FakeClock(100.0)
-    flow, parent, roller = calibrate(small_dice_table(11), mock_factory, clock)
+    flow, parent, _ = calibrate(small_dice_table(11), mock_factory, clock)
     assert flow.done and flow.profile is not None
     profile = flow.profile
     for screen in ("tray", "corners-1", "corners-4", "light", "reference", "colours-1-roll",
