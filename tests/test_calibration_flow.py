@@ -11,6 +11,7 @@ from gpiozero.pins.mock import MockFactory
 
 from einhorn_table.adapters.clock import FakeClock
 from einhorn_table.adapters.gpio_buttons import ButtonStations
+from einhorn_table.calibration.autopilot import Autopilot
 from einhorn_table.calibration.camera_lock import lock_for
 from einhorn_table.calibration.eyes import CameraEyes
 from einhorn_table.calibration.flow import CalibrationFlow, FlowSettings, Step
@@ -24,7 +25,7 @@ from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame
 from einhorn_table.vision.scoring import LabelledDie, SetScore, score_image
 from einhorn_table.vision.synth import DICE_PALETTE, SynthTable
-from tests.calibration_helpers import Parent, TableSource
+from tests.calibration_helpers import TableSource
 
 PIN_MAP = load_pin_map(default_pin_map_path())
 
@@ -68,7 +69,7 @@ def small_dice_table(seed: int) -> SynthTable:
 
 def calibrate(
     table: SynthTable, factory: MockFactory, clock: FakeClock
-) -> tuple[CalibrationFlow, Parent, SynthRoller]:
+) -> tuple[CalibrationFlow, Autopilot, SynthRoller]:
     source = TableSource(table)
     stations = ButtonStations(PIN_MAP, clock, pin_factory=factory, timing=GestureTiming())
     flow = CalibrationFlow(
@@ -79,7 +80,7 @@ def calibrate(
     )
     roller = SynthRoller(source)
     presser = PinPresser(factory)
-    parent = Parent(presser.press, roller.thrown)
+    parent = Autopilot(presser.press, roller.thrown)
 
     def show(view: CalibrationView) -> None:
         clock.advance(1 / 30)

@@ -91,7 +91,7 @@ class FlowSettings:
     #: The tray is looked for on every n-th frame.
     tray_every: int = 3
     #: The empty-tray picture's file name, saved beside the profile.
-    reference_name: str = "calibration-empty-tray.png"
+    reference_name: str = "calibration-empty-tray.jpg"
     #: Pixels a corner moves per tap (five per long press).
     corner_step: float = 2.0
 
@@ -137,6 +137,7 @@ class _State:
     corner: int = 0
     sideways: bool = False
     light_start: float | None = None
+    light_elapsed: float = 0.0
     lock: CameraLock | None = None
     light_samples: list[LightSample] = field(default_factory=list)
     light: LightReport | None = None
@@ -276,7 +277,7 @@ class CalibrationFlow:
         assert s.corners is not None
         if s.light_start is None:
             s.light_start = t
-        elapsed = t - s.light_start
+        elapsed = s.light_elapsed = t - s.light_start
         if elapsed < self.settings.settle_seconds:
             return
         if s.lock is None:
@@ -294,7 +295,7 @@ class CalibrationFlow:
         if button is OK:
             self._go(Step.REFERENCE)
         elif button is NO:
-            s.light, s.light_start, s.lock = None, None, None
+            s.light, s.light_start, s.lock, s.light_elapsed = None, None, None, 0.0
 
     def _on_reference(self, button: Button, times: int) -> None:
         s = self.s
@@ -424,10 +425,10 @@ class CalibrationFlow:
         s = self.s
         step = s.step
         if step is Step.CORNERS or step is Step.LIGHT:
-            s.light, s.light_start, s.lock = None, None, None
+            s.light, s.light_start, s.lock, s.light_elapsed = None, None, None, 0.0
             self._go(Step.TRAY)
         elif step is Step.REFERENCE:
-            s.light, s.light_start, s.lock = None, None, None
+            s.light, s.light_start, s.lock, s.light_elapsed = None, None, None, 0.0
             self._go(Step.LIGHT)
         elif step is Step.COLOURS:
             if s.registration is not None:
@@ -499,7 +500,7 @@ class CalibrationFlow:
             corners=s.corners,
             help=HELP_LINES[s.step] if s.help else (),
         )
-        return {
+        view: CalibrationView = {
             Step.TRAY: self._view_tray,
             Step.CORNERS: self._view_corners,
             Step.LIGHT: self._view_light,
@@ -511,6 +512,9 @@ class CalibrationFlow:
             Step.RESULT: self._view_result,
             Step.SAVED: self._view_saved,
         }[s.step](base)
+        if s.help:
+            view = replace(view, screen=view.screen + "-help")
+        return view
 
     def _view_tray(self, v: CalibrationView) -> CalibrationView:
         if self.s.corners is None:
@@ -538,24 +542,17 @@ class CalibrationFlow:
             hints=_hints(minus="move " + ("back" if s.sideways else "in"),
                          plus="move " + ("on" if s.sideways else "out"),
                          ok="next corner" if s.corner < 3 else "done",
-                         no="in/out" if s.sideways else "sideways"),
+                         no="switch: in/out" if s.sideways else "switch: sideways"),
         )
 
     def _view_light(self, v: CalibrationView) -> CalibrationView:
         s = self.s
         if s.light is None:
             total = self.settings.settle_seconds + self.settings.light_seconds
-            done = 0.0
-            if s.light_start is not None and s.image is not None and s.lock is not None:
-                done = self.settings.settle_seconds / total + (
-                    len(s.light_samples) / max(1.0, self.settings.light_seconds * 30) /
-                    total * self.settings.light_seconds)
-            elif s.lock is None and s.light_start is not None:
-                done = 0.3
             return replace(
                 v, screen="light-settling", title="The camera gets used to the light…",
                 lines=("Keep the tray empty and your hands away.",),
-                progress=min(done, 0.99), hints=_hints(),
+                progress=min(s.light_elapsed / total, 0.99), hints=_hints(),
             )
         report = s.light
         lines = [
@@ -574,8 +571,8 @@ class CalibrationFlow:
     def _view_reference(self, v: CalibrationView) -> CalibrationView:
         return replace(
             v, title="A picture of the empty tray",
-            lines=("Take everything out of the tray and keep your hands away,",
-                   "then press OK."),
+            lines=("Take everything out of the tray and keep your hands away, "
+                   "then press OK.",),
             hints=_hints(ok="take the picture"),
         )
 
@@ -712,8 +709,8 @@ def _size(image: Image | None) -> tuple[int, int]:
 
 
 _ALWAYS = (
-    "Outer two buttons together: one step back.",
-    "Middle two buttons together: this help (any button closes it).",
+    "− and ✗ together (the outer two buttons): one step back.",
+    "+ and OK together (the middle two buttons): this help; any button closes it.",
 )
 HELP_LINES: dict[Step, tuple[str, ...]] = {
     Step.TRAY: ("OK: the yellow outline is the tray, go on.",

@@ -7,7 +7,7 @@ throws the dice whenever the screen asks for a roll.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from einhorn_table.calibration.fit import CalibrationError
@@ -26,7 +26,7 @@ class Rolling(Protocol):
 
     def roll(
         self,
-        values: object = None,
+        values: Sequence[int] | None = None,
         *,
         player: int = 0,
         hand: bool = True,

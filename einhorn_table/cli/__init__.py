@@ -23,6 +23,7 @@ COMMANDS: tuple[str, ...] = (
     "simulate",
     "doctor",
     "record",
+    "calibrate",
 )
 
 
