@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 import pytest
 
@@ -113,7 +115,7 @@ def test_advice_names_small_dice_and_dim_light() -> None:
 class FakePiCamera:
     description = "Raspberry Pi camera 0 (imx708, picamera2)"
     settings = CameraSettings(size=(1280, 960))
-    locked = {"ExposureTime": 12000, "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5),
+    locked: ClassVar[dict[str, object]] = {"ExposureTime": 12000, "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5),
               "LensPosition": 2.5}
 
 
