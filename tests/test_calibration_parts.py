@@ -115,8 +115,10 @@ def test_advice_names_small_dice_and_dim_light() -> None:
 class FakePiCamera:
     description = "Raspberry Pi camera 0 (imx708, picamera2)"
     settings = CameraSettings(size=(1280, 960))
-    locked: ClassVar[dict[str, object]] = {"ExposureTime": 12000, "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5),
-              "LensPosition": 2.5}
+    locked: ClassVar[dict[str, object]] = {
+        "ExposureTime": 12000, "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5),
+        "LensPosition": 2.5,
+    }
 
 
 def test_the_pi_cameras_locked_controls_become_camera_settings() -> None:
