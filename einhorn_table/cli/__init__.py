@@ -21,6 +21,7 @@ from einhorn_table.errors import EinhornError
 COMMANDS: tuple[str, ...] = (
     "replay",
     "simulate",
+    "read",
     "doctor",
     "record",
     "calibrate",

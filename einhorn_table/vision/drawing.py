@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -17,7 +18,7 @@ _LABEL = (255, 80, 200)
 
 
 def draw_reading(
-    image: npt.NDArray[np.uint8],
+    image: npt.NDArray[Any],
     reading: FrameReading,
     labels: Sequence[LabelledDie] = (),
 ) -> npt.NDArray[np.uint8]:
@@ -25,28 +26,45 @@ def draw_reading(
 
     Labels, when given, are drawn in magenta (box and value below it) to compare.
     """
-    canvas = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim == 3:
+        canvas = np.array(image, dtype=np.uint8)
+    else:
+        canvas = np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), np.uint8)
     height = canvas.shape[0]
     if height < 400:
         factor = 400 / height
-        canvas = cv2.resize(canvas, None, fx=factor, fy=factor, interpolation=cv2.INTER_NEAREST)
+        canvas = np.asarray(
+            cv2.resize(canvas, None, fx=factor, fy=factor, interpolation=cv2.INTER_NEAREST),
+            np.uint8,
+        )
     else:
         factor = 1.0
     font_scale = 0.5
     for label in labels:
         if label.box is None:
-            cv2.putText(canvas, f"label {label.value}", (4, canvas.shape[0] - 8),
-                        cv2.FONT_HERSHEY_SIMPLEX, font_scale, _LABEL, 1, cv2.LINE_AA)
+            _outlined_text(
+                canvas, f"label {label.value}", (4, canvas.shape[0] - 8), font_scale, _LABEL
+            )
             continue
         x0, y0, x1, y1 = (round(v * factor) for v in label.box)
         cv2.rectangle(canvas, (x0, y0), (x1, y1), _LABEL, 1)
-        cv2.putText(canvas, str(label.value), (x0, y1 + 14), cv2.FONT_HERSHEY_SIMPLEX,
-                    font_scale, _LABEL, 1, cv2.LINE_AA)
+        _outlined_text(canvas, str(label.value), (x0, y1 + 14), font_scale, _LABEL)
     for die in reading.dice:
         x0, y0, x1, y1 = (round(v * factor) for v in die.box)
         colour = _SURE if die.value is not None else _UNSURE
         cv2.rectangle(canvas, (x0, y0), (x1, y1), colour, 2)
         text = f"{die.value if die.value is not None else '?'} {die.confidence:.2f}"
-        cv2.putText(canvas, text, (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX,
-                    font_scale, colour, 1, cv2.LINE_AA)
+        _outlined_text(canvas, text, (x0, max(12, y0 - 4)), font_scale, colour)
     return canvas
+
+
+def _outlined_text(
+    canvas: npt.NDArray[np.uint8],
+    text: str,
+    origin: tuple[int, int],
+    scale: float,
+    colour: tuple[int, int, int],
+) -> None:
+    """Text in ``colour`` with a dark outline, legible on light and dark tables alike."""
+    cv2.putText(canvas, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3, cv2.LINE_AA)
+    cv2.putText(canvas, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)

@@ -9,6 +9,9 @@ import numpy.typing as npt
 
 from einhorn_table.vision.pips import GreyImage, Pip
 
+ColourImage = npt.NDArray[np.uint8]
+Colour = npt.NDArray[np.float64]
+
 _RING_POINTS = 12
 
 
@@ -19,6 +22,8 @@ class PipContext:
     pip: Pip
     body: float
     body_spread: float
+    #: The face colour around the pip (b, g, r).
+    body_colour: Colour
 
 
 def sample(
@@ -32,30 +37,57 @@ def sample(
     return result
 
 
-def describe_surroundings(grey: GreyImage, pip: Pip) -> PipContext:
-    angles = np.linspace(0, 2 * np.pi, _RING_POINTS, endpoint=False)
+def sample_colour(
+    colour: ColourImage, xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """Colours (n x 3, b g r) at the given points (nearest pixel, clamped to the frame)."""
+    h, w = colour.shape[:2]
+    xi = np.minimum(np.maximum((xs + 0.5).astype(np.int64), 0), w - 1)
+    yi = np.minimum(np.maximum((ys + 0.5).astype(np.int64), 0), h - 1)
+    result: npt.NDArray[np.float64] = colour[yi, xi].astype(np.float64)
+    return result
+
+
+def colour_distance(colours: npt.NDArray[np.float64], reference: Colour) -> npt.NDArray[np.float64]:
+    result: npt.NDArray[np.float64] = np.sqrt(((colours - reference) ** 2).mean(axis=-1))
+    return result
+
+
+_RING_ANGLES = np.linspace(0, 2 * np.pi, _RING_POINTS, endpoint=False)
+
+
+def describe_surroundings(grey: GreyImage, colour: ColourImage, pip: Pip) -> PipContext:
     radius = 1.5 * pip.radius + 1.5
-    values = sample(grey, pip.x + radius * np.cos(angles), pip.y + radius * np.sin(angles))
+    xs = pip.x + radius * np.cos(_RING_ANGLES)
+    ys = pip.y + radius * np.sin(_RING_ANGLES)
+    values = sample(grey, xs, ys)
     # Neighbouring pips may darken (or lighten) part of the ring: take the face side.
-    ordered = np.sort(values) if pip.dark else np.sort(values)[::-1]
-    face_side = ordered[len(ordered) // 3 :]
-    body = float(np.median(face_side))
-    spread = float(np.median(np.abs(face_side - body)))
-    return PipContext(pip, body, spread)
+    order = np.argsort(values) if pip.dark else np.argsort(-values)
+    face_side = order[len(order) // 3 :]
+    body = float(np.median(values[face_side]))
+    spread = float(np.median(np.abs(values[face_side] - body)))
+    body_colour = np.median(sample_colour(colour, xs[face_side], ys[face_side]), axis=0)
+    return PipContext(pip, body, spread, body_colour)
 
 
-def _same_face(grey: GreyImage, a: PipContext, b: PipContext, tolerance: float) -> bool:
+def _same_face(colour: ColourImage, a: PipContext, b: PipContext, tolerance: float) -> bool:
     pa, pb = a.pip, b.pip
     if pa.dark != pb.dark:
         return False
     distance = float(np.hypot(pa.x - pb.x, pa.y - pb.y))
     big, small = max(pa.radius, pb.radius), min(pa.radius, pb.radius)
     mean_r = (pa.radius + pb.radius) / 2
-    if big / small > 1.5 or distance < 2.0 * big or distance > 11.0 * mean_r:
+    if big / small > 1.4 or distance < 2.0 * big or distance > 11.0 * mean_r:
         return False
-    if abs(np.log(pa.elongation / pb.elongation)) > 0.5:
+    # Pips on one face are foreshortened alike: side-face pips are squashed differently.
+    if abs(np.log(pa.elongation / pb.elongation)) > 0.3:
         return False
-    if abs(a.body - b.body) > tolerance:
+    if min(pa.elongation, pb.elongation) > 1.25:
+        turn = abs(pa.angle - pb.angle) % np.pi
+        if min(turn, np.pi - turn) > np.pi / 6:
+            return False
+    body = (a.body_colour + b.body_colour) / 2
+    if float(colour_distance(a.body_colour, b.body_colour)) > tolerance:
         return False
     start = 1.5 * pa.radius / distance
     stop = 1.0 - 1.5 * pb.radius / distance
@@ -63,14 +95,18 @@ def _same_face(grey: GreyImage, a: PipContext, b: PipContext, tolerance: float) 
         return True
     steps = max(3, int((stop - start) * distance))
     t = np.linspace(start, stop, steps)
-    values = sample(grey, pa.x + t * (pb.x - pa.x), pa.y + t * (pb.y - pa.y))
-    body = (a.body + b.body) / 2
-    return bool(np.abs(values - body).max() <= tolerance)
+    values = sample_colour(colour, pa.x + t * (pb.x - pa.x), pa.y + t * (pb.y - pa.y))
+    return bool(colour_distance(values, body).max() <= tolerance)
 
 
-def group_pips(grey: GreyImage, pips: list[Pip]) -> list[list[PipContext]]:
+def face_tolerance(pip_contrast: float) -> float:
+    """How far (colour distance) a face may stray from its own colour and still be face."""
+    return 16.0 + 0.1 * pip_contrast
+
+
+def group_pips(grey: GreyImage, colour: ColourImage, pips: list[Pip]) -> list[list[PipContext]]:
     """Pips joined into groups that each lie on one face (by chains of alike neighbours)."""
-    contexts = [describe_surroundings(grey, pip) for pip in pips]
+    contexts = [describe_surroundings(grey, colour, pip) for pip in pips]
     count = len(contexts)
     parent = list(range(count))
 
@@ -89,8 +125,8 @@ def group_pips(grey: GreyImage, pips: list[Pip]) -> list[list[PipContext]]:
         near_i, near_j = np.nonzero(np.triu(distance <= reach, k=1))
         for i, j in zip(near_i.tolist(), near_j.tolist(), strict=True):
             contrast = min(contexts[i].pip.contrast, contexts[j].pip.contrast)
-            tolerance = max(18.0, 0.35 * contrast)
-            if root(i) != root(j) and _same_face(grey, contexts[i], contexts[j], tolerance):
+            tolerance = face_tolerance(contrast)
+            if root(i) != root(j) and _same_face(colour, contexts[i], contexts[j], tolerance):
                 parent[root(i)] = root(j)
     groups: dict[int, list[PipContext]] = {}
     for i in range(count):

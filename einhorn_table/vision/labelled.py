@@ -27,8 +27,10 @@ def load_set(folder: Path) -> list[LabelledPhoto]:
             dice: list[LabelledDie] = []
             for die in entry["dice"]:
                 raw = die.get("box")
-                box: Box | None = None if raw is None else (
-                    float(raw[0]), float(raw[1]), float(raw[2]), float(raw[3])
+                box: Box | None = (
+                    None
+                    if raw is None
+                    else (float(raw[0]), float(raw[1]), float(raw[2]), float(raw[3]))
                 )
                 dice.append(LabelledDie(int(die["value"]), box))
             photos.append(LabelledPhoto(folder / entry["image"], tuple(dice)))

@@ -127,7 +127,7 @@ def _by_angle(points: Points) -> list[int]:
 def _affine(face: Points, image: Points) -> tuple[Points, float]:
     homogeneous = np.hstack([face, np.ones((len(face), 1))])
     solution, *_ = np.linalg.lstsq(homogeneous, image, rcond=None)
-    matrix: Points = solution.T
+    matrix: Points = np.asarray(solution.T, dtype=np.float64)
     error = homogeneous @ solution - image
     scale = float(np.sqrt(abs(np.linalg.det(matrix[:, :2]))))
     residual = float(np.sqrt((error**2).sum(axis=1).mean()) / max(scale, 1e-9))
@@ -139,7 +139,7 @@ def _fit_affine(points: Points) -> LayoutFit | None:
     face = np.array(LAYOUTS[count])
     best: tuple[float, Points] | None = None
     if count == 4:
-        candidates = [(list(range(4)), [])]
+        candidates: list[tuple[list[int], list[int]]] = [(list(range(4)), [])]
     elif count == 5:
         centre = points.mean(axis=0)
         middle = int(np.argmin(np.linalg.norm(points - centre, axis=1)))

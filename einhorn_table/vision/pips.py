@@ -42,11 +42,9 @@ def contrast_map(grey: GreyImage, kernel: int, dark: bool) -> GreyImage:
     shape = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel))
     if dark:
         closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, shape)
-        result: GreyImage = cv2.subtract(closed, grey)
-    else:
-        opened = cv2.morphologyEx(grey, cv2.MORPH_OPEN, shape)
-        result = cv2.subtract(grey, opened)
-    return result
+        return np.asarray(cv2.subtract(closed, grey), dtype=np.uint8)
+    opened = cv2.morphologyEx(grey, cv2.MORPH_OPEN, shape)
+    return np.asarray(cv2.subtract(grey, opened), dtype=np.uint8)
 
 
 def find_pips(

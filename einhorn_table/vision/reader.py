@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from einhorn_table.errors import EinhornError
-from einhorn_table.vision.grouping import PipContext, group_pips, sample
+from einhorn_table.vision.grouping import (
+    Colour,
+    PipContext,
+    colour_distance,
+    face_tolerance,
+    group_pips,
+    sample,
+    sample_colour,
+)
 from einhorn_table.vision.layouts import GRID, LAYOUTS, LayoutFit, fit_layout
 from einhorn_table.vision.pips import GreyImage, contrast_map, find_pips
 from einhorn_table.vision.profile import ReaderProfile
@@ -17,10 +26,22 @@ from einhorn_table.vision.results import Box, DieReading, FrameReading
 
 ColourImage = npt.NDArray[np.uint8]
 
-#: Face points between the pips, where the body colour shows.
-_BODY_POINTS = np.array(
-    [[0.375, 0.375], [0.625, 0.375], [0.375, 0.625], [0.625, 0.625], [0.5, 0.16], [0.16, 0.5]]
-)
+
+def _face_points(value: int) -> npt.NDArray[np.float64]:
+    """Points of the face well clear of this value's pips, where only face shows."""
+    steps = (0.16, 0.375, 0.5, 0.625, 0.84)
+    pips = np.array(LAYOUTS[value])
+    chosen = [
+        (u, v)
+        for u in steps
+        for v in steps
+        if np.hypot(pips[:, 0] - u, pips[:, 1] - v).min() >= 0.2
+        and not (u in (0.16, 0.84) and v in (0.16, 0.84))
+    ]
+    return np.array(chosen)
+
+
+_FACE_POINTS = {value: _face_points(value) for value in LAYOUTS}
 
 
 class FrameError(EinhornError):
@@ -33,19 +54,20 @@ class _Candidate:
     pips: int
     #: The die could be one (the checks that tell dice from clutter passed).
     plausible: bool
+    #: Each check's verdict, 0..1 (the confidence is the lowest).
+    checks: dict[str, float]
 
 
-def read_frame(image: npt.NDArray[np.uint8], profile: ReaderProfile | None = None) -> FrameReading:
+def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) -> FrameReading:
     """Find every die in a BGR (or grey) frame and read its value where sure."""
     profile = profile or ReaderProfile()
     colour = _as_colour(image)
     height, width = colour.shape[:2]
     scale = min(1.0, profile.max_side / max(height, width))
     if scale < 1.0:
-        colour = cv2.resize(
-            colour, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA
-        )
-    grey: GreyImage = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+        size = (round(width * scale), round(height * scale))
+        colour = np.asarray(cv2.resize(colour, size, interpolation=cv2.INTER_AREA), np.uint8)
+    grey: GreyImage = np.asarray(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), np.uint8)
     min_die = max(8.0, profile.min_die_px * scale)
     max_die = max(min_die * 2, profile.max_die_px * scale)
     kernel = int(np.clip(0.3 * max_die, 7, 81)) | 1
@@ -60,8 +82,18 @@ def read_frame(image: npt.NDArray[np.uint8], profile: ReaderProfile | None = Non
             min_contrast=profile.min_pip_contrast,
             dark=dark,
         )
-        for group in group_pips(grey, pips):
-            candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
+        groups = group_pips(grey, colour, pips)
+        contexts = [context for group in groups for context in group]
+        for group in groups:
+            if len(group) == 1 and _has_twin(group[0], contexts):
+                # Another pip like it lies within one face's reach: the pair may be one
+                # die whose pips did not join up, so this pip alone must not read as 1.
+                candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
+                if candidate is not None:
+                    candidate.checks["no_twin"] = 0.0
+                    candidate = _unsure(candidate)
+            else:
+                candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
             if candidate is not None:
                 candidates.append(candidate)
     dice = _resolve_overlaps(candidates)
@@ -71,7 +103,7 @@ def read_frame(image: npt.NDArray[np.uint8], profile: ReaderProfile | None = Non
     return FrameReading(tuple(dice))
 
 
-def _as_colour(image: npt.NDArray[np.uint8]) -> ColourImage:
+def _as_colour(image: npt.NDArray[Any]) -> ColourImage:
     if not isinstance(image, np.ndarray) or image.size == 0:
         raise FrameError("the frame is empty; check that the camera delivers pictures")
     if image.dtype != np.uint8:
@@ -79,16 +111,12 @@ def _as_colour(image: npt.NDArray[np.uint8]) -> ColourImage:
             f"the frame has pixels of type {image.dtype}; hand the reader 8-bit pictures"
         )
     if image.ndim == 2:
-        result: ColourImage = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-        return result
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), np.uint8)
     if image.ndim == 3 and image.shape[2] == 3:
-        return image
+        return np.asarray(image, np.uint8)
     if image.ndim == 3 and image.shape[2] == 4:
-        result = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-        return result
-    raise FrameError(
-        f"the frame has shape {image.shape}; hand the reader a grey or BGR picture"
-    )
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGRA2BGR), np.uint8)
+    raise FrameError(f"the frame has shape {image.shape}; hand the reader a grey or BGR picture")
 
 
 def _assess(
@@ -115,42 +143,54 @@ def _assess(
     pip_contrast = float(np.median([c.pip.contrast for c in group]))
     spread = float(radii.std() / mean_r) if count > 1 else 0.0
     ratio = mean_r / size
-    body = float(np.median([c.body for c in group]))
 
-    factors: list[float] = []
+    checks: dict[str, float] = {}
     plausible = True
     # Pips of one die are alike in size and round (a lone pip must be clearly so).
-    factors.append(_ramp(spread, 0.12, 0.3))
+    checks["size_spread"] = _ramp(spread, 0.12, 0.3)
     worst_elongation = max(c.pip.elongation for c in group)
-    factors.append(_ramp(worst_elongation, 1.5 if count > 1 else 1.3, 2.2 if count > 1 else 1.6))
+    checks["roundness"] = _ramp(
+        worst_elongation, 1.5 if count > 1 else 1.3, 2.2 if count > 1 else 1.6
+    )
     # The pips sit where the layout puts them.
-    factors.append(_ramp(fit.residual, 0.06, 0.16))
+    checks["layout"] = _ramp(fit.residual, 0.06, 0.16)
     if fit.residual > 0.25:
         plausible = False
     # Pips are a fair share of the face.
     if count > 1 and not 0.045 <= ratio <= 0.17:
         plausible = False
-    factors.append(_ramp(fit.skew, 0.45, 0.7))
+    checks["skew"] = _ramp(fit.skew, 0.45, 0.7)
+    # One face is one colour: a group that strays onto a side face (or onto two
+    # dice) finds other colours between its pips.
+    tolerance = face_tolerance(pip_contrast)
+    if count > 1:
+        face = sample_colour(colour, *fit.to_image(_FACE_POINTS[count]).T)
+        reference = np.median(np.array([c.body_colour for c in group]), axis=0)
+        distances = np.sort(colour_distance(face, reference))
+        stray = float(distances[-2] if len(distances) >= 8 else np.percentile(distances, 85))
+        checks["one_colour"] = _ramp(stray / tolerance, 0.7, 1.2)
     # The places where this value has no pip must be empty face.
     absent = _absent_contrast(fit, contrast, mean_r)
-    factors.append(_ramp(absent / max(pip_contrast, 1.0), 0.25, 0.5))
+    checks["empty_places"] = _ramp(absent / max(pip_contrast, 1.0), 0.25, 0.5)
     # Clear pips on an even face.
-    factors.append(_ramp(-pip_contrast, -1.6 * profile.min_pip_contrast, -profile.min_pip_contrast))
+    checks["pip_contrast"] = _ramp(
+        -pip_contrast, -1.6 * profile.min_pip_contrast, -profile.min_pip_contrast
+    )
     evenness = float(np.median([c.body_spread for c in group]))
-    factors.append(_ramp(evenness / max(pip_contrast, 1.0), 0.12, 0.3))
+    checks["even_face"] = _ramp(evenness / max(pip_contrast, 1.0), 0.12, 0.3)
     if count == 1:
         pip = group[0].pip
-        tolerance = max(18.0, 0.35 * pip_contrast)
-        clutter, unevenness = _lone_pip_surroundings(grey, contrast, pip.x, pip.y, mean_r, body)
-        edges = _edge_fraction(grey, pip.x, pip.y, mean_r, body, tolerance)
-        factors.append(_ramp(clutter / pip_contrast, 0.2, 0.35))
-        factors.append(_ramp(unevenness / pip_contrast, 0.12, 0.25))
-        factors.append(_ramp(-edges, -0.8, -0.6))
+        face = group[0].body_colour
+        clutter, unevenness = _lone_pip_surroundings(colour, contrast, pip.x, pip.y, mean_r, face)
+        edges = _edge_fraction(colour, pip.x, pip.y, mean_r, face, tolerance)
+        checks["clear_around"] = _ramp(clutter / pip_contrast, 0.2, 0.35)
+        checks["even_around"] = _ramp(unevenness / pip_contrast, 0.12, 0.25)
+        checks["face_edges"] = _ramp(-edges, -0.8, -0.6)
         if mean_r < 2.0 or clutter > 0.35 * pip_contrast or edges < 0.6:
             plausible = False
     if not plausible:
         return None
-    confidence = float(min(factors))
+    confidence = float(min(checks.values()))
     value: int | None = fit.value if confidence >= profile.min_confidence else None
     corners = fit.corners()
     box: Box = (
@@ -159,8 +199,35 @@ def _assess(
         float(corners[:, 0].max()),
         float(corners[:, 1].max()),
     )
-    reading = DieReading(box, value, round(confidence, 3), _body_colour(fit, colour))
-    return _Candidate(reading, count, plausible)
+    reading = DieReading(box, value, round(confidence, 3), _body_colour(group))
+    return _Candidate(reading, count, plausible, checks)
+
+
+def _has_twin(context: PipContext, contexts: list[PipContext]) -> bool:
+    """Whether a pip like this one, on a face of the same colour, lies within reach."""
+    pip = context.pip
+    tolerance = face_tolerance(pip.contrast)
+    for other_context in contexts:
+        other = other_context.pip
+        if other is pip or other.dark != pip.dark or other.contrast < 0.5 * pip.contrast:
+            continue
+        ratio = other.radius / pip.radius
+        distance = np.hypot(other.x - pip.x, other.y - pip.y)
+        if (
+            0.6 <= ratio <= 1.6
+            and distance < 7.0 * max(pip.radius, other.radius)
+            and float(colour_distance(other_context.body_colour, context.body_colour)) <= tolerance
+        ):
+            return True
+    return False
+
+
+def _unsure(candidate: _Candidate) -> _Candidate:
+    """The same die with its value withheld."""
+    reading = candidate.reading
+    confidence = min(reading.confidence, 0.0)
+    unsure = DieReading(reading.box, None, confidence, reading.color)
+    return _Candidate(unsure, candidate.pips, candidate.plausible, candidate.checks)
 
 
 def _ramp(x: float, good: float, bad: float) -> float:
@@ -188,43 +255,41 @@ def _absent_contrast(fit: LayoutFit, contrast: GreyImage, radius: float) -> floa
 
 
 def _lone_pip_surroundings(
-    grey: GreyImage, contrast: GreyImage, x: float, y: float, radius: float, body: float
+    colour: ColourImage, contrast: GreyImage, x: float, y: float, radius: float, body: Colour
 ) -> tuple[float, float]:
     """Around a lone pip: the strongest pip-like contrast and how uneven the face is."""
     angles = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     clutter = 0.0
     deviations: list[npt.NDArray[np.float64]] = []
-    for factor in (1.8, 2.3, 2.8):
+    for factor in (1.8, 2.4, 3.0, 3.6):
         xs = x + factor * radius * np.cos(angles)
         ys = y + factor * radius * np.sin(angles)
         clutter = max(clutter, float(np.percentile(sample(contrast, xs, ys), 90)))
-        deviations.append(np.abs(sample(grey, xs, ys) - body))
+        deviations.append(colour_distance(sample_colour(colour, xs, ys), body))
     unevenness = float(np.percentile(np.concatenate(deviations), 80))
     return clutter, unevenness
 
 
 _RAY_ANGLES = np.linspace(0, 2 * np.pi, 12, endpoint=False)
-_RAY_STEPS = np.linspace(3.0, 8.0, 24)
+_RAY_STEPS = np.linspace(3.0, 11.0, 32)
 
 
 def _edge_fraction(
-    grey: GreyImage, x: float, y: float, radius: float, body: float, tolerance: float
+    colour: ColourImage, x: float, y: float, radius: float, body: Colour, tolerance: float
 ) -> float:
     """Share of rays from a lone pip that leave its face within a die's reach."""
     steps = _RAY_STEPS * radius
     xs = x + np.outer(np.cos(_RAY_ANGLES), steps)
     ys = y + np.outer(np.sin(_RAY_ANGLES), steps)
-    values = sample(grey, xs.ravel(), ys.ravel()).reshape(xs.shape)
-    hits = np.any(np.abs(values - body) > tolerance, axis=1)
+    values = sample_colour(colour, xs.ravel(), ys.ravel())
+    distances = colour_distance(values, body).reshape(xs.shape)
+    hits = np.any(distances > tolerance, axis=1)
     return float(hits.mean())
 
 
-def _body_colour(fit: LayoutFit, colour: ColourImage) -> tuple[int, int, int]:
-    points = fit.to_image(_BODY_POINTS)
-    h, w = colour.shape[:2]
-    xi = np.clip(np.rint(points[:, 0]).astype(np.int64), 0, w - 1)
-    yi = np.clip(np.rint(points[:, 1]).astype(np.int64), 0, h - 1)
-    b, g, r = np.median(colour[yi, xi].astype(np.float64), axis=0)
+def _body_colour(group: list[PipContext]) -> tuple[int, int, int]:
+    """The face colour around the pips, (r, g, b)."""
+    b, g, r = np.median(np.array([c.body_colour for c in group]), axis=0)
     return (int(r), int(g), int(b))
 
 

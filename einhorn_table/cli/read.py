@@ -1,0 +1,117 @@
+"""``einhorn-table read IMAGE... [--json] [--debug DIR]``: read the dice in photos.
+
+One line per photo. With ``--json`` each line is an object::
+
+    {"image": ..., "dice": [{"value": 1-6 or null, "box": [x0, y0, x1, y1],
+      "confidence": 0-1, "color": [r, g, b]}], "category": ... or null, "ms": ...}
+
+where ``ms`` is the reading time (decoding the file not included). A file that
+cannot be read as a picture is reported on stderr and the others are still read;
+the exit status is then 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from einhorn_table.vision.results import FrameReading
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "read",
+        help="read the dice in photos",
+        description="Read the dice in one or more photos: one line per photo.",
+    )
+    parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE", help="photo files")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument(
+        "--debug",
+        type=Path,
+        metavar="DIR",
+        help="write each photo with boxes, values and confidences drawn on it into DIR",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from einhorn_table.vision.drawing import draw_reading
+    from einhorn_table.vision.reader import read_frame
+
+    failed = 0
+    for path in args.images:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        if image is None:
+            failed += 1
+            print(f"einhorn-table read: {_why_unreadable(path)}", file=sys.stderr)
+            continue
+        start = time.perf_counter()
+        reading = read_frame(image)
+        ms = (time.perf_counter() - start) * 1000.0
+        if args.json:
+            print(json.dumps(reading_as_json(path, reading, ms)))
+        else:
+            print(reading_as_text(path, reading))
+        if args.debug is not None:
+            args.debug.mkdir(parents=True, exist_ok=True)
+            target = args.debug / f"{path.stem}.png"
+            if not cv2.imwrite(str(target), draw_reading(image, reading)):
+                failed += 1
+                print(
+                    f"einhorn-table read: could not write {target}; check that the "
+                    "folder is writable and has space",
+                    file=sys.stderr,
+                )
+        sys.stdout.flush()
+    return 1 if failed else 0
+
+
+def _why_unreadable(path: Path) -> str:
+    if not path.exists():
+        return f"{path}: no such file; check the name and path"
+    if path.is_dir():
+        return f"{path}: is a folder; name the photo files in it (e.g. {path}/*.jpg)"
+    return (
+        f"{path}: not a picture OpenCV can decode; pass a JPEG or PNG photo "
+        "(re-save or re-take it if it is damaged)"
+    )
+
+
+def reading_as_json(path: Path, reading: FrameReading, ms: float) -> dict[str, Any]:
+    category = reading.category
+    return {
+        "image": str(path),
+        "dice": [
+            {
+                "value": die.value,
+                "box": [round(v, 1) for v in die.box],
+                "confidence": round(die.confidence, 3),
+                "color": list(die.color),
+            }
+            for die in reading.dice
+        ],
+        "category": None if category is None else category.value,
+        "ms": round(ms, 2),
+    }
+
+
+def reading_as_text(path: Path, reading: FrameReading) -> str:
+    count = len(reading.dice)
+    if count == 0:
+        return f"{path.name}: no dice found"
+    values = " ".join("?" if v is None else str(v) for v in reading.values)
+    line = f"{path.name}: {count} {'die' if count == 1 else 'dice'}: {values}"
+    category = reading.category
+    if category is not None:
+        line += f"  -> {category.label}"
+    if None in reading.values:
+        line += "  (? = not sure; re-roll)"
+    return line

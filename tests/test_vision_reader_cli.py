@@ -1,0 +1,99 @@
+"""``einhorn-table read``: text and JSON lines, debug drawings, unreadable files."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import pytest
+
+from einhorn_table.cli import COMMANDS
+from einhorn_table.cli import read as read_command
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vision"
+ROLL = "matteop65_d6__train_five_25.jpg"
+
+
+def run_read(*argv: str) -> int:
+    parser = argparse.ArgumentParser(prog="einhorn-table")
+    read_command.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["read", *argv])
+    status: int = args.handler(args)
+    return status
+
+
+def test_read_is_a_registered_command() -> None:
+    assert "read" in COMMANDS
+
+
+def test_json_line_per_photo_has_the_documented_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    status = run_read(
+        str(FIXTURES / ROLL), str(FIXTURES / "tomitomi3_crops__3_00010.png"), "--json"
+    )
+    assert status == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    first = json.loads(lines[0])
+    assert set(first) == {"image", "dice", "category", "ms"}
+    assert first["image"].endswith(ROLL)
+    assert first["category"] == "dreifaltigkeit"
+    assert isinstance(first["ms"], float) and first["ms"] > 0
+    assert [d["value"] for d in first["dice"]] == [5, 5, 5]
+    for d in first["dice"]:
+        assert set(d) == {"value", "box", "confidence", "color"}
+        x0, y0, x1, y1 = d["box"]
+        assert 0 <= x0 < x1 <= 640 and 0 <= y0 < y1 <= 480
+        assert 0.0 <= d["confidence"] <= 1.0
+        assert len(d["color"]) == 3 and all(0 <= c <= 255 for c in d["color"])
+    second = json.loads(lines[1])
+    assert second["category"] is None  # one die is no roll
+
+
+def test_text_line_names_values_and_marks_unsure_dice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blurred = tmp_path / "blurred.png"
+    image = cv2.imread(str(FIXTURES / "tomitomi3_crops__5_00006.png"))
+    assert image is not None
+    cv2.imwrite(str(blurred), cv2.GaussianBlur(image, (0, 0), sigmaX=5))
+    assert run_read(str(FIXTURES / ROLL), str(blurred)) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{ROLL}: 3 dice: 5 5 5  -> Dreifaltigkeit"
+    assert out[1] == "blurred.png: 1 die: ?  (? = not sure; re-roll)"
+
+
+def test_a_file_that_is_not_an_image_fails_clearly_and_the_rest_are_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "notes.jpg"
+    notes.write_text("this is not a photo", encoding="utf-8")
+    missing = tmp_path / "missing.png"
+    photo = tmp_path / ROLL
+    shutil.copy(FIXTURES / ROLL, photo)
+    status = run_read(str(notes), str(photo), str(missing), "--json")
+    assert status == 1
+    captured = capsys.readouterr()
+    lines = captured.out.strip().splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["category"] == "dreifaltigkeit"
+    assert "notes.jpg: not a picture" in captured.err
+    assert "pass a JPEG or PNG photo" in captured.err
+    assert "missing.png: no such file" in captured.err
+
+
+def test_debug_writes_a_drawing_per_photo(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "debug"
+    assert run_read(str(FIXTURES / ROLL), "--debug", str(out)) == 0
+    drawn = cv2.imread(str(out / "matteop65_d6__train_five_25.png"))
+    original = cv2.imread(str(FIXTURES / ROLL))
+    assert drawn is not None and original is not None
+    assert drawn.shape == original.shape
+    # Boxes were drawn: the pictures differ, in green (a sure die) among others.
+    changed = (drawn.astype(int) - original.astype(int)).any(axis=2)
+    assert changed.sum() > 300
+    green = (drawn[:, :, 1] > 180) & (drawn[:, :, 0] < 90) & (drawn[:, :, 2] < 90)
+    assert green.sum() > 100
