@@ -13,11 +13,14 @@ from einhorn_table.errors import EinhornError
 from einhorn_table.vision.colours import (
     ColourError,
     _hungarian,
+    alike_pairs,
     color_difference,
     colors_too_alike,
     delta_e,
+    dice_set_color,
     die_color,
     group_by_colour,
+    match_boxes_to_players,
     match_dice_to_players,
     rgb_to_lab,
 )
@@ -51,6 +54,8 @@ def test_die_color_ignores_the_pips() -> None:
     assert die_color(white_die, (20, 20, 80, 80)) == (250, 250, 250)
     black_die = _drawn_die((25, 25, 25), (240, 240, 240))
     assert die_color(black_die, (20, 20, 80, 80)) == (25, 25, 25)
+    green_die = _drawn_die((30, 120, 40), (235, 210, 40))  # yellow pips on green
+    assert die_color(green_die, (20, 20, 80, 80)) == (30, 120, 40)
     # The plain average of the same middle region is pulled far off by the pips.
     mean = white_die[35:65, 35:65].reshape(-1, 3).mean(axis=0)
     assert mean.max() < 215
@@ -66,13 +71,11 @@ def test_die_color_of_rendered_white_die_with_black_pips_reads_white(value: int)
 
 
 def _registered(table: SynthTable) -> list[tuple[int, int, int]]:
-    """Each player's dice colour as the camera sees it: the median over a roll of three."""
+    """Each player's dice colour as the camera sees it, from a roll of their three dice."""
     colours = []
     for colour in table.player_colors:
         frame = table.still([1, 3, 5], colors=[colour] * 3)
-        seen = np.array([die_color(frame.image, d.box) for d in frame.dice])
-        r, g, b = (int(v) for v in np.median(seen, axis=0))
-        colours.append((r, g, b))
+        colours.append(dice_set_color(frame.image, [d.box for d in frame.dice]))
     return colours
 
 
@@ -86,9 +89,12 @@ def test_eighteen_dice_of_six_players_are_given_to_their_players(
     frame = table.still(
         [(i % 6) + 1 for i in range(18)], colors=[table.player_colors[p] for p in owners]
     )
-    measured = [die_color(frame.image, d.box) for d in frame.dice]
-    match = match_dice_to_players(measured, registered, dice_per_player=3).require_clear()
+    assert alike_pairs(registered) == []
+    boxes = [d.box for d in frame.dice]
+    match = match_boxes_to_players(frame.image, boxes, registered, dice_per_player=3)
+    match.require_clear()
     assert list(match.player_of) == owners
+    measured = [die_color(frame.image, box) for box in boxes]
     assert match.groups == tuple(tuple(range(3 * p, 3 * p + 3)) for p in range(6))
     # Nearest colour alone gets them right too: these colours are well apart.
     assert list(match_dice_to_players(measured, registered).player_of) == owners
@@ -113,6 +119,7 @@ def test_too_alike_colours_are_flagged() -> None:
     assert colors_too_alike(BLACK, (40, 40, 44))
     for a, b in itertools.combinations(DICE_PALETTE, 2):
         assert not colors_too_alike(a, b), (a, b)
+    assert alike_pairs([WHITE, RED, BLUE, (200, 36, 40), (245, 245, 240)]) == [(0, 4), (1, 3)]
 
 
 def test_ambiguous_dice_are_refused_not_guessed() -> None:
@@ -166,3 +173,5 @@ def test_bad_requests_are_refused() -> None:
         die_color(image, (60, 60, 90, 90))
     with pytest.raises(ColourError, match="register"):
         match_dice_to_players([RED], [])
+    with pytest.raises(ColourError, match="roll"):
+        dice_set_color(image, [])

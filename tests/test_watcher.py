@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -95,11 +96,12 @@ def test_a_hand_held_still_over_the_tray_never_settles() -> None:
     assert watcher.state == TrayState.MOVING
 
 
-def test_a_nudged_die_is_reported_and_is_not_a_new_roll() -> None:
+@pytest.mark.parametrize("finger", [False, True])
+def test_a_nudged_die_is_reported_and_is_not_a_new_roll(finger: bool) -> None:
     table = _table(seed=10)
     watcher = RollWatcher()
     roll = table.roll_sequence(settle_frames=20)
-    nudge = table.nudge_sequence(0, settle_frames=20)
+    nudge = table.nudge_sequence(0, settle_frames=20, hand=finger)
     events = _feed(watcher, roll + nudge)
     assert _kinds(events) == [
         EventKind.MOTION_STARTED,
@@ -110,8 +112,9 @@ def test_a_nudged_die_is_reported_and_is_not_a_new_roll() -> None:
     index, nudged = events[3]
     assert nudged.frame is (roll + nudge)[index].image
     assert not nudged.same_as_last
+    assert nudged.hand_seen == finger
     assert events[2][1].from_state == TrayState.SETTLED
-    truth = (len(roll) + _first(nudge, "moving")) / FPS
+    truth = (len(roll) + next(i for i, f in enumerate(nudge) if f.phase != "settled")) / FPS
     assert abs(events[2][1].t - truth) <= 1.0 / FPS + 1e-9
 
 
@@ -249,3 +252,16 @@ def test_bad_input_is_refused() -> None:
         watcher.update(np.zeros((60, 80, 3), np.uint8), 2.0)
     with pytest.raises(WatcherError):
         WatcherConfig(still_seconds=-1)
+
+
+def test_light_slowly_drifting_over_the_empty_tray_is_no_motion() -> None:
+    table = _table(23)
+    empty = table.empty().image
+    # Five seconds of the lamp brightening by a fifth, then a real roll.
+    frames = [cv2.convertScaleAbs(empty, alpha=1.0 + 0.2 * k / 150) for k in range(150)]
+    watcher = RollWatcher()
+    events = []
+    for i, image in enumerate(frames):
+        events += watcher.feed(image, i / FPS)
+    assert events == []
+    assert watcher.state == TrayState.EMPTY

@@ -118,12 +118,22 @@ def colors_too_alike(a: RGB, b: RGB, *, threshold: float = TOO_ALIKE) -> bool:
     return color_difference(a, b) < threshold
 
 
+def alike_pairs(colors: Sequence[RGB], *, threshold: float = TOO_ALIKE) -> list[tuple[int, int]]:
+    """Every pair of players (indices) whose dice colours are too alike, for a warning."""
+    return [
+        (i, j)
+        for i in range(len(colors))
+        for j in range(i + 1, len(colors))
+        if colors_too_alike(colors[i], colors[j], threshold=threshold)
+    ]
+
+
 def die_color(image: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> RGB:
     """The body colour (RGB) of the die in ``box`` (x0, y0, x1, y1) of a BGR frame.
 
     Samples the middle half of the box, which lies on the die's top face however the
-    die is turned, and leaves out the pips: pixels far from the median colour there
-    (pips cover well under half of it) do not count.
+    die is turned, and leaves out the pips: the pixels there are split in two colour
+    clusters and the larger one (pips cover well under half) is the body.
     """
     height, width = image.shape[:2]
     x0, y0, x1, y1 = (int(v) for v in box)
@@ -138,13 +148,37 @@ def die_color(image: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> R
     cx0, cy0 = int(x0 + qx), int(y0 + qy)
     cx1, cy1 = max(math.ceil(x1 - qx), cx0 + 1), max(math.ceil(y1 - qy), cy0 + 1)
     crop = np.ascontiguousarray(image[cy0:cy1, cx0:cx1])
+    pixels = crop.reshape(-1, 3)
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    median = np.median(lab, axis=0)
-    # 8-bit Lab: L is scaled by 255/100, so 30 levels are about 12 L* units.
-    near = np.linalg.norm(lab - median, axis=1) < 30.0
-    body = crop.reshape(-1, 3)[near] if near.any() else crop.reshape(-1, 3)
+    body = pixels[_larger_of_two(lab)]
     b, g, r = (round(float(c)) for c in body.mean(axis=0))
     return (r, g, b)
+
+
+def dice_set_color(image: npt.NDArray[np.uint8], boxes: Sequence[tuple[int, int, int, int]]) -> RGB:
+    """One player's dice colour as this camera sees it: the median of their dice's body
+    colours in a frame (for registering a player by rolling their dice once)."""
+    if not boxes:
+        raise ColourError("no dice to take the colour from; roll the player's dice into the tray")
+    seen = np.array([die_color(image, box) for box in boxes], dtype=np.float32)
+    r, g, b = (round(float(v)) for v in np.median(seen, axis=0))
+    return (r, g, b)
+
+
+def _larger_of_two(lab: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+    """Which of these Lab pixels belong to the larger of two colour clusters (2-means,
+    started from the median and the pixel furthest from it, so it is deterministic)."""
+    first = np.median(lab, axis=0)
+    second = lab[int(np.argmax(np.linalg.norm(lab - first, axis=1)))]
+    in_first = np.ones(len(lab), dtype=bool)
+    for _ in range(6):
+        in_first = np.linalg.norm(lab - first, axis=1) <= np.linalg.norm(lab - second, axis=1)
+        if in_first.all() or not in_first.any():
+            return np.ones(len(lab), dtype=bool)
+        first, second = lab[in_first].mean(axis=0), lab[~in_first].mean(axis=0)
+    if float(np.linalg.norm(first - second)) < 12.0:
+        return np.ones(len(lab), dtype=bool)  # one colour, only shaded: no pips here
+    return in_first if in_first.sum() * 2 >= len(lab) else ~in_first
 
 
 @dataclass(frozen=True)
@@ -322,3 +356,16 @@ def group_by_colour(die_colors: Sequence[RGB], *, threshold: float = TOO_ALIKE) 
     for i in range(len(labs)):
         groups.setdefault(root(i), []).append(i)
     return sorted(groups.values(), key=lambda g: g[0])
+
+
+def match_boxes_to_players(
+    image: npt.NDArray[np.uint8],
+    boxes: Sequence[tuple[int, int, int, int]],
+    player_colors: Sequence[RGB],
+    *,
+    dice_per_player: int | None = None,
+) -> ColourMatch:
+    """:func:`match_dice_to_players` for the dice in ``boxes`` of a BGR frame."""
+    return match_dice_to_players(
+        [die_color(image, box) for box in boxes], player_colors, dice_per_player=dice_per_player
+    )

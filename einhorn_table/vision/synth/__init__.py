@@ -6,16 +6,11 @@ Use :class:`SynthTable` for frames and scenes; :class:`SynthFrame` and
 
 from einhorn_table.vision.synth.dice import PIP_LAYOUT, DieLook, render_die
 from einhorn_table.vision.synth.hand import HandPose
+from einhorn_table.vision.synth.layout import PlacedDie
 from einhorn_table.vision.synth.palette import DICE_PALETTE, DICE_PALETTE_NAMES, pip_color_for
-from einhorn_table.vision.synth.table import (
-    PHASES,
-    PlacedDie,
-    SynthDie,
-    SynthError,
-    SynthFrame,
-    SynthTable,
-)
+from einhorn_table.vision.synth.table import SynthTable
 from einhorn_table.vision.synth.tray import TrayGeometry
+from einhorn_table.vision.synth.truth import PHASES, SynthDie, SynthError, SynthFrame
 
 __all__ = [
     "DICE_PALETTE",

@@ -51,7 +51,10 @@ class DieLook:
     """Everything that decides how one die looks, independent of where it lies.
 
     ``angle`` is the rotation in degrees; ``cocked`` dice lean by ``tilt`` degrees
-    and show ``side_value`` on the side face the camera sees.
+    and show ``side_value`` on the side face the camera sees. ``lean`` is how far
+    (screen pixels) the top face lies from the die's base in the picture: a camera
+    at a finite height sees the top displaced away from the image centre and the
+    sides that face the centre (plain sides, their pips are not drawn).
     """
 
     value: int
@@ -62,6 +65,7 @@ class DieLook:
     cocked: bool = False
     tilt: float = 40.0
     side_value: int = 2
+    lean: tuple[float, float] = (0.0, 0.0)
 
     def __post_init__(self) -> None:
         if self.value not in PIP_LAYOUT or self.side_value not in PIP_LAYOUT:
@@ -169,7 +173,9 @@ def render_die(look: DieLook, light: tuple[float, float]) -> Sprite:
     tilt = math.radians(look.tilt) if look.cocked else 0.0
     cos_t, sin_t = math.cos(tilt), math.sin(tilt)
     half_v = half * (cos_t + sin_t)  # the footprint's half-height along die v
-    reach = math.hypot(half, half_v)
+    lean_x, lean_y = (0.0, 0.0) if look.cocked else look.lean
+    lean_len = math.hypot(lean_x, lean_y)
+    reach = math.hypot(half, half_v) + lean_len
     shadow_shift = 0.1 * look.size + 1.0
     sigma = 0.07 * look.size + 0.8
     pad = math.ceil(reach + shadow_shift + 3 * sigma + 2)
@@ -213,6 +219,17 @@ def render_die(look: DieLook, light: tuple[float, float]) -> Sprite:
     face = body[None, None, :] * shade[..., None] + 255.0 * spec[..., None]
     pip_col = pips[None, None, :] * pip_s[..., None]
     color_win = face + (pip_col - face) * pip_a[..., None]
+    if lean_len > 0.5:
+        alpha_win, color_win = _with_sides(
+            u,
+            v,
+            half,
+            (lean_x * ca + lean_y * sa, -lean_x * sa + lean_y * ca),
+            hull,
+            color_win,
+            body,
+            light_die,
+        )
     np.clip(color_win, 0.0, 255.0, out=color_win)
     lo, hi = pad - win, pad + win + 1
     alpha = np.zeros((side, side), dtype=np.float32)
@@ -220,11 +237,7 @@ def render_die(look: DieLook, light: tuple[float, float]) -> Sprite:
     color = np.zeros((side, side, 3), dtype=np.float32)
     color[lo:hi, lo:hi] = color_win
 
-    shift = np.array(
-        [[1, 0, -light[0] * shadow_shift], [0, 1, -light[1] * shadow_shift]], dtype=np.float32
-    )
-    shadow = cv2.warpAffine(alpha, shift, (side, side), flags=cv2.INTER_LINEAR)
-    shadow = np.asarray(cv2.GaussianBlur(shadow, (0, 0), sigma), dtype=np.float32)
+    shadow = _shadow_of(alpha, light, look.size)
 
     box = _tight_box(alpha)
     return Sprite(
@@ -233,6 +246,89 @@ def render_die(look: DieLook, light: tuple[float, float]) -> Sprite:
         shadow=shadow.astype(np.float32),
         centre=(pad, pad),
         box=box,
+    )
+
+
+def _with_sides(
+    u: FloatImage,
+    v: FloatImage,
+    half: float,
+    lean: tuple[float, float],
+    top_sdf: FloatImage,
+    top_color: FloatImage,
+    body: npt.NDArray[np.float32],
+    light: tuple[float, float],
+) -> tuple[FloatImage, FloatImage]:
+    """Coverage and colour of a die whose top lies ``lean`` (die coordinates) from its
+    base: the top face over the (up to two) side faces between base and top."""
+    du, dv = lean
+    radius = _CORNER_RADIUS * half
+    steps = min(12, math.ceil(math.hypot(du, dv))) + 1
+    swept = top_sdf
+    for k in range(1, steps):
+        s = k / (steps - 1)
+        swept = np.minimum(swept, _rounded_square_sdf(u + s * du, v + s * dv, half, half, radius))
+    alpha = np.clip(0.5 - swept, 0.0, 1.0).astype(np.float32)
+    on_top = np.clip(0.5 - top_sdf, 0.0, 1.0)[..., None]
+    # Which side a pixel shows: follow it towards the top until it meets a side's plane.
+    plane_u = -math.copysign(half, du) if du else 0.0
+    hit_u = (plane_u - u) / du if abs(du) > 1e-6 else np.full(u.shape, -1.0, np.float32)
+    sees_u = (hit_u >= 0) & (hit_u <= 1) & (np.abs(v + hit_u * dv) <= half)
+    plane_v = -math.copysign(half, dv) if dv else 0.0
+    hit_v = (plane_v - v) / dv if abs(dv) > 1e-6 else np.full(v.shape, -1.0, np.float32)
+    depth = np.clip(np.where(sees_u, hit_u, hit_v), 0.0, 1.0)  # 0 at the top edge, 1 at the base
+    lit_u = 0.66 + 0.22 * (-math.copysign(1.0, du) * light[0] if du else 0.0)
+    lit_v = 0.66 + 0.22 * (-math.copysign(1.0, dv) * light[1] if dv else 0.0)
+    side_shade = np.where(sees_u, lit_u, lit_v) * (1.0 - 0.2 * depth)
+    side = body[None, None, :] * side_shade[..., None]
+    color = side + (top_color - side) * on_top
+    return alpha, color.astype(np.float32)
+
+
+def _shadow_of(alpha: FloatImage, light: tuple[float, float], size: int) -> FloatImage:
+    """The die's soft shadow: its coverage pushed away from the lamp and blurred."""
+    shift_by = 0.1 * size + 1.0
+    shift = np.array([[1, 0, -light[0] * shift_by], [0, 1, -light[1] * shift_by]], dtype=np.float32)
+    h, w = alpha.shape
+    shadow = cv2.warpAffine(alpha, shift, (w, h), flags=cv2.INTER_LINEAR)
+    return np.asarray(cv2.GaussianBlur(shadow, (0, 0), 0.07 * size + 0.8), dtype=np.float32)
+
+
+def tumbling(
+    upright: Sprite,
+    degrees: float,
+    smear: tuple[float, float],
+    light: tuple[float, float],
+    size: int,
+) -> Sprite:
+    """A quick stand-in for drawing a tumbling die: the upright die's picture turned by
+    ``degrees`` and smeared along ``smear`` (its highlights turn with it), its shadow
+    cast anew. Two warps and a box blur instead of shading every angle afresh."""
+    dx, dy = smear
+    length = math.hypot(dx, dy)
+    k = max(1, math.ceil(length)) | 1
+    pad = k // 2 + 1
+    premult = np.dstack((upright.color * upright.alpha[..., None], upright.alpha))
+    premult = cv2.copyMakeBorder(premult, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    h, w = premult.shape[:2]
+    centre = (float(upright.centre[0] + pad), float(upright.centre[1] + pad))
+    along = math.degrees(math.atan2(dy, dx)) if length > 0 else 0.0
+    # Turn the die and bring its motion onto the x axis in one warp; smear; turn back.
+    there = cv2.getRotationMatrix2D(centre, along - degrees, 1.0)
+    back = cv2.invertAffineTransform(cv2.getRotationMatrix2D(centre, along, 1.0))
+    smeared = cv2.warpAffine(premult, there, (w, h), flags=cv2.INTER_LINEAR)
+    if k > 1:
+        smeared = cv2.blur(smeared, (k, 1))
+    smeared = cv2.warpAffine(smeared, back, (w, h), flags=cv2.INTER_LINEAR)
+    alpha = np.ascontiguousarray(smeared[..., 3], dtype=np.float32)
+    color = smeared[..., :3] / np.maximum(alpha, 1e-4)[..., None]
+    np.clip(color, 0.0, 255.0, out=color)
+    return Sprite(
+        color=color.astype(np.float32),
+        alpha=alpha,
+        shadow=_shadow_of(alpha, light, size),
+        centre=(upright.centre[0] + pad, upright.centre[1] + pad),
+        box=_tight_box(alpha),
     )
 
 

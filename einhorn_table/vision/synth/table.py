@@ -11,14 +11,13 @@ from __future__ import annotations
 import math
 import random
 from collections import OrderedDict
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from einhorn_table.errors import EinhornError
 from einhorn_table.vision.synth.dice import (
     MAX_DIE_SIZE,
     MIN_DIE_SIZE,
@@ -26,67 +25,29 @@ from einhorn_table.vision.synth.dice import (
     Sprite,
     motion_blurred,
     render_die,
+    tumbling,
 )
 from einhorn_table.vision.synth.hand import HandPose, draw_hand
+from einhorn_table.vision.synth.layout import (
+    PLAYER_SIDES,
+    Perspective,
+    PlacedDie,
+    Placer,
+    extent,
+)
 from einhorn_table.vision.synth.palette import (
     DICE_PALETTE,
     RGB,
     SKIN_TONES,
     TRAY_FELT,
-    pip_color_for,
 )
 from einhorn_table.vision.synth.tray import TrayGeometry, render_tray
+from einhorn_table.vision.synth.truth import PHASES, SynthDie, SynthError, SynthFrame
+
+# SynthTable's own; the truth types are re-exported for code that imported them from here.
+__all__ = ["PHASES", "PlacedDie", "SynthDie", "SynthError", "SynthFrame", "SynthTable"]
 
 ByteImage = npt.NDArray[np.uint8]
-
-#: The phases of a frame, in the order a roll goes through them.
-PHASES = ("empty", "hand", "moving", "settled")
-
-#: Which tray side each player reaches in from (player index modulo 4).
-PLAYER_SIDES = ("bottom", "top", "left", "right")
-
-
-class SynthError(EinhornError, ValueError):
-    """The synthetic table was asked for a scene it cannot draw."""
-
-
-@dataclass(frozen=True)
-class SynthDie:
-    """Ground truth of one die in a frame.
-
-    ``value`` is the face up, or None when no face can be read (a cocked die, or a
-    die still tumbling); ``box`` is ``(x0, y0, x1, y1)`` tight around the die,
-    x1/y1 exclusive, so ``image[y0:y1, x0:x1]`` holds it; ``color`` is the body RGB.
-    """
-
-    value: int | None
-    box: tuple[int, int, int, int]
-    color: tuple[int, int, int]
-
-
-@dataclass(frozen=True, eq=False)
-class SynthFrame:
-    """One camera frame (BGR uint8) and its truth: dice, phase, and whether a hand shows."""
-
-    image: npt.NDArray[np.uint8]
-    dice: tuple[SynthDie, ...]
-    phase: str
-    hand: bool
-
-
-@dataclass(frozen=True)
-class PlacedDie:
-    """A die in the scene: how it looks, where its centre lies, its smear this exposure."""
-
-    look: DieLook
-    x: float
-    y: float
-    smear: tuple[float, float] = (0.0, 0.0)
-
-    @property
-    def readable(self) -> bool:
-        """Whether the face up can be read: lying flat and not moving."""
-        return not self.look.cocked and math.hypot(*self.smear) < 1.5
 
 
 class SynthTable:
@@ -95,7 +56,12 @@ class SynthTable:
     ``size`` is (width, height); ``players`` registered players get the first colours
     of :data:`DICE_PALETTE` unless ``dice_colors`` (RGB, one per player) is given;
     ``lighting`` scales the lamp; ``noise`` is the camera noise's standard deviation
-    in grey levels; ``fps`` is the frame rate the scenes are timed for.
+    in grey levels; ``fps`` is the frame rate the scenes are timed for; ``die_size``
+    is the dice's side in pixels (default a tenth of the frame's height, each die a
+    few percent off); ``tray_color`` is the felt's RGB;
+    ``camera_height`` is the camera's height above the tray floor in frame widths:
+    dice away from the middle show the sides that face it, as in real overhead
+    photos (None: every die seen from straight above, only its top face).
     """
 
     def __init__(
@@ -110,6 +76,7 @@ class SynthTable:
         fps: float = 30.0,
         die_size: int | None = None,
         tray_color: tuple[int, int, int] = TRAY_FELT,
+        camera_height: float | None = 2.5,
     ) -> None:
         width, height = size
         if width < 64 or height < 48:
@@ -133,6 +100,10 @@ class SynthTable:
             raise SynthError(f"noise must be 0 or more, not {noise}")
         if fps <= 0:
             raise SynthError(f"fps must be positive, not {fps}")
+        if camera_height is not None and camera_height < 0.5:
+            raise SynthError(
+                f"camera_height {camera_height} frame widths is too low; use 0.5 or more"
+            )
         self.seed = seed
         self.size = (width, height)
         self.fps = fps
@@ -147,7 +118,16 @@ class SynthTable:
         )
         if not MIN_DIE_SIZE <= self.die_size <= MAX_DIE_SIZE:
             raise SynthError(f"die size {self.die_size} px is outside {MIN_DIE_SIZE}..200 px")
+        if camera_height is not None and camera_height * width < 3 * self.die_size:
+            raise SynthError(
+                f"a camera {camera_height} frame widths high is too close to "
+                f"{self.die_size} px dice; raise camera_height or use smaller dice"
+            )
+        self.perspective = Perspective(
+            width, height, None if camera_height is None else camera_height * width
+        )
         self.tray = render_tray(width, height, self.np_rng, felt=tray_color, lighting=lighting)
+        self.placer = Placer(self.tray.geometry.floor, self.perspective, self.rng, self.die_size)
         self.skin = SKIN_TONES[self.rng.randrange(len(SKIN_TONES))]
         self._noise_bank = self._make_noise_bank(noise)
         self._sprites: OrderedDict[tuple[DieLook, tuple[float, float]], Sprite] = OrderedDict()
@@ -172,8 +152,9 @@ class SynthTable:
         width, height = self.size
         bank = []
         for _ in range(3):
-            field = self.np_rng.normal(0.0, noise, size=(height + 16, width + 16, 3))
-            field = np.clip(np.rint(field), -255, 255)
+            shape = (height + 16, width + 16, 3)
+            field = self.np_rng.standard_normal(size=shape, dtype=np.float32) * noise
+            np.rint(field, out=field)
             plus = np.clip(field, 0, 255).astype(np.uint8)
             minus = np.clip(-field, 0, 255).astype(np.uint8)
             bank.append((plus, minus))
@@ -193,9 +174,19 @@ class SynthTable:
 
     def _paste(self, image: ByteImage, die: PlacedDie) -> tuple[int, int, int, int]:
         """Draw one die (shadow first) into ``image``; its tight box in frame pixels."""
-        sprite = self._sprite(die.look)
-        if die.smear != (0.0, 0.0):
-            sprite = motion_blurred(sprite, *die.smear)
+        if die.smear != (0.0, 0.0) and not die.look.cocked:
+            # Tumbling: turn a cached upright die instead of drawing each angle afresh.
+            upright = self._sprite(replace(die.look, angle=0.0, tilt=40.0, side_value=2))
+            sprite = tumbling(
+                upright, die.look.angle, die.smear, self.tray.light_dir, die.look.size
+            )
+        else:
+            look = die.look
+            if not look.cocked:
+                look = replace(look, lean=self.perspective.lean_at(die.x, die.y, look.size))
+            sprite = self._sprite(look)
+            if die.smear != (0.0, 0.0):
+                sprite = motion_blurred(sprite, *die.smear)
         height, width = image.shape[:2]
         cx, cy = round(die.x), round(die.y)
         left, top = cx - sprite.centre[0], cy - sprite.centre[1]
@@ -263,102 +254,6 @@ class SynthTable:
 
     # ------------------------------------------------------------------ scene making
 
-    def _look(
-        self,
-        value: int,
-        body: RGB,
-        *,
-        size: int | None = None,
-        angle: float | None = None,
-        cocked: bool = False,
-    ) -> DieLook:
-        base = size if size is not None else self.die_size
-        jitter = 1.0 if size is not None else self.rng.uniform(0.95, 1.05)
-        side = min(MAX_DIE_SIZE, max(MIN_DIE_SIZE, round(base * jitter)))
-        others = [f for f in range(1, 7) if f not in (value, 7 - value)]
-        return DieLook(
-            value=value,
-            body=body,
-            pips=pip_color_for(body),
-            size=side,
-            angle=self.rng.uniform(0, 360) if angle is None else angle,
-            cocked=cocked,
-            tilt=self.rng.uniform(32, 52),
-            side_value=self.rng.choice(others),
-        )
-
-    @staticmethod
-    def _reach(look: DieLook) -> float:
-        """Radius of a circle around the die's centre that holds the whole die."""
-        half = look.size / 2.0
-        if look.cocked:
-            tilt = math.radians(look.tilt)
-            return math.hypot(half, half * (math.cos(tilt) + math.sin(tilt)))
-        return half * math.sqrt(2.0)
-
-    @staticmethod
-    def _extent(look: DieLook) -> tuple[float, float]:
-        """Half width and half height of the die's upright bounding box on screen."""
-        half = look.size / 2.0
-        half_v = half
-        if look.cocked:
-            tilt = math.radians(look.tilt)
-            half_v = half * (math.cos(tilt) + math.sin(tilt))
-        c = abs(math.cos(math.radians(look.angle)))
-        s = abs(math.sin(math.radians(look.angle)))
-        return half * c + half_v * s, half * s + half_v * c
-
-    @classmethod
-    def _apart(cls, look: DieLook, x: float, y: float, others: Sequence[PlacedDie]) -> bool:
-        """Whether a die at (x, y) keeps a small gap to every one of ``others``."""
-        ex, ey = cls._extent(look)
-        for o in others:
-            ox, oy = cls._extent(o.look)
-            if abs(x - o.x) < ex + ox + 2 and abs(y - o.y) < ey + oy + 2:
-                return False
-        return True
-
-    def _free_spot(
-        self, look: DieLook, placed: Sequence[PlacedDie], area: tuple[float, float, float, float]
-    ) -> tuple[float, float]:
-        x0, y0, x1, y1 = area
-        ex, ey = self._extent(look)
-        if x1 - x0 < 2 * ex or y1 - y0 < 2 * ey:
-            raise SynthError(f"a die of {look.size} px does not fit the tray; use smaller dice")
-        for _ in range(300):
-            x = self.rng.uniform(x0 + ex, x1 - ex)
-            y = self.rng.uniform(y0 + ey, y1 - ey)
-            if self._apart(look, x, y, placed):
-                return x, y
-        raise SynthError(
-            f"cannot fit {len(placed) + 1} dice of {look.size} px without overlap; "
-            "use fewer or smaller dice"
-        )
-
-    def _cocked_die(self, look: DieLook, placed: Sequence[PlacedDie]) -> PlacedDie:
-        """A die leaning against a random wall (its top face tipped towards the wall)."""
-        fx0, fy0, fx1, fy1 = self.geometry.floor
-        half_v = (
-            look.size
-            / 2.0
-            * (math.cos(math.radians(look.tilt)) + math.sin(math.radians(look.tilt)))
-        )
-        inset = 0.8 * half_v
-        for _ in range(200):
-            side = self.rng.choice(PLAYER_SIDES)
-            base = {"bottom": 0.0, "top": 180.0, "left": 90.0, "right": -90.0}[side]
-            along = self.rng.uniform(0.12, 0.88)
-            if side in ("bottom", "top"):
-                x = fx0 + along * (fx1 - fx0)
-                y = fy1 - inset if side == "bottom" else fy0 + inset
-            else:
-                y = fy0 + along * (fy1 - fy0)
-                x = fx0 + inset if side == "left" else fx1 - inset
-            tilted = replace(look, angle=base + self.rng.uniform(-12, 12))
-            if self._apart(tilted, x, y, placed):
-                return PlacedDie(tilted, x, y)
-        raise SynthError("no room along the walls for a cocked die; use fewer dice")
-
     def _colors_for(
         self, count: int, colors: Sequence[tuple[int, int, int]] | None, player: int = 0
     ) -> list[RGB]:
@@ -377,49 +272,9 @@ class SynthTable:
         sizes: Sequence[int] | None = None,
     ) -> tuple[PlacedDie, ...]:
         """Random resting places for dice showing ``values`` (None or listed in ``cocked``:
-        leaning against a wall, no face up)."""
+        leaning against a wall, no face up), in the first player's colour by default."""
         bodies = self._colors_for(len(values), colors)
-        if sizes is not None and len(sizes) != len(values):
-            raise SynthError(f"{len(values)} dice need {len(values)} sizes, got {len(sizes)}")
-        leaning = set(cocked) | {i for i, v in enumerate(values) if v is None}
-        for i in leaning:
-            if not 0 <= i < len(values):
-                raise SynthError(f"cocked die {i} does not exist among {len(values)} dice")
-        for attempt in range(20):
-            try:
-                return self._try_layout(values, bodies, leaning, sizes)
-            except SynthError:
-                if attempt == 19:
-                    raise
-        raise AssertionError("unreachable")
-
-    def _try_layout(
-        self,
-        values: Sequence[int | None],
-        bodies: Sequence[RGB],
-        leaning: set[int],
-        sizes: Sequence[int] | None,
-    ) -> tuple[PlacedDie, ...]:
-        placed: list[PlacedDie | None] = [None] * len(values)
-        done: list[PlacedDie] = []
-        for i in sorted(leaning):  # wall places first, they are scarcer
-            face = values[i] or self.rng.randint(1, 6)
-            size = sizes[i] if sizes is not None else None
-            look = self._look(face, bodies[i], size=size, cocked=True)
-            die = self._cocked_die(look, done)
-            placed[i] = die
-            done.append(die)
-        fx0, fy0, fx1, fy1 = self.geometry.floor
-        for i, value in enumerate(values):
-            if placed[i] is not None:
-                continue
-            assert value is not None
-            size = sizes[i] if sizes is not None else None
-            look = self._look(value, bodies[i], size=size)
-            x, y = self._free_spot(look, done, (fx0 + 2, fy0 + 2, fx1 - 2, fy1 - 2))
-            placed[i] = PlacedDie(look, x, y)
-            done.append(placed[i])  # type: ignore[arg-type]
-        return tuple(d for d in placed if d is not None)
+        return self.placer.lay_out(values, bodies, cocked=cocked, sizes=sizes)
 
     def _hand_pose(self, player: int, depth: float, *, fist: bool, aim: float = 0.0) -> HandPose:
         """The player's hand reaching ``depth`` (0: fingertips at the frame edge, 1: centre)."""
@@ -468,7 +323,7 @@ class SynthTable:
 
     def roll_sequence(
         self,
-        values: Sequence[int] | None = None,
+        values: Sequence[int | None] | None = None,
         *,
         player: int = 0,
         settle_frames: int = 15,
@@ -478,7 +333,7 @@ class SynthTable:
     ) -> list[SynthFrame]:
         """A whole roll: empty tray, the player's hand comes in (with ``hand``), the dice
         tumble out of it with motion blur and come to rest for ``settle_frames`` frames.
-        ``values`` None rolls three dice at random."""
+        ``values`` None rolls three dice at random; a value None ends cocked on a wall."""
         if values is None:
             values = [self.rng.randint(1, 6) for _ in range(3)]
         if not values:
@@ -557,10 +412,38 @@ class SynthTable:
             "right": (fx1 - inset, my),
         }[side]
 
+    def _hand_towards(
+        self, player: int, target: tuple[float, float], reach: float, *, fist: bool = False
+    ) -> HandPose:
+        """The player's hand coming in from their side with its fingertips ``reach``
+        (0: at the frame edge, 1: at ``target``) of the way to ``target``."""
+        width, height = self.size
+        side = PLAYER_SIDES[player % len(PLAYER_SIDES)]
+        start = {
+            "bottom": (target[0], float(height)),
+            "top": (target[0], 0.0),
+            "left": (0.0, target[1]),
+            "right": (float(width), target[1]),
+        }[side]
+        dx, dy = target[0] - start[0], target[1] - start[1]
+        norm = math.hypot(dx, dy) or 1.0
+        tip = (start[0] + dx * reach, start[1] + dy * reach)
+        palm = 0.2 * min(width, height) * (1.2 if self.die_size > 40 else 1.0)
+        return HandPose(
+            tip=tip, direction=(dx / norm, dy / norm), width=palm, skin=self.skin, fist=fist
+        )
+
     def nudge_sequence(
-        self, index: int | None = None, *, settle_frames: int = 15, distance: float | None = None
+        self,
+        index: int | None = None,
+        *,
+        settle_frames: int = 15,
+        distance: float | None = None,
+        hand: bool = False,
+        player: int = 0,
     ) -> list[SynthFrame]:
-        """A die of the current layout is bumped: it slides a little and turns, then rests."""
+        """A die of the current layout is bumped: it slides a little and turns, then rests.
+        With ``hand``, the player's finger comes in, pushes it and goes again."""
         if not self.layout:
             raise SynthError("nothing to nudge: the tray is empty; make a roll or still() first")
         i = self.rng.randrange(len(self.layout)) if index is None else index
@@ -572,20 +455,39 @@ class SynthTable:
         fx0, fy0, fx1, fy1 = self.geometry.floor
         turn = self.rng.uniform(8, 25) * self.rng.choice((-1, 1))
         turned = replace(die.look, angle=(die.look.angle + turn) % 360)
-        ex, ey = self._extent(turned)
+        ex, ey = extent(turned)
         others = [d for j, d in enumerate(self.layout) if j != i]
+        # A finger pushes the die away from the player; without one it goes anywhere.
+        contact = 0.75 * size
+        push = self._hand_towards(player, (die.x, die.y), 1.0).direction
         tx, ty = die.x, die.y  # if it has nowhere to slide, it only turns
-        for _ in range(100):
-            heading = self.rng.uniform(0, 2 * math.pi)
+        for attempt in range(100):
+            if hand and attempt < 60:
+                heading = math.atan2(push[1], push[0]) + self.rng.uniform(-0.6, 0.6)
+            else:
+                heading = self.rng.uniform(0, 2 * math.pi)
             cx = min(max(die.x + dist * math.cos(heading), fx0 + ex), fx1 - ex)
             cy = min(max(die.y + dist * math.sin(heading), fy0 + ey), fy1 - ey)
-            if math.hypot(cx - die.x, cy - die.y) > 0.5 * dist and self._apart(
-                turned, cx, cy, others
+            if (
+                math.hypot(cx - die.x, cy - die.y) > 0.5 * dist
+                and self.placer.inside(turned, cx, cy)
+                and self.placer.apart(turned, cx, cy, others)
             ):
                 tx, ty = cx, cy
                 break
-        steps = max(2, round(4 * self.fps / 30.0))
+
+        def finger(x: float, y: float, reach: float) -> HandPose:
+            """The hand with its fingertip ``reach`` of the way to touching the die at (x, y)."""
+            touch = (x - push[0] * contact, y - push[1] * contact)
+            return self._hand_towards(player, touch, reach)
+
         frames = []
+        n_hand = max(2, round(5 * self.fps / 30.0))
+        if hand:
+            for k in range(1, n_hand + 1):
+                pose = finger(die.x, die.y, 0.4 + 0.6 * k / n_hand)
+                frames.append(self.render(self.layout, hand=pose, phase="hand"))
+        steps = max(2, round(4 * self.fps / 30.0))
         step = (tx - die.x) / (steps + 1), (ty - die.y) / (steps + 1)
         for k in range(1, steps + 1):
             # An even slide: the last moving frame is still one step short of the rest.
@@ -596,11 +498,16 @@ class SynthTable:
             smear = (0.5 * step[0], 0.5 * step[1])
             scene = list(self.layout)
             scene[i] = PlacedDie(look, x, y, smear)
-            frames.append(self.render(scene, phase="moving"))
+            pushing = finger(x, y, 1.0) if hand else None
+            frames.append(self.render(scene, hand=pushing, phase="moving"))
         moved = PlacedDie(turned, tx, ty)
         scene = list(self.layout)
         scene[i] = moved
         self.layout = tuple(scene)
+        if hand:
+            for k in range(1, n_hand + 1):
+                pose = finger(tx, ty, 1.0 - 0.85 * k / n_hand)
+                frames.append(self.render(self.layout, hand=pose, phase="hand"))
         frames.extend(self.settled_frames(settle_frames))
         return frames
 
@@ -645,3 +552,22 @@ class SynthTable:
         frames = self.hand_pass_sequence(player=player, settle_frames=0, frames_in=frames_in)
         frames.extend(self.render(()) for _ in range(empty_frames))
         return frames
+
+    def game(self, *, settle_seconds: float = 1.5) -> Iterator[SynthFrame]:
+        """An endless stream of frames of a game at the table's frame rate: the players
+        roll in turn, let the dice lie ``settle_seconds``, and take them out again; now
+        and then a die gets nudged, a hand passes over the dice or reaches in for nothing.
+        For demos and camera stand-ins; every scene's truth rides along on the frames."""
+        settle = max(1, round(settle_seconds * self.fps))
+        player = 0
+        while True:
+            yield from self.roll_sequence(player=player, settle_frames=settle)
+            chance = self.rng.random()
+            if chance < 0.15:
+                yield from self.nudge_sequence(settle_frames=settle)
+            elif chance < 0.3:
+                yield from self.hand_pass_sequence(player=player, settle_frames=settle)
+            yield from self.clear_sequence(player=player, empty_frames=settle)
+            if self.rng.random() < 0.1:
+                yield from self.hand_only_sequence(player=player, empty_frames=settle)
+            player = (player + 1) % self.players
