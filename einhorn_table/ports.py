@@ -52,9 +52,10 @@ class Frame:
     (never a camera buffer). ``timestamp`` is in seconds on the source's own
     timeline: differences between frames of one source are real time between
     exposures (for a recording, the time at which it was taken). ``index`` counts
-    the frames read from the source, from 0. ``small`` is a small grey image
-    (``uint8``, shape (h, w)) for motion detection when the source makes one
-    itself (the Pi camera's low-resolution stream), else ``None``.
+    the frames read from the source, from 0. ``small`` is a small image for
+    motion detection when the source makes one itself (the Pi camera's
+    low-resolution stream: BGR ``uint8``, shape (h, w, 3); a grey one would be
+    (h, w)), else ``None``: then shrink ``image`` (``vision.watcher.shrink``).
     """
 
     image: Image

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -89,11 +90,12 @@ class FakePicamera2:
         metadata = self._step()
         width, height = self.config["main"]["size"]
         lw, lh = self.config["lores"]["size"]
-        main = np.full((height, width, 3), self.frame % 256, np.uint8)
-        stride = lw + 64
-        lores = np.full((lh * 3 // 2, stride), 200, np.uint8)
-        lores[:lh, :lw] = self.frame % 256
-        arrays = {"main": main, "lores": lores}
+        colour = (self.frame % 256, 120, 255 - self.frame % 256)  # BGR, changes per frame
+        main = np.empty((height, width, 3), np.uint8)
+        main[:] = colour
+        small = np.empty((lh, lw, 3), np.uint8)
+        small[:] = colour
+        arrays = {"main": main, "lores": padded_yuv420(small, stride=lw + 64)}
         return [arrays[n] for n in names], metadata
 
     def stop(self) -> None:
@@ -102,6 +104,23 @@ class FakePicamera2:
 
     def close(self) -> None:
         self.calls.append("close")
+
+
+def padded_yuv420(bgr: np.ndarray, stride: int) -> np.ndarray:
+    """A BGR picture as picamera2 returns a YUV420 stream: (h * 3 / 2, stride), rows padded."""
+    height, width = bgr.shape[:2]
+    i420 = cv2.cvtColor(bgr, cv2.COLOR_BGR2YUV_I420)
+    half = (height // 2, width // 2)
+    quarter = height * width // 4
+    y_plane = i420[:height]
+    u_plane = i420[height:].ravel()[:quarter].reshape(half)
+    v_plane = i420[height:].ravel()[quarter:].reshape(half)
+    out = []
+    for plane, row_length in ((y_plane, stride), (u_plane, stride // 2), (v_plane, stride // 2)):
+        padded = np.full((plane.shape[0], row_length), 77, np.uint8)  # 77: the padding
+        padded[:, : plane.shape[1]] = plane
+        out.append(padded.ravel())
+    return np.concatenate(out).reshape(height * 3 // 2, stride)
 
 
 SMALL = CameraSettings(size=(64, 48), lores_size=(32, 24), frame_rate=30.0)
@@ -123,8 +142,10 @@ def test_frames_come_from_both_streams_of_one_request_copied_out() -> None:
         assert camera.config["main"] == {"size": (64, 48), "format": "RGB888"}
         assert camera.config["lores"] == {"size": (32, 24), "format": "YUV420"}
         assert frame.image.shape == (48, 64, 3)
-        assert frame.small is not None and frame.small.shape == (24, 32)
-        assert int(frame.small[0, 0]) == int(frame.image[0, 0, 0])  # same request
+        assert frame.small is not None and frame.small.shape == (24, 32, 3)
+        # The small picture is in colour and shows the same moment as the main one.
+        difference = np.abs(frame.small.astype(int) - frame.image[:24, :32].astype(int))
+        assert difference.max() <= 3
         assert frame.small.base is None  # its own memory, not a view of the buffer
         assert frame.timestamp == pytest.approx(1.0 + camera.frame * 0.033333333)
         assert "imx708" in source.description
@@ -255,4 +276,9 @@ def test_the_small_frame_follows_the_size_libcamera_applied() -> None:
     with Picamera2Source(FakeClock(), settings, camera_factory=lambda n: camera) as source:
         frame = source.read()
     assert frame is not None and frame.small is not None
-    assert frame.small.shape == (24, 32)
+    assert frame.small.shape == (24, 32, 3)
+
+
+def test_source_options_are_checked_like_profile_settings() -> None:
+    with pytest.raises(CameraSettingsError, match="even numbers"):
+        create_source("picamera2:width=641", clock=FakeClock())

@@ -73,3 +73,27 @@ def test_the_same_seed_gives_the_same_frames() -> None:
 def test_rolling_before_opening_is_a_programming_error() -> None:
     with pytest.raises(RuntimeError, match="open"):
         SynthSource(FakeClock()).roll()
+
+
+def test_the_roll_watcher_sees_one_settled_roll_from_the_synth_source() -> None:
+    """The frame source contract is what the vision side needs: frames and timestamps
+    from synth: fed to the roll watcher give motion, then exactly one settled roll."""
+    from einhorn_table.vision.watcher import EventKind, RollWatcher
+
+    watcher = RollWatcher()
+    events = []
+    with create_source("synth:seed=7", clock=FakeClock()) as source:
+        assert isinstance(source, SynthSource)
+        for _ in range(10):  # the empty tray
+            frame = source.read()
+            assert frame is not None
+            events += watcher.feed(frame.image, frame.timestamp)
+        source.roll([3, 3, 5], player=0)
+        for _ in range(source.frames_queued + 45):  # the roll, then 1.5 s of still dice
+            frame = source.read()
+            assert frame is not None
+            events += watcher.feed(frame.image, frame.timestamp)
+    kinds = [e.kind for e in events]
+    assert kinds.count(EventKind.MOTION_STARTED) == 1
+    assert kinds.count(EventKind.SETTLED) == 1
+    assert kinds.index(EventKind.MOTION_STARTED) < kinds.index(EventKind.SETTLED)

@@ -24,8 +24,9 @@ class CameraSettingsError(EinhornError):
 class CameraSettings:
     #: The main stream the dice are read from, (width, height).
     size: tuple[int, int] = (1280, 960)
-    #: The small stream for motion detection (grey), (width, height).
-    lores_size: tuple[int, int] = (320, 240)
+    #: The small stream for motion detection (BGR), (width, height); the roll
+    #: watcher (``einhorn_table.vision.watcher``) works at 160x120.
+    lores_size: tuple[int, int] = (160, 120)
     frame_rate: float = 30.0
     #: Fixed exposure in microseconds; ``None``: automatic, then locked.
     exposure_time_us: int | None = None
@@ -49,7 +50,7 @@ class CameraSettings:
             if width < 16 or height < 16 or width % 2 or height % 2:
                 raise CameraSettingsError(
                     f"camera {name} {width}x{height} is not usable: use even numbers "
-                    "of 16 or more, e.g. 1280x960 and 320x240."
+                    "of 16 or more, e.g. 1280x960 and 160x120."
                 )
         lw, lh = self.lores_size
         mw, mh = self.size

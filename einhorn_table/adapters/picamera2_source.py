@@ -1,8 +1,10 @@
 """``picamera2``: the Raspberry Pi camera through picamera2 (libcamera).
 
 Two streams come from every request: the main stream (BGR) the dice are read
-from, and a small "lores" stream (YUV420, of which the grey Y plane is kept)
-for motion detection. Both are copied out of the camera's buffers by
+from, and a small "lores" stream for motion detection. The lores stream can
+only be YUV420 on a Pi 4; it is turned into a small BGR picture, since motion
+is easier to see in colour (a blue die on slate felt is as bright as the felt,
+and vanishes in grey). Both are copied out of the camera's buffers by
 ``capture_arrays`` (one request, so they show the same moment), and the buffer
 goes straight back to the camera.
 """
@@ -173,6 +175,8 @@ class Picamera2Source(BaseSource):
 
     # --------------------------------------------------------------------- read
     def _read(self) -> Frame | None:
+        import cv2
+
         try:
             (main, lores), metadata = self._camera.capture_arrays(["main", "lores"])
         except Exception as error:
@@ -182,7 +186,9 @@ class Picamera2Source(BaseSource):
             ) from None
         width, height = self._lores_size
         image = main if main.base is None else main.copy()
-        small = lores[:height, :width].copy()
+        # YUV420 arrives as (height * 3 / 2, stride): planes Y, U, V with rows padded
+        # to the stride; converting at the stride's width and cropping undoes that.
+        small = cv2.cvtColor(lores, cv2.COLOR_YUV2BGR_I420)[:height, :width].copy()
         stamp = metadata.get("SensorTimestamp")
         timestamp = stamp / 1e9 if isinstance(stamp, int) else self._clock.monotonic()
         return Frame(image=image, timestamp=timestamp, index=self.frames_read, small=small)

@@ -5,6 +5,7 @@ See :mod:`einhorn_table.adapters.source_spec` for the source strings.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from einhorn_table.adapters.camera_settings import CameraSettings
@@ -33,13 +34,11 @@ def create_source(
         from einhorn_table.adapters.picamera2_source import Picamera2Source
 
         settings = camera_settings or CameraSettings()
-        changes: dict[str, object] = {}
-        if width is not None or height is not None:
-            changes["size"] = (int(width or settings.size[0]), int(height or settings.size[1]))
-        if fps is not None:
-            changes["frame_rate"] = float(fps)
-        if changes:
-            settings = CameraSettings.from_mapping({**_as_mapping(settings), **changes})
+        settings = replace(  # checked again, like the profile's own values
+            settings,
+            size=(int(width or settings.size[0]), int(height or settings.size[1])),
+            frame_rate=settings.frame_rate if fps is None else float(fps),
+        )
         return Picamera2Source(clock, settings, camera_number=int(spec.argument or 0))
     if spec.kind == "opencv":
         from einhorn_table.adapters.opencv_source import WebcamSource
@@ -77,9 +76,3 @@ def create_source(
             fps=30.0 if fps is None else float(fps),
         )
     raise AssertionError(f"parse_source let through an unknown kind: {spec.kind}")
-
-
-def _as_mapping(settings: CameraSettings) -> dict[str, object]:
-    from dataclasses import asdict
-
-    return asdict(settings)
