@@ -46,6 +46,6 @@ def chord(player: int, a: Button, b: Button, time: float = 0.0) -> Gesture:
 def controller(names: tuple[str, ...] = ("Ana", "Ben")) -> tuple[TableController, MemoryRecorder]:
     match = Match(Setup.for_variant(EINHORN, list(names), games=10))
     recorder = MemoryRecorder()
-    colours = [RED, BLUE, (240, 240, 240), (30, 30, 30)]
+    colours = [RED, BLUE, (240, 240, 240), (30, 30, 30), (30, 140, 60), (240, 200, 20)]
     seats = [Seat(name, colours[i]) for i, name in enumerate(names)]
     return TableController(match, recorder, seats), recorder

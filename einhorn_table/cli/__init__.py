@@ -21,9 +21,11 @@ from einhorn_table.errors import EinhornError
 COMMANDS: tuple[str, ...] = (
     "replay",
     "simulate",
-    "read",
+    "demo",
+    "play",
     "doctor",
     "record",
+    "read",
     "calibrate",
 )
 

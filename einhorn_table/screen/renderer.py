@@ -48,6 +48,15 @@ PIPS = {
 }
 
 
+#: Signs pygame's default font lacks, and what stands in for them.
+_PLAIN = str.maketrans({"\u2717": "X", "\u2212": "-", "\u2192": "->"})
+
+
+def plain(text: str) -> str:
+    """``text`` with the signs the default font cannot draw replaced (✗ -> X)."""
+    return text.translate(_PLAIN)
+
+
 class Renderer:
     """Draws views onto a pygame surface of any size (800x480 up to 1920x1080)."""
 
@@ -58,7 +67,7 @@ class Renderer:
         self.surface = surface
         width, height = surface.get_size()
         self.w, self.h = width, height
-        self.u = min(width / 800, height / 480)
+        self.u: float = min(width / 800, height / 480)
         self._fonts: dict[int, Any] = {}
         self._photo_cache: tuple[int, Any] | None = None
 
@@ -72,6 +81,7 @@ class Renderer:
 
     def text(self, text: str, size: float, colour: Colour, pos: tuple[float, float],
              anchor: str = "topleft", max_width: float | None = None) -> Any:
+        text = plain(text)
         font = self.font(size)
         while max_width is not None and font.size(text)[0] > max_width and size > 12:
             size -= 2
@@ -82,6 +92,7 @@ class Renderer:
         return rect
 
     def wrap(self, text: str, size: float, width: float) -> list[str]:
+        text = plain(text)
         font = self.font(size)
         lines: list[str] = []
         current = ""
@@ -97,7 +108,8 @@ class Renderer:
         return lines
 
     def s(self, value: float) -> int:
-        return round(value * self.u)
+        scaled: float = value * self.u
+        return round(scaled)
 
     # ------------------------------------------------------------------ the screen
 
@@ -105,7 +117,8 @@ class Renderer:
         self.surface.fill(BACKGROUND)
         self._players_count = len(view.players)
         self._top_bar(view)
-        self._cards(view.players)
+        if view.kind is not ScreenKind.FINAL:
+            self._cards(view.players)
         middle = self.pg.Rect(self.s(10), self.s(62), self.w - self.s(20),
                               self.h - self.s(62) - self.s(160))
         kind = view.kind
@@ -181,17 +194,26 @@ class Renderer:
                                                      rect.width - self.s(12), self.s(5)))
             self._marker(card.marker, card.colour, (rect.x + self.s(22), rect.y + self.s(30)),
                          self.s(12))
+            icons = (24 if card.dice_colour else 0) + (26 if card.unicorn else 0)
             self.text(card.name, 32, TEXT, (rect.x + self.s(40), rect.y + self.s(30)),
-                      "midleft", max_width=rect.width - self.s(46 + (28 if card.unicorn else 0)))
+                      "midleft", max_width=rect.width - self.s(46 + icons))
+            right = rect.right - self.s(8)
             if card.unicorn:
-                self._unicorn_icon((rect.right - self.s(18), rect.y + self.s(30)), self.s(13))
+                self._unicorn_icon((right - self.s(10), rect.y + self.s(30)), self.s(13))
+                right -= self.s(26)
+            if card.dice_colour:
+                body = card.dice_colour
+                pip = (20, 20, 20) if sum(body) > 420 else (245, 245, 245)
+                die = pg.Rect(right - self.s(20), rect.y + self.s(20), self.s(20), self.s(20))
+                self.die(die, 5, body, pip)
+                pg.draw.rect(self.surface, DIM, die, width=1, border_radius=self.s(3))
             self.text(str(card.game_stones), 66, TEXT, (rect.centerx, rect.y + self.s(50)),
                       "midtop")
             self.text(f"stash {card.stash}", 28, DIM, (rect.centerx, rect.y + self.s(100)),
                       "midtop")
             if card.status:
                 colour = GOOD if card.status in ("sealed", "ready") else ACCENT
-                self.text(card.status, 24, colour, (rect.centerx, rect.bottom - self.s(6)),
+                self.text(card.status, 28, colour, (rect.centerx, rect.bottom - self.s(6)),
                           "midbottom", max_width=rect.width - self.s(8))
 
     def _marker(self, marker: Marker, colour: Colour, centre: tuple[float, float],
@@ -220,20 +242,18 @@ class Renderer:
                             max(1, round(r / 5)))
 
     def _unicorn_icon(self, centre: tuple[float, float], r: float) -> None:
-        """A unicorn's head in profile, from primitives: head, muzzle, horn, eye."""
+        """The unicorn: a golden spiral horn, drawn with polygons and lines."""
         pg = self.pg
         x, y = centre
-        white = (250, 250, 255)
-        pg.draw.circle(self.surface, white, (round(x), round(y + r * 0.1)), round(r * 0.6))
-        pg.draw.ellipse(self.surface, white, (x - r * 1.0, y + r * 0.05, r * 0.9, r * 0.55))
-        pg.draw.polygon(self.surface, ACCENT, [(x + r * 0.1, y - r * 0.4),
-                                               (x + r * 0.45, y - r * 0.25),
-                                               (x + r * 0.55, y - r * 1.15)])
-        pg.draw.polygon(self.surface, (205, 160, 250), [(x + r * 0.35, y - r * 0.1),
-                                                        (x + r * 0.95, y + r * 0.05),
-                                                        (x + r * 0.55, y + r * 0.75)])
-        pg.draw.circle(self.surface, BACKGROUND, (round(x - r * 0.2), round(y)),
-                       max(1, round(r * 0.1)))
+        tip = (x + r * 0.55, y - r * 1.0)
+        left, right = (x - r * 0.55, y + r * 0.9), (x + r * 0.15, y + r * 1.0)
+        pg.draw.polygon(self.surface, ACCENT, [tip, right, left])
+        for k in (0.3, 0.55, 0.8):
+            a = (tip[0] + (left[0] - tip[0]) * k, tip[1] + (left[1] - tip[1]) * k)
+            b = (tip[0] + (right[0] - tip[0]) * (k - 0.12),
+                 tip[1] + (right[1] - tip[1]) * (k - 0.12))
+            pg.draw.line(self.surface, (150, 110, 0), a, b, max(2, round(r / 7)))
+        pg.draw.polygon(self.surface, (255, 240, 170), [tip, right, left], max(1, round(r / 10)))
 
     def die(self, rect: Any, value: int | None, colour: Colour = (250, 250, 250),
             pip: Colour = (20, 20, 20), outline: Colour | None = None) -> None:
@@ -255,14 +275,17 @@ class Renderer:
             self.die(self.pg.Rect(round(x + k * size * 1.15), round(y), round(size),
                                   round(size)), value, (235, 235, 240), (30, 30, 40))
 
-    def _dice_row(self, dice: tuple[DieView, ...] | tuple[int, ...], x: float, y: float,
+    def _dice_row(self, dice: tuple[DieView | int, ...], x: float, y: float,
                   size: float, marked: int | None = None) -> None:
         for k, die in enumerate(dice):
             value = die.value if isinstance(die, DieView) else die
             sure = die.sure if isinstance(die, DieView) else True
             rect = self.pg.Rect(round(x + k * size * 1.2), round(y), round(size), round(size))
             outline = ACCENT if marked == k else (BAD if not sure else None)
-            self.die(rect, value, outline=outline)
+            body = die.colour if isinstance(die, DieView) and die.colour else (250, 250, 250)
+            light = sum(body) > 420
+            self.die(rect, value, body, (20, 20, 20) if light else (245, 245, 245),
+                     outline=outline)
 
     def _photo(self, view: ScreenView, box: Any) -> Any | None:
         """The roll's photo fitted into ``box``, dice outlined with their values."""
@@ -277,15 +300,28 @@ class Renderer:
             surface = pg.image.frombuffer(rgb.tobytes(), (width, height), "RGB")
             self._photo_cache = (key, surface)
         surface = self._photo_cache[1]
-        width, height = surface.get_size()
-        scale = min(box.width / width, box.height / height)
-        shown = pg.transform.smoothscale(surface, (round(width * scale), round(height * scale)))
+        crop = self._crop(view.dice + view.photo_dice, surface.get_size(),
+                          box.width / box.height)
+        part = surface.subsurface(crop)
+        scale = min(box.width / crop.width, box.height / crop.height)
+        shown = pg.transform.smoothscale(part, (round(crop.width * scale),
+                                                round(crop.height * scale)))
         rect = shown.get_rect(topleft=box.topleft)
         self.surface.blit(shown, rect)
+        pg.draw.rect(self.surface, DIM, rect, width=1)
+        clip = self.surface.get_clip()
+        self.surface.set_clip(rect)
+        self._outlines(view, rect, crop, scale)
+        self.surface.set_clip(clip)
+        return rect
+
+    def _outlines(self, view: ScreenView, rect: Any, crop: Any, scale: float) -> None:
+        pg = self.pg
         for die in view.dice:
             if die.box is None:
                 continue
-            x0, y0, x1, y1 = (v * scale for v in die.box)
+            x0, y0, x1, y1 = ((v - off) * scale for v, off in
+                              zip(die.box, (crop.x, crop.y, crop.x, crop.y), strict=True))
             outline = pg.Rect(rect.x + x0, rect.y + y0, x1 - x0, y1 - y0).inflate(6, 6)
             colour = GOOD if die.sure else BAD
             pg.draw.rect(self.surface, colour, outline, width=max(2, self.s(3)))
@@ -295,7 +331,30 @@ class Renderer:
             tag.clamp_ip(rect)
             pg.draw.rect(self.surface, colour, tag, border_radius=self.s(5))
             self.text(label, 30, BACKGROUND, tag.center, "center")
-        return rect
+
+    def _crop(self, dice: tuple[DieView, ...], size: tuple[int, int], aspect: float) -> Any:
+        """The part of the photo around the dice (zoomed in, never past the photo)."""
+        width, height = size
+        boxes = [d.box for d in dice if d.box is not None]
+        if not boxes:
+            return self.pg.Rect(0, 0, width, height)
+        x0 = min(b[0] for b in boxes)
+        y0 = min(b[1] for b in boxes)
+        x1 = max(b[2] for b in boxes)
+        y1 = max(b[3] for b in boxes)
+        side = max(x1 - x0, y1 - y0)
+        margin = side * 0.35 + 20
+        w = x1 - x0 + 2 * margin
+        h = y1 - y0 + 2 * margin
+        if w / h < aspect:
+            w = h * aspect
+        else:
+            h = w / aspect
+        w, h = min(w, width), min(h, height)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        left = max(0.0, min(width - w, cx - w / 2))
+        top = max(0.0, min(height - h, cy - h / 2))
+        return self.pg.Rect(round(left), round(top), max(1, round(w)), max(1, round(h)))
 
     def _title(self, view: ScreenView, area: Any, x: float | None = None) -> float:
         left = area.x + self.s(8) if x is None else x
@@ -308,7 +367,7 @@ class Renderer:
             left += self.s(36)
             width -= self.s(36)
         self.text(view.title, 46, colour, (left, area.y + self.s(4)), max_width=width)
-        y = area.y + self.s(48)
+        y: float = area.y + self.s(48)
         if view.subtitle:
             for line in self.wrap(view.subtitle, 28, width)[:2]:
                 self.text(line, 28, DIM, (left, y))
@@ -350,49 +409,60 @@ class Renderer:
     # ------------------------------------------------------------------ the screens
 
     def _turn(self, view: ScreenView, area: Any) -> None:
+        """The call: four tiles, one per button left to right; the called one lit."""
+        pg = self.pg
         y = self._title(view, area)
-        box = self.pg.Rect(area.x + self.s(8), y + self.s(8), area.width - self.s(16),
-                           area.bottom - y - self.s(12))
-        self.pg.draw.rect(self.surface, PANEL, box, border_radius=self.s(10))
-        if view.call is None:
-            self.text("Call:", 34, DIM, (box.x + self.s(16), box.centery), "midleft")
-            self.text("silent", 44, TEXT, (box.x + self.s(100), box.centery), "midleft")
-        else:
-            self.category_icon(view.call, box.x + self.s(16), box.centery - self.s(20),
-                               self.s(40))
-            self.text(view.call.label, 44, ACCENT, (box.x + self.s(170), box.centery),
-                      "midleft")
-        if view.call_locked:
-            self.text("LOCKED", 34, BAD, (box.right - self.s(16), box.centery), "midright")
+        gap = self.s(6)
+        top = y + self.s(6)
+        height = area.bottom - top
+        width = (area.width - 3 * gap) / 4
+        for k, category in enumerate(ICON_DICE):
+            rect = pg.Rect(round(area.x + k * (width + gap)), top, round(width), height)
+            called = view.call is category
+            pg.draw.rect(self.surface, ACCENT if called else PANEL, rect,
+                         border_radius=self.s(10))
+            if called and view.call_locked:
+                pg.draw.rect(self.surface, BAD, rect, width=self.s(4), border_radius=self.s(10))
+            size = min(self.s(34), (rect.width - self.s(20)) / 3.3)
+            self.category_icon(category, rect.centerx - size * 1.65, rect.y + self.s(10), size)
+            colour = BACKGROUND if called else TEXT
+            words = category.label.split(" ")
+            lines = [" ".join(words[:-1]), words[-1]] if len(words) > 1 else words
+            for n, line in enumerate(lines):
+                self.text(line, 28, colour,
+                          (rect.centerx, rect.bottom - self.s(8) - (len(lines) - 1 - n) *
+                           self.s(24)), "midbottom", max_width=rect.width - self.s(8))
+        state = "LOCKED" if view.call_locked else ""
+        if state:
+            self.text(state, 30, BAD, (area.right - self.s(8), area.y + self.s(20)), "midright")
 
     def _result(self, view: ScreenView, area: Any) -> None:
-        photo_box = self.pg.Rect(area.x, area.y, round(area.width * 0.42), area.height)
+        """The photo (dice outlined, values tagged), the dice drawn big, category, payments."""
+        photo_box = self.pg.Rect(area.x, area.y, round(area.width * 0.40), area.height)
         shown = self._photo(view, photo_box)
-        left = area.x + (shown.width if shown is not None else 0) + self.s(14)
-        if shown is None:
-            size = self.s(70)
-            self._dice_row(view.dice, area.x + self.s(10), area.y + self.s(70), size)
-            left = area.x + self.s(10) + round(size * 3.7)
-        self.text(view.title, 40, TEXT, (left, area.y + self.s(4)),
-                  max_width=area.right - left)
-        y = area.y + self.s(44)
+        left = area.x + (shown.width + self.s(16) if shown is not None else self.s(8))
+        width = area.right - left
+        self.text(view.title, 40, TEXT, (left, area.y + self.s(2)), max_width=width)
+        y = area.y + self.s(40)
+        size = self.s(46)
+        self._dice_row(view.dice, left, y, size)
         if view.category is not None:
-            self.category_icon(view.category, left, y, self.s(30))
-            self.text(view.category.label, 40, ACCENT, (left + self.s(112), y + self.s(15)),
-                      "midleft", max_width=area.right - left - self.s(112))
-            y += self.s(42)
+            x = left + round(size * 3.6)
+            self.text(view.category.label, 40, ACCENT, (x, y + size / 2), "midleft",
+                      max_width=area.right - x)
+        y += size + self.s(10)
         for line in view.lines[:4]:
             colour = GOOD if "right" in line else (BAD if "wrong" in line else TEXT)
-            self.text(line, 32, colour, (left, y), max_width=area.right - left)
-            y += self.s(32)
+            self.text(line, 30, colour, (left, y), max_width=width)
+            y += self.s(30)
 
     def _counterparty(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area)
         size = self.s(44)
         self._dice_row(view.dice, area.x + self.s(10), y + self.s(6), size)
         if view.category is not None:
-            self.text(view.category.label, 30, ACCENT, (area.x + self.s(10), y + size +
-                                                        self.s(12)))
+            self.text(view.category.label, 26, ACCENT, (area.x + self.s(10), y + size +
+                                                        self.s(12)), max_width=self.s(166))
         x = area.x + self.s(190)
         count = len(view.choices)
         width = (area.right - x - self.s(8)) / max(count, 1)
@@ -428,7 +498,14 @@ class Renderer:
         self._unicorn_icon((area.right - self.s(60), y + self.s(40)), self.s(34))
 
     def _topup(self, view: ScreenView, area: Any) -> None:
-        self._title(view, area)
+        y = self._title(view, area) + self.s(8)
+        x = area.x + self.s(10)
+        for card in view.players:
+            self._marker(card.marker, card.colour, (x + self.s(12), y + self.s(20)), self.s(11))
+            label = f"{card.name} {card.status.replace(' ?', '')}"
+            rect = self.text(label, 40, GOOD if card.status == "ready" else TEXT,
+                             (x + self.s(30), y + self.s(20)), "midleft")
+            x = rect.right + self.s(24)
 
     def _start_rolls(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area)
@@ -479,9 +556,7 @@ class Renderer:
         top = max(max(row) for row in history) or 1
         inner = rect.inflate(-self.s(70), -self.s(70))
         inner.x += self.s(14)
-        self.text("stash", 24, DIM, (rect.x + self.s(10), rect.y + self.s(8)))
-        self.text("after game", 24, DIM, (rect.right - self.s(10), rect.bottom - self.s(6)),
-                  "bottomright")
+        self.text("stash after each game", 24, DIM, (rect.x + self.s(10), rect.y + self.s(8)))
         for value in (0, top):
             yy = inner.bottom - value / top * inner.height
             pg.draw.line(self.surface, (70, 78, 96), (inner.x, yy), (inner.right, yy), 1)

@@ -24,6 +24,7 @@ from einhorn_table.rules import (
 )
 from einhorn_table.stations.gesture_table import GESTURES, Context, HelpLine
 from einhorn_table.table.controller import TableController
+from einhorn_table.table.doubt import DoubtKind, nearest_seat
 
 if TYPE_CHECKING:
     from einhorn_table.ports import Image
@@ -74,6 +75,8 @@ class PlayerCard:
     active: bool  # it is this player's move (or one of theirs owing)
     unicorn: bool
     status: str  # a short word under the numbers: "sealed", "rolled 14", "+2"
+    #: The colour of the player's dice (RGB), shown as a small die on the card.
+    dice_colour: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,8 @@ class DieView:
     value: int | None
     box: tuple[float, float, float, float] | None  # in the photo's pixels
     sure: bool
+    #: The die's body colour (RGB) as read, to draw it like the real one.
+    colour: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -115,6 +120,8 @@ class ScreenView:
     call_locked: bool = False
     dice: tuple[DieView, ...] = ()
     photo: Image | None = None
+    #: Where the reader saw dice in the photo, when they are not shown as ``dice``.
+    photo_dice: tuple[DieView, ...] = ()
     category: Category | None = None
     lines: tuple[str, ...] = ()
     flows: tuple[Flow, ...] = ()
@@ -174,7 +181,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         return tuple(
             PlayerCard(
                 p.name, SEAT_COLOURS[i % 6], list(Marker)[i % 6], p.game_stones, p.stash,
-                i in active, unicorn == i, status.get(i, ""),
+                i in active, unicorn == i, status.get(i, ""), c.seats[i].dice_colour,
             )
             for i, p in enumerate(ledger.players)
         )
@@ -201,14 +208,22 @@ def build_view(controller: TableController, now: float) -> ScreenView:
     if c.pending is not None:
         pending = c.pending
         roller = pending.roller
-        dice = tuple(DieView(d.value, d.box, d.value is not None) for d in pending.reading.dice)
+        dice = tuple(DieView(d.value, d.box, d.value is not None, d.color)
+                     for d in pending.reading.dice)
+        message = pending.doubt.message
+        if pending.doubt.kind is DoubtKind.COLOUR:
+            colours = [s.dice_colour for s in c.seats]
+            seen = {nearest_seat(d.color, colours) for d in pending.reading.dice}
+            owners = sorted(o for o in seen if o is not None and o != roller)
+            whose = " and ".join(f"{names[o]}'s" for o in owners)
+            message = f"These look like {whose or 'other'} dice, not {names[roller]}'s"
         entering = c.entry is not None
         context = Context.ENTER_DICE if entering else Context.CONFIRM_DICE
         title = (f"{names[roller]}: enter the dice" if entering
                  else f"{names[roller]}: are these your dice?")
         return ScreenView(
             ScreenKind.DOUBT, players=cards({roller}), title=title, focus=roller,
-            subtitle=pending.doubt.message + (" - or roll again" if entering else ""),
+            subtitle=message + " - or roll again",
             dice=dice, photo=pending.photo,
             entry=tuple(c.entry.values) if c.entry else (),
             entry_position=c.entry.position if c.entry else 0,
@@ -218,17 +233,18 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         isinstance(last.item, Roll | StartRoll | TiebreakRoll)
         or isinstance(last.outcome, TurnResult)
     )
-    if last is not None and isinstance(last.outcome, TurnResult) and last.outcome.game_over \
-            and RESULT_SECONDS <= age < GAME_END_SECONDS and awaiting is Awaiting.BID:
-        return ScreenView(ScreenKind.GAME_END, players=cards(set()),
-                          title=f"Game {last.before.game} is over",
+    ended = c.game_ended_at
+    if ended is not None and awaiting is Awaiting.BID and \
+            RESULT_SECONDS <= now - ended < GAME_END_SECONDS:
+        return ScreenView(ScreenKind.GAME_END, players=cards(owing),
+                          title=f"Game {ledger.game - 1} is over",
                           subtitle="Game stones go into each stash", chart=tuple(c.history),
                           lines=_game_end_lines(c), **base)  # type: ignore[arg-type]
     if awaiting is Awaiting.COUNTERPARTY and to_act is not None and last is not None:
         return ScreenView(
             ScreenKind.COUNTERPARTY, players=cards({to_act}), focus=to_act,
-            title=f"{names[to_act]}: who pays or is paid?",
-            subtitle=_amount_text(state.pending_amount or 0),
+            title=_counterparty_title(names[to_act], state.pending_amount or 0),
+            subtitle="The central stash, or one other player",
             dice=_dice_of(last), photo=last.photo, category=_category_of(last),
             choices=tuple("Central" if p == CENTRAL else p for p in c.parties()),
             chosen=c.cursor % len(c.parties()),
@@ -238,6 +254,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         return ScreenView(
             ScreenKind.RESULT, players=cards(set()), focus=names.index(_player(last)),
             title=_result_title(last), dice=_dice_of(last), photo=last.photo,
+            photo_dice=_seen(last),
             category=_category_of(last), lines=_result_lines(last), **base,  # type: ignore[arg-type]
         )
     if last is not None and isinstance(last.outcome, AuctionResult) and age < REVEAL_SECONDS:
@@ -281,7 +298,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
     return ScreenView(
         ScreenKind.TURN, players=cards({to_act}), focus=to_act,
         title=f"{names[to_act]}'s turn", subtitle=sub, call=c.call_draft, call_locked=locked,
-        buttons=button_hints(Context.CALL), **base,  # type: ignore[arg-type]
+        **base,  # type: ignore[arg-type]
     )
 
 
@@ -333,6 +350,15 @@ def _dice_of(shown: object) -> tuple[DieView, ...]:
     return tuple(DieView(v, b, True) for v, b in zip(values, boxes, strict=True))
 
 
+def _seen(shown: object) -> tuple[DieView, ...]:
+    """The dice the reader saw, only for zooming into the photo (no values shown)."""
+    reading = getattr(shown, "reading", None)
+    if reading is None:
+        return ()
+    seen = tuple(DieView(None, d.box, True) for d in reading.dice if d.value is not None)
+    return seen if len(seen) == 3 else ()  # a poor reading: show the whole tray
+
+
 def _category_of(shown: object) -> Category | None:
     outcome = getattr(shown, "outcome", None)
     if isinstance(outcome, TurnResult):
@@ -341,8 +367,10 @@ def _category_of(shown: object) -> Category | None:
     return categorize(dice) if dice else None
 
 
-def _amount_text(amount: int) -> str:
-    return f"receives {amount}" if amount > 0 else f"pays {-amount}"
+def _counterparty_title(name: str, amount: int) -> str:
+    if amount > 0:
+        return f"{name} gets {amount}: from whom?"
+    return f"{name} pays {-amount}: to whom?"
 
 
 def _result_title(shown: object) -> str:
@@ -379,7 +407,7 @@ def _result_lines(shown: object) -> tuple[str, ...]:
 
 def _game_end_lines(c: TableController) -> tuple[str, ...]:
     ledger = c.match.ledger()
-    return tuple(f"{p.name}: stash {p.stash}" for p in ledger.players)
+    return tuple(f"{p.name} {p.stash}" for p in ledger.players)
 
 
 def _flows(c: TableController, age: float) -> tuple[Flow, ...]:

@@ -32,6 +32,7 @@ from einhorn_table.rules import (
     StartRoll,
     TiebreakRoll,
     Topup,
+    TurnResult,
     Undo,
 )
 from einhorn_table.stations.gesture_table import Action, Context, Intent, intent_for
@@ -133,6 +134,10 @@ class TableController:
     last: Shown | None = None
     history: list[tuple[int, ...]] = field(default_factory=list)
     photo_count: int = 0
+    #: How many times the tray came to rest (a bot that threw waits for the next one).
+    settles: int = 0
+    #: When the last game ended (the screen shows the game's end for a while).
+    game_ended_at: float | None = None
 
     def __post_init__(self) -> None:
         if [s.name for s in self.seats] != list(self.match.names):
@@ -210,6 +215,7 @@ class TableController:
 
     def _settled(self, event: Settled) -> None:
         self.tray_busy = False
+        self.settles += 1
         reading = event.reading
         if not reading.dice:
             if self.pending is None:
@@ -418,6 +424,8 @@ class TableController:
         before = self.match.ledger()
         outcome = self.match.apply(item)
         self.last = Shown(time, item, outcome, before, reading, photo)
+        if isinstance(outcome, TurnResult) and outcome.game_over:
+            self.game_ended_at = time
         self._after_commit(item)
         return True
 

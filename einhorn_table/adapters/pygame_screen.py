@@ -1,0 +1,102 @@
+"""The screen on a pygame display, which may come and go.
+
+:class:`PygameScreen` opens the display, draws each view with the renderer and
+saves a PNG of every new screen when asked (``--screenshots DIR``). When pygame
+fails (the HDMI cable pulled, no display at all) it keeps going without a
+screen and tries to open the display again every few seconds: the match and
+the buttons go on meanwhile.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from einhorn_table.screen.view_model import ScreenView
+
+RETRY_SECONDS = 5.0
+
+
+class PygameScreen:
+    def __init__(
+        self,
+        size: tuple[int, int] = (800, 480),
+        *,
+        fullscreen: bool = False,
+        screenshots: Path | None = None,
+        caption: str = "Einhorn Table",
+    ) -> None:
+        import pygame
+
+        self.pg: Any = pygame
+        self.size = size
+        self.fullscreen = fullscreen
+        self.screenshots = screenshots
+        self.caption = caption
+        self.surface: Any = None
+        self.renderer: Any = None
+        self.quit_requested = False
+        self.error: str | None = None
+        self._retry_at = 0.0
+        self._last_key: tuple[object, ...] | None = None
+        self._shots = 0
+        self.listeners: list[Any] = []
+
+    def open(self, now: float = 0.0) -> bool:
+        """Open the display now; False (and retry later) when there is none."""
+        return self._open(now)
+
+    def _open(self, now: float) -> bool:
+        pg = self.pg
+        try:
+            pg.display.init()
+            pg.font.init()
+            flags = pg.FULLSCREEN if self.fullscreen else 0
+            self.surface = pg.display.set_mode(self.size, flags)
+            pg.display.set_caption(self.caption)
+        except pg.error as error:
+            self._lost(str(error), now)
+            return False
+        from einhorn_table.screen.renderer import Renderer
+
+        self.renderer = Renderer(self.surface)
+        self.error = None
+        return True
+
+    def _lost(self, reason: str, now: float) -> None:
+        if self.error is None:
+            print(f"einhorn-table: the screen failed ({reason}); the match goes on, "
+                  f"retrying every {RETRY_SECONDS:.0f} s. Check the display cable.",
+                  file=sys.stderr)
+        self.error = reason
+        self.surface = None
+        self.renderer = None
+        self._retry_at = now + RETRY_SECONDS
+
+    def show(self, view: ScreenView, now: float, key: tuple[object, ...] | None = None) -> None:
+        """Draw ``view``; ``key`` names the screen (a new key saves a screenshot)."""
+        pg = self.pg
+        if self.renderer is None and (now < self._retry_at or not self._open(now)):
+            return
+        try:
+            for event in pg.event.get():
+                if event.type == pg.QUIT or (event.type == pg.KEYDOWN and event.key == pg.K_ESCAPE):
+                    self.quit_requested = True
+                for listener in self.listeners:
+                    listener(event)
+            self.renderer.draw(view)
+            pg.display.flip()
+        except pg.error as error:
+            self._lost(str(error), now)
+            return
+        if self.screenshots is not None and key is not None and key != self._last_key:
+            self._last_key = key
+            self._shots += 1
+            self.screenshots.mkdir(parents=True, exist_ok=True)
+            name = f"{self._shots:04d}-{view.kind.value}.png"
+            pg.image.save(self.surface, str(self.screenshots / name))
+
+    def close(self) -> None:
+        if self.surface is not None:
+            self.pg.display.quit()

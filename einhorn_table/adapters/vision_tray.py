@@ -1,0 +1,116 @@
+"""The tray as the controller hears it: camera frames -> roll watcher -> dice reader.
+
+:class:`VisionTray` reads one frame per :meth:`VisionTray.poll`, hands it to the
+roll watcher (``einhorn_table.vision.watcher``) and, when the dice come to rest,
+to the reader (``einhorn_table.vision.reader``), and returns the controller's
+:mod:`~einhorn_table.table.events`. A camera that stops delivering frames is
+reported once (:class:`CameraLost`) and reopened every few seconds until frames
+come again (:class:`CameraBack`); the match waits meanwhile.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from einhorn_table.errors import EinhornError
+from einhorn_table.ports import Clock, FrameSource
+from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled, TrayEvent
+from einhorn_table.vision.results import FrameReading
+
+if TYPE_CHECKING:
+    from einhorn_table.ports import Image
+
+#: Seconds between two attempts to reopen a lost camera.
+REOPEN_SECONDS = 2.0
+
+
+class Watcher(Protocol):
+    """The roll watcher's interface as the tray uses it."""
+
+    def feed(self, frame: Image, t: float) -> Sequence[Any]: ...
+
+
+Reader = Callable[["Image"], FrameReading]
+
+
+def make_watcher(still_seconds: float | None = None) -> Watcher:
+    """The vision package's roll watcher (``still_seconds``: how long dice lie still)."""
+    try:
+        from einhorn_table.vision.watcher import RollWatcher, WatcherConfig
+    except ImportError as error:
+        raise EinhornError(
+            "The roll watcher (einhorn_table/vision/watcher.py) is missing from this "
+            f"installation; install the full package again ({error})"
+        ) from None
+    config = WatcherConfig() if still_seconds is None else WatcherConfig(
+        still_seconds=still_seconds)
+    watcher: Watcher = RollWatcher(config)
+    return watcher
+
+
+def make_reader() -> Reader:
+    from einhorn_table.vision.reader import read_frame
+
+    return read_frame
+
+
+class VisionTray:
+    """See the module's description."""
+
+    def __init__(self, source: FrameSource, watcher: Watcher, reader: Reader,
+                 clock: Clock) -> None:
+        self.source = source
+        self.watcher = watcher
+        self.reader = reader
+        self.clock = clock
+        self.lost: str | None = None
+        self._retry_at = 0.0
+        self._opened = False
+
+    def poll(self) -> list[TrayEvent]:
+        now = self.clock.monotonic()
+        if self.lost is not None and now < self._retry_at:
+            return []
+        try:
+            if not self._opened:
+                self.source.open()
+                self._opened = True
+            frame = self.source.read()
+            if frame is None:
+                raise EinhornError("the camera sent no picture")
+        except (EinhornError, OSError, RuntimeError) as error:
+            return self._lose(str(error), now)
+        events: list[TrayEvent] = []
+        if self.lost is not None:
+            self.lost = None
+            events.append(CameraBack(now))
+        # The watcher works on the frames' own timeline; the controller on the clock's.
+        for event in self.watcher.feed(frame.image, frame.timestamp):
+            kind = str(getattr(event, "kind", ""))
+            t = now
+            if kind == "motion_started":
+                events.append(MotionStarted(t))
+            elif kind == "settled" and not getattr(event, "same_as_last", False):
+                image = getattr(event, "frame", None)
+                image = frame.image if image is None else image
+                events.append(Settled(t, self.reader(image), image))
+            elif kind == "emptied":
+                events.append(Settled(t, FrameReading(())))
+        return events
+
+    def _lose(self, reason: str, now: float) -> list[TrayEvent]:
+        self._retry_at = now + REOPEN_SECONDS
+        first = self.lost is None
+        self.lost = reason
+        if self._opened:
+            with contextlib.suppress(EinhornError, OSError, RuntimeError):
+                self.source.close()
+            self._opened = False
+        return [CameraLost(now, reason)] if first else []
+
+    def close(self) -> None:
+        if self._opened:
+            self.source.close()
+            self._opened = False

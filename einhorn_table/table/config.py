@@ -1,0 +1,162 @@
+"""The table's configuration file (TOML) for ``einhorn-table play``.
+
+::
+
+    variant = "einhorn"            # or wuerfeln, or a house variant's TOML file
+    games = 10
+    camera = "picamera2"           # any source string: opencv:0, dir:frames/, ...
+    calibration = "calibration/default.toml"   # optional: [reader] and [camera] tables
+    pins = "hardware/pins.toml"    # optional: the button pin map
+    state = "~/.local/state/einhorn-table"     # match files and roll photos
+
+    [screen]
+    width = 800
+    height = 480
+    fullscreen = true
+
+    [[player]]
+    name = "Ana"
+    station = 1                    # the station number in the pin map
+    dice = "red"                   # a colour name or [r, g, b]
+
+Unknown keys are refused with their names, so a typo never passes silently.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from einhorn_table.errors import EinhornError
+
+RGB = tuple[int, int, int]
+
+#: Dice colour names a config may use (RGB of the dice body).
+DICE_COLOURS: Mapping[str, RGB] = {
+    "white": (242, 240, 232),
+    "red": (196, 28, 36),
+    "blue": (28, 72, 178),
+    "green": (22, 140, 64),
+    "yellow": (246, 200, 24),
+    "black": (28, 28, 30),
+    "purple": (118, 44, 156),
+    "orange": (240, 118, 22),
+}
+
+_TOP = {"variant", "games", "camera", "calibration", "pins", "state", "screen", "player"}
+_SCREEN = {"width", "height", "fullscreen"}
+_PLAYER = {"name", "station", "dice"}
+_CALIBRATION = {"reader", "camera"}
+
+
+class ConfigError(EinhornError):
+    """The configuration file cannot be used; the message names the key and the fix."""
+
+
+@dataclass(frozen=True)
+class PlayerConfig:
+    name: str
+    station: int  # 1-based, as in the pin map
+    dice: RGB | None
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    players: tuple[PlayerConfig, ...]
+    variant: str = "einhorn"
+    games: int | None = None
+    camera: str = "picamera2"
+    calibration: Path | None = None
+    pins: Path | None = None
+    state: Path = Path("~/.local/state/einhorn-table")
+    size: tuple[int, int] = (800, 480)
+    fullscreen: bool = True
+
+
+def _refuse_unknown(data: Mapping[str, Any], known: set[str], where: str, path: Path) -> None:
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ConfigError(
+            f"{path}: unknown key(s) {', '.join(unknown)} in {where}. "
+            f"Known keys there: {', '.join(sorted(known))}."
+        )
+
+
+def _colour(value: Any, where: str, path: Path) -> RGB | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        if value.lower() not in DICE_COLOURS:
+            raise ConfigError(f"{path}: {where}: dice colour {value!r} is unknown; use one of "
+                              f"{', '.join(DICE_COLOURS)} or [r, g, b]")
+        return DICE_COLOURS[value.lower()]
+    if (isinstance(value, list) and len(value) == 3
+            and all(isinstance(v, int) and 0 <= v <= 255 for v in value)):
+        return (value[0], value[1], value[2])
+    raise ConfigError(f"{path}: {where}: dice must be a colour name or [r, g, b] (0..255)")
+
+
+def load_config(path: Path) -> TableConfig:
+    """Read and check a table configuration file."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"the configuration file {path} does not exist; copy "
+                          "docs/table.example.toml and edit it") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path} is not valid TOML: {error}") from None
+    _refuse_unknown(data, _TOP, "the top level", path)
+    raw_players = data.get("player", [])
+    if not isinstance(raw_players, list) or not 2 <= len(raw_players) <= 6:
+        raise ConfigError(f"{path}: list 2 to 6 players, each as a [[player]] table")
+    players = []
+    for k, raw in enumerate(raw_players, 1):
+        where = f"player {k}"
+        _refuse_unknown(raw, _PLAYER, where, path)
+        if not isinstance(raw.get("name"), str) or not raw["name"].strip():
+            raise ConfigError(f"{path}: {where} needs a name")
+        station = raw.get("station", k)
+        if not isinstance(station, int) or not 1 <= station <= 6:
+            raise ConfigError(f"{path}: {where}: station must be 1 to 6, not {station!r}")
+        players.append(PlayerConfig(raw["name"].strip(), station,
+                                    _colour(raw.get("dice"), where, path)))
+    if len({p.station for p in players}) != len(players):
+        raise ConfigError(f"{path}: two players share a station; give each their own")
+    screen = data.get("screen", {})
+    _refuse_unknown(screen, _SCREEN, "[screen]", path)
+    base = path.parent
+
+    def relative(key: str) -> Path | None:
+        value = data.get(key)
+        if value is None:
+            return None
+        candidate = Path(str(value)).expanduser()
+        return candidate if candidate.is_absolute() else base / candidate
+
+    return TableConfig(
+        players=tuple(players),
+        variant=str(data.get("variant", "einhorn")),
+        games=data.get("games"),
+        camera=str(data.get("camera", "picamera2")),
+        calibration=relative("calibration"),
+        pins=relative("pins"),
+        state=relative("state") or Path("~/.local/state/einhorn-table").expanduser(),
+        size=(int(screen.get("width", 800)), int(screen.get("height", 480))),
+        fullscreen=bool(screen.get("fullscreen", True)),
+    )
+
+
+def load_calibration(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The ``[reader]`` and ``[camera]`` tables of a calibration profile."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"the calibration profile {path} does not exist; run the "
+                          "calibration or remove the 'calibration' line") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path} is not valid TOML: {error}") from None
+    _refuse_unknown(data, _CALIBRATION, "the calibration profile", path)
+    return dict(data.get("reader", {})), dict(data.get("camera", {}))

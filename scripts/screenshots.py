@@ -1,0 +1,155 @@
+"""Make docs/screenshots/: one PNG of each screen of the companion, from a bot match.
+
+Run: PYTHONPATH=. SDL_VIDEODRIVER=dummy python scripts/screenshots.py [--size 800x480] [DIR]
+
+Bots play a match on the synthetic table with a fake clock; the first good
+moment of each screen is saved under its name. The help overlay and the lost
+camera are shown by pressing the help chord and by cutting the camera for a
+moment, as a player and a loose cable would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import tempfile
+from pathlib import Path
+
+import pygame
+
+from einhorn_table.adapters.clock import FakeClock
+from einhorn_table.adapters.photo_files import PngPhotoStore
+from einhorn_table.adapters.synth_source import SynthSource
+from einhorn_table.adapters.vision_tray import VisionTray, make_reader, make_watcher
+from einhorn_table.cli.table_app import NoControls, direct_performer, throw_into
+from einhorn_table.ports import Button, Gesture, GestureKind
+from einhorn_table.rules import EINHORN, Match, Setup
+from einhorn_table.screen.renderer import Renderer
+from einhorn_table.screen.view_model import ScreenKind, ScreenView
+from einhorn_table.simulation.strategies import make_strategy
+from einhorn_table.table.bots import BotDriver
+from einhorn_table.table.controller import Seat, TableController
+from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled
+from einhorn_table.table.loop import TableLoop
+from einhorn_table.table.recorder import JsonLinesRecorder
+from einhorn_table.vision.results import DieReading, FrameReading
+
+WANTED = ("start_rolls", "turn", "turn_called", "result", "doubt", "enter_dice",
+          "counterparty", "auction", "auction_reveal", "topup", "game_end", "final",
+          "help", "camera_lost")
+
+
+def moment(view: ScreenView) -> str | None:
+    """Which screenshot ``view`` makes, if it is a good moment for one."""
+    kind = view.kind
+    if view.help or view.banner or view.notice:
+        return None
+    if kind is ScreenKind.TURN:
+        return "turn_called" if view.call is not None else "turn"
+    if kind is ScreenKind.RESULT:
+        good = view.photo is not None and any(f.progress > 0.45 for f in view.flows)
+        return "result" if good and len(view.lines) >= 2 else None
+    if kind is ScreenKind.DOUBT:
+        return "enter_dice" if view.entry else "doubt"
+    if kind is ScreenKind.AUCTION:
+        return "auction_reveal" if view.lines else (
+            "auction" if any(p.status == "sealed" for p in view.players) else None)
+    if kind is ScreenKind.COUNTERPARTY:
+        return "counterparty" if view.chosen > 0 else None
+    if kind is ScreenKind.TOPUP:
+        return "topup" if any(p.status.startswith("+") and p.status != "+0 ?"
+                              for p in view.players) else None
+    return kind.value
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("folder", type=Path, nargs="?", default=Path("docs/screenshots"))
+    parser.add_argument("--size", default="800x480")
+    parser.add_argument("--seed", type=int, default=4)
+    args = parser.parse_args()
+    width, height = (int(v) for v in args.size.split("x"))
+    pygame.display.init()
+    pygame.font.init()
+    surface = pygame.display.set_mode((width, height))
+    renderer = Renderer(surface)
+    clock = FakeClock(0.0)
+    names = ["Ana", "Ben", "Cem", "Dora"]
+    camera = SynthSource(clock, seed=args.seed, players=4, size=(480, 360))
+    camera.open()
+    colours = camera.table.player_colors
+    tray = VisionTray(camera, make_watcher(), make_reader(), clock)
+    setup = Setup.for_variant(EINHORN, names, games=4)
+    work = Path(tempfile.mkdtemp(prefix="einhorn-shots-"))
+    controller = TableController(Match(setup), JsonLinesRecorder(work / "m.jsonl", setup),
+                                 [Seat(n, colours[i]) for i, n in enumerate(names)],
+                                 PngPhotoStore(work / "photos"))
+    strategies = [make_strategy(s) for s in ("odds", "bidder", "random", "odds")]
+    bots = BotDriver(frozenset(range(4)), strategies, random.Random(args.seed), pace=0.35,
+                     linger=8.5)
+    loop = TableLoop(controller, tray, NoControls(), clock, None, bots,
+                     direct_performer(controller, throw_into(camera), clock),
+                     tray_idle=lambda: not camera.frames_queued)
+    args.folder.mkdir(parents=True, exist_ok=True)
+    saved: set[str] = set()
+    helped = lost = wrong = topped = False
+    while not controller.match.over or "final" not in saved:
+        view = loop.step()
+        name = moment(view)
+        if name is not None and name not in saved and name in WANTED:
+            renderer.draw(view)
+            pygame.image.save(surface, str(args.folder / f"{name}.png"))
+            saved.add(name)
+        if not helped and name == "turn" and controller.match.state.game >= 2:
+            helped = True
+            player = controller.match.state.to_act or 0
+            controller.on_gesture(Gesture(player, GestureKind.CHORD,
+                                          (Button.WUNSCH, Button.EINHORN), clock.now))
+            renderer.draw(_view(controller, clock.now))
+            pygame.image.save(surface, str(args.folder / "help.png"))
+            saved.add("help")
+            controller.on_gesture(Gesture(player, GestureKind.CHORD,
+                                          (Button.WUNSCH, Button.EINHORN), clock.now))
+        if not lost and "help" in saved and name == "turn":
+            lost = True
+            controller.on_tray(CameraLost(clock.now, "no frames for 2 s"))
+            renderer.draw(_view(controller, clock.now))
+            pygame.image.save(surface, str(args.folder / "camera_lost.png"))
+            saved.add("camera_lost")
+            controller.on_tray(CameraBack(clock.now))
+        state = controller.match.state
+        if not wrong and name == "turn_called" and "result" in saved and not camera.frames_queued:
+            wrong = True  # the roller grabs the neighbour's dice
+            roller = state.to_act or 0
+            other = colours[(roller + 1) % 4]
+            # The reader's reading is stood in for by the synthetic table's truth here,
+            # so that this screen shows a clean reading of the wrong dice.
+            frame = camera.table.still((2, 4, 6), colors=[other] * 3)
+            truth = FrameReading(tuple(
+                DieReading(tuple(float(v) for v in d.box), d.value, 0.93, d.color)  # type: ignore[arg-type]
+                for d in frame.dice))
+            controller.on_tray(MotionStarted(clock.now))
+            controller.on_tray(Settled(clock.now, truth, frame.image))
+            renderer.draw(_view(controller, clock.now))
+            pygame.image.save(surface, str(args.folder / "doubt.png"))
+            saved.add("doubt")
+        if not topped and view.kind is ScreenKind.TOPUP:
+            topped = True  # a player moves two stones from the stash
+            rich = max(state.owing(), key=lambda i: state.stash[i])
+            for _ in range(2):
+                controller.on_gesture(Gesture(rich, GestureKind.TAP, (Button.WUNSCH,),
+                                              clock.now))
+        if loop.steps > 60000:
+            break
+    print("saved:", ", ".join(sorted(saved)))
+    print("missing:", ", ".join(sorted(set(WANTED) - saved)) or "none")
+
+
+def _view(controller: TableController, now: float) -> ScreenView:
+    from einhorn_table.screen.view_model import build_view
+
+    return build_view(controller, now)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""The table's configuration file for ``einhorn-table play``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from einhorn_table.table.config import ConfigError, load_config
+
+GOOD = """
+variant = "einhorn"
+games = 8
+camera = "opencv:0"
+[screen]
+width = 1024
+height = 600
+fullscreen = false
+[[player]]
+name = "Ana"
+station = 3
+dice = "red"
+[[player]]
+name = "Ben"
+dice = [10, 20, 30]
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    return path
+
+
+def test_a_good_config(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, GOOD))
+    assert [p.name for p in config.players] == ["Ana", "Ben"]
+    assert config.players[0].station == 3 and config.players[1].station == 2
+    assert config.players[0].dice == (196, 28, 36) and config.players[1].dice == (10, 20, 30)
+    assert config.size == (1024, 600) and not config.fullscreen and config.games == 8
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        (GOOD + "\ncolour = 3\n", "colour"),
+        (GOOD.replace("fullscreen", "fulscreen"), "fulscreen"),
+        (GOOD.replace('dice = "red"', 'dice = "red"\nhandicap = 2'), "handicap"),
+    ],
+)
+def test_unknown_keys_are_refused_by_name(tmp_path: Path, text: str, named: str) -> None:
+    with pytest.raises(ConfigError, match=named):
+        load_config(write(tmp_path, text))
+
+
+def test_a_shared_station_is_refused(tmp_path: Path) -> None:
+    text = GOOD.replace('name = "Ben"', 'name = "Ben"\nstation = 3')
+    with pytest.raises(ConfigError, match="share a station"):
+        load_config(write(tmp_path, text))
+
+
+def test_an_unknown_dice_colour_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="turquoise"):
+        load_config(write(tmp_path, GOOD.replace('"red"', '"turquoise"')))

@@ -1,0 +1,290 @@
+"""The table controller, stepped by hand: calls and their lock, doubtful readings,
+counterparty, auction, top-up, undo, help, a full disk and a lost camera."""
+
+from __future__ import annotations
+
+from table_helpers import BLUE, RED, MemoryRecorder, chord, controller, reading, tap
+
+from einhorn_table.ports import Button
+from einhorn_table.rules import (
+    Awaiting,
+    Bid,
+    Call,
+    Category,
+    Counterparty,
+    Roll,
+    StartRoll,
+    Topup,
+    Undo,
+)
+from einhorn_table.stations.gesture_table import Context
+from einhorn_table.table.doubt import DoubtKind
+from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled
+
+U, W, E, D = Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
+
+
+def roll(c, values, colour=RED, t=0.0):  # type: ignore[no-untyped-def]
+    c.on_tray(MotionStarted(t))
+    c.on_tray(Settled(t + 1, reading(values, colour)))
+
+
+def started():  # type: ignore[no-untyped-def]
+    """Ana starts (she rolled the higher sum); it is her turn."""
+    c, r = controller()
+    roll(c, [6, 6, 5], RED)
+    roll(c, [1, 1, 2], BLUE)
+    assert c.awaiting is Awaiting.ROLL and c.match.ledger().to_act == "Ana"
+    return c, r
+
+
+def test_start_rolls_are_recorded_with_the_reading() -> None:
+    _, r = started()
+    assert [type(i) for i in r.items] == [StartRoll, StartRoll]
+    assert r.items[0].extra["confidence"] == 0.95 and "t" in r.items[0].extra
+
+
+def test_a_call_before_the_dice_move_is_recorded_before_the_roll() -> None:
+    c, r = started()
+    c.on_gesture(tap(0, W))
+    roll(c, [2, 2, 3])
+    assert isinstance(r.items[-2], Call) and r.items[-2].call is Category.WUNSCH
+    assert isinstance(r.items[-1], Roll) and r.items[-1].dice == (2, 2, 3)
+    assert c.match.ledger().player("Ana").game_stones == 7 + 2
+
+
+def test_tapping_the_same_category_again_takes_the_call_back() -> None:
+    c, r = started()
+    c.on_gesture(tap(0, W))
+    c.on_gesture(tap(0, E))
+    assert c.call_draft is Category.EINHORN
+    c.on_gesture(tap(0, E))
+    assert c.call_draft is None
+    roll(c, [2, 2, 3])
+    assert not any(isinstance(i, Call) for i in r.items)
+
+
+def test_a_call_after_motion_started_counts_as_silent() -> None:
+    c, r = started()
+    c.on_tray(MotionStarted(5.0))
+    c.on_gesture(tap(0, W, 5.2))
+    assert c.notice is not None and "Too late" in c.notice.text
+    c.on_tray(Settled(6.0, reading([2, 2, 3])))
+    assert not any(isinstance(i, Call) for i in r.items)
+    assert c.match.ledger().player("Ana").game_stones == 7 - 1  # silent Wunsch pays 1
+
+
+def test_a_late_change_of_call_keeps_the_call_made_before() -> None:
+    c, r = started()
+    c.on_gesture(tap(0, U))
+    c.on_tray(MotionStarted(5.0))
+    c.on_gesture(tap(0, W, 5.1))
+    c.on_tray(Settled(6.0, reading([2, 2, 3])))
+    assert isinstance(r.items[-2], Call) and r.items[-2].call is Category.UNVERMEIDLICH
+
+
+def test_dice_taken_out_of_the_tray_unlock_the_call() -> None:
+    c, _ = started()
+    c.on_tray(MotionStarted(1.0))
+    assert c.call_locked
+    c.on_tray(Settled(2.0, reading([])))
+    assert not c.call_locked
+    c.on_gesture(tap(0, W))
+    assert c.call_draft is Category.WUNSCH
+
+
+def test_other_players_cannot_call() -> None:
+    c, _ = started()
+    c.on_gesture(tap(1, W))
+    assert c.call_draft is None
+    assert c.context(1) is Context.WAIT
+
+
+# ---------------------------------------------------------------- doubtful readings
+
+
+def test_an_abstained_die_asks_for_the_dice_by_hand_and_records_them() -> None:
+    c, r = started()
+    before = len(r.items)
+    roll(c, [2, None, 3])
+    assert len(r.items) == before, "a doubtful reading is never paid out silently"
+    assert c.pending is not None and c.pending.doubt.kind is DoubtKind.ABSTAINED
+    assert c.context(0) is Context.ENTER_DICE
+    assert c.entry is not None and c.entry.values == [2, 1, 3]
+    c.on_gesture(tap(0, E))  # first die right
+    c.on_gesture(tap(0, W))  # 1 -> 2
+    c.on_gesture(tap(0, E))
+    c.on_gesture(tap(0, E))  # third die right: done
+    item = r.items[-1]
+    assert isinstance(item, Roll) and item.dice == (2, 2, 3)
+    assert item.extra["entered"] == "by hand" and item.extra["read"] == [2, None, 3]
+    assert c.pending is None
+
+
+def test_two_dice_ask_for_the_dice_by_hand() -> None:
+    c, r = started()
+    roll(c, [4, 4])
+    assert c.pending is not None and c.pending.doubt.kind is DoubtKind.COUNT
+    assert c.entry is not None and c.entry.values == [4, 4, 1]
+    c.on_gesture(tap(0, E))
+    c.on_gesture(tap(0, E))
+    c.on_gesture(tap(0, U))  # 1 -> 6 (before 1 comes 6)
+    c.on_gesture(tap(0, E))
+    assert isinstance(r.items[-1], Roll) and r.items[-1].dice == (4, 4, 6)
+
+
+def test_four_dice_can_be_rolled_again() -> None:
+    c, r = started()
+    before = len(r.items)
+    roll(c, [1, 2, 3, 4])
+    assert c.pending is not None and c.pending.doubt.kind is DoubtKind.COUNT
+    roll(c, [5, 5, 5], t=10.0)  # the player rolls again: the new reading counts
+    assert c.pending is None
+    assert isinstance(r.items[-1], Roll) and r.items[-1].dice == (5, 5, 5)
+    assert len(r.items) == before + 1
+
+
+def test_leaving_the_entry_on_the_first_die_waits_for_a_new_roll() -> None:
+    c, r = started()
+    before = len(r.items)
+    roll(c, [1, 2, 3, 4])
+    c.on_gesture(tap(0, D))
+    assert c.pending is None and len(r.items) == before
+    assert c.notice is not None and "roll again" in c.notice.text
+    roll(c, [3, 3, 1], t=20.0)
+    assert isinstance(r.items[-1], Roll) and r.items[-1].dice == (3, 3, 1)
+
+
+def test_dice_of_another_colour_are_confirmed_with_ok() -> None:
+    c, r = started()
+    roll(c, [1, 3, 5], BLUE)
+    assert c.pending is not None and c.pending.doubt.kind is DoubtKind.COLOUR
+    assert c.context(0) is Context.CONFIRM_DICE
+    c.on_gesture(tap(1, E))  # not Ben's question
+    assert c.pending is not None
+    c.on_gesture(tap(0, E))
+    item = r.items[-1]
+    assert isinstance(item, Roll) and item.dice == (1, 3, 5)
+    assert item.extra["confirmed"] == "colour"
+
+
+def test_dice_of_another_colour_can_be_entered_by_hand() -> None:
+    c, r = started()
+    roll(c, [1, 3, 5], BLUE)
+    c.on_gesture(tap(0, D))  # no: enter by hand
+    assert c.context(0) is Context.ENTER_DICE and c.entry is not None
+    c.on_gesture(tap(0, W))  # 1 -> 2
+    for _ in range(3):
+        c.on_gesture(tap(0, E))
+    assert isinstance(r.items[-1], Roll) and r.items[-1].dice == (2, 3, 5)
+
+
+def test_back_in_the_entry_goes_to_the_die_before() -> None:
+    c, _ = started()
+    roll(c, [2, None, 3])
+    c.on_gesture(tap(0, E))
+    c.on_gesture(tap(0, D))
+    assert c.entry is not None and c.entry.position == 0 and c.pending is not None
+
+
+# ---------------------------------------------------------------- choices
+
+
+def owner_rolls(c, values):  # type: ignore[no-untyped-def]
+    """Ana takes the unicorn with an Einhorn, Ben rolls, then Ana rolls ``values``."""
+    roll(c, [1, 3, 5])
+    roll(c, [2, 2, 3], BLUE)
+    roll(c, values)
+
+
+def test_the_unicorn_owner_steps_through_the_counterparties() -> None:
+    c, r = started()
+    owner_rolls(c, [2, 2, 4])
+    assert c.awaiting is Awaiting.COUNTERPARTY and c.context(0) is Context.COUNTERPARTY
+    assert c.parties() == ("central", "Ben")
+    c.on_gesture(tap(0, W))
+    c.on_gesture(tap(0, E))
+    item = r.items[-1]
+    assert isinstance(item, Counterparty) and item.party == "Ben"
+
+
+def test_bids_are_secret_drafts_until_sealed() -> None:
+    c, r = started()
+    # End the game quickly: Ana calls and rolls Dreifaltigkeit (a WIN).
+    c.on_gesture(tap(0, D))
+    roll(c, [4, 4, 4])
+    assert c.awaiting is Awaiting.BID
+    assert c.match.state.stash[0] >= 2  # Ana took every game stone
+    c.on_gesture(tap(0, W))
+    c.on_gesture(tap(0, W))
+    c.on_gesture(tap(0, U))
+    assert c.drafts[0] == 1
+    c.on_gesture(tap(0, E))
+    assert isinstance(r.items[-1], Bid) and r.items[-1].stones == 1
+    assert c.context(0) is Context.WAIT and c.context(1) is Context.BID
+
+
+def test_top_up_and_then_the_owner_rolls() -> None:
+    c, r = started()
+    c.on_gesture(tap(0, D))
+    roll(c, [4, 4, 4])
+    c.on_gesture(tap(0, E))
+    c.on_gesture(tap(1, E))
+    assert c.awaiting in (Awaiting.TOPUP, Awaiting.TIEBREAK_ROLL)
+    if c.awaiting is Awaiting.TIEBREAK_ROLL:
+        roll(c, [6, 6, 6])
+        roll(c, [1, 1, 2], BLUE)
+    assert c.awaiting is Awaiting.TOPUP
+    c.on_gesture(tap(0, W))
+    c.on_gesture(tap(0, E))
+    assert isinstance(r.items[-1], Topup)
+
+
+# ---------------------------------------------------------------- undo, help, trouble
+
+
+def test_undo_chord_withdraws_the_last_input() -> None:
+    c, r = started()
+    roll(c, [2, 2, 3])
+    c.on_gesture(chord(1, U, D))
+    assert isinstance(r.items[-1], Undo)
+    assert c.match.ledger().to_act == "Ana" and c.awaiting is Awaiting.ROLL
+
+
+def test_help_chord_opens_and_closes_the_help_for_the_moment() -> None:
+    c, _ = started()
+    c.on_gesture(chord(0, W, E, 3.0))
+    assert c.help is not None and c.help.context is Context.CALL
+    c.on_gesture(chord(0, W, E, 4.0))
+    assert c.help is None
+
+
+def test_a_full_disk_refuses_the_input_and_says_so() -> None:
+    c, r = started()
+    assert isinstance(r, MemoryRecorder)
+    r.full = True
+    ledger = c.match.ledger()
+    roll(c, [6, 6, 6])
+    assert c.halted is not None and "disk is full" in c.halted
+    assert c.match.ledger() == ledger, "nothing changes that was not written down"
+    r.full = False
+    roll(c, [6, 6, 6], t=30.0)
+    assert c.halted is None and isinstance(r.items[-1], Roll)
+
+
+def test_a_lost_camera_is_shown_and_the_match_is_kept() -> None:
+    c, _ = started()
+    c.on_tray(CameraLost(1.0, "no frames"))
+    assert c.camera_lost == "no frames"
+    c.on_tray(CameraBack(5.0))
+    assert c.camera_lost is None
+    roll(c, [2, 2, 3], t=6.0)
+    assert c.match.ledger().to_act == "Ben"
+
+
+def test_a_roll_when_none_is_expected_is_ignored_with_a_note() -> None:
+    c, r = started()
+    owner_rolls(c, [2, 2, 4])
+    before = len(r.items)
+    roll(c, [1, 1, 1], t=50.0)
+    assert len(r.items) == before and c.notice is not None

@@ -1,0 +1,137 @@
+"""Bad moments: the camera drops out and comes back, the screen is unplugged."""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import TYPE_CHECKING, Self
+
+import numpy as np
+import pytest
+
+from einhorn_table.adapters.clock import FakeClock
+from einhorn_table.adapters.vision_tray import REOPEN_SECONDS, VisionTray
+from einhorn_table.errors import EinhornError
+from einhorn_table.ports import Frame
+from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled
+from einhorn_table.vision.results import DieReading, FrameReading
+
+if TYPE_CHECKING:
+    from einhorn_table.ports import Image
+
+
+class FlakySource:
+    """Frames while ``working``; a camera error otherwise."""
+
+    description = "flaky test camera"
+    simulated = True
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.working = True
+        self.opens = 0
+        self.image: Image = np.zeros((48, 64, 3), np.uint8)
+        self.index = 0
+
+    def open(self) -> None:
+        if not self.working:
+            raise EinhornError("camera not found")
+        self.opens += 1
+
+    def read(self) -> Frame | None:
+        if not self.working:
+            raise EinhornError("camera stopped sending frames")
+        self.index += 1
+        return Frame(self.image.copy(), self.clock.now, self.index)
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, a: type[BaseException] | None, b: BaseException | None,
+                 c: TracebackType | None) -> None:
+        pass
+
+
+class ScriptedWatcher:
+    """Reports what the test put in ``next`` for the next frame."""
+
+    def __init__(self) -> None:
+        self.next: list[object] = []
+
+    def feed(self, frame: Image, t: float) -> list[object]:
+        events, self.next = self.next, []
+        return events
+
+
+class Event:
+    def __init__(self, kind: str, frame: Image | None = None) -> None:
+        self.kind = kind
+        self.frame = frame
+        self.same_as_last = False
+
+
+def reader(image: Image) -> FrameReading:
+    return FrameReading(tuple(DieReading((0, 0, 5, 5), v, 0.9, (255, 255, 255))
+                              for v in (1, 2, 3)))
+
+
+def test_the_tray_reports_a_lost_camera_once_and_its_return() -> None:
+    clock = FakeClock(10.0)
+    source = FlakySource(clock)
+    watcher = ScriptedWatcher()
+    tray = VisionTray(source, watcher, reader, clock)
+    assert tray.poll() == []
+    source.working = False
+    clock.advance(0.1)
+    lost = tray.poll()
+    assert len(lost) == 1 and isinstance(lost[0], CameraLost)
+    assert "stopped" in lost[0].reason
+    clock.advance(0.1)
+    assert tray.poll() == []  # said once; waits before trying again
+    source.working = True
+    clock.advance(REOPEN_SECONDS)
+    back = tray.poll()
+    assert [type(e) for e in back] == [CameraBack]
+    watcher.next = [Event("motion_started")]
+    clock.advance(0.1)
+    assert [type(e) for e in tray.poll()] == [MotionStarted]
+    watcher.next = [Event("settled", source.image)]
+    clock.advance(0.5)
+    (settled,) = tray.poll()
+    assert isinstance(settled, Settled) and settled.reading.values == (1, 2, 3)
+    assert settled.time == clock.now, "events carry the clock's time"
+    watcher.next = [Event("emptied")]
+    (emptied,) = tray.poll()
+    assert isinstance(emptied, Settled) and emptied.reading.dice == ()
+
+
+def test_an_unplugged_screen_keeps_the_loop_going_and_comes_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    pygame = pytest.importorskip("pygame")
+    from table_helpers import controller
+
+    from einhorn_table.adapters.pygame_screen import RETRY_SECONDS, PygameScreen
+    from einhorn_table.screen.view_model import build_view
+
+    screen = PygameScreen((400, 240))
+    assert screen.open(0.0)
+    c, _ = controller()
+    view = build_view(c, 0.0)
+    screen.show(view, 0.0)
+
+    def unplugged(view: object) -> None:
+        raise pygame.error("display lost")
+
+    assert screen.renderer is not None
+    monkeypatch.setattr(screen.renderer, "draw", unplugged)
+    screen.show(view, 1.0)  # no exception: the match goes on
+    assert screen.error == "display lost" and screen.renderer is None
+    screen.show(view, 2.0)  # too early to retry
+    assert screen.renderer is None
+    screen.show(view, 1.0 + RETRY_SECONDS)
+    assert screen.renderer is not None and screen.error is None
+    screen.close()
