@@ -13,15 +13,20 @@ from einhorn_table.calibration.camera_lock import lock_for, settings_from_locked
 from einhorn_table.calibration.fit import (
     CalibrationError,
     ReadOutcome,
+    Tally,
+    best_reader,
+    candidate_readers,
     choose_min_confidence,
     dice_section,
     reader_for,
+    roll_tally,
 )
 from einhorn_table.calibration.geometry import move_corner, order_corners
 from einhorn_table.calibration.light import LightSample, light_report, light_sample
 from einhorn_table.calibration.measure import DieMeasure, measure_die
 from einhorn_table.calibration.profile import DiceSection
 from einhorn_table.calibration.tray_finder import find_tray
+from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.synth import DICE_PALETTE, SynthTable
 
 
@@ -138,3 +143,19 @@ def test_sources_without_a_camera_lock_say_so() -> None:
     lock = lock_for(Recording())()
     assert lock.settings == CameraSettings()
     assert "Nothing to lock on recording frames/" in lock.message
+
+
+def test_roll_tally_counts_right_wrong_and_phantom_dice() -> None:
+    assert roll_tally((3, 5, 6), (6, 5, 3)) == Tally(3, 0, 0)
+    assert roll_tally((3, None, 6), (6, 5, 3)) == Tally(2, 0, 0)
+    assert roll_tally((3, 4, 6), (6, 5, 3)) == Tally(2, 1, 0)
+    assert roll_tally((3, 5, 6, 2), (6, 5, 3)) == Tally(3, 0, 1)
+    assert Tally(10, 1, 2).score == pytest.approx(10 - 4 - 1)
+
+
+def test_candidates_go_from_narrowed_to_the_base_and_ties_keep_the_first() -> None:
+    dice = DiceSection(die_px=30.0, die_px_min=26.0, die_px_max=34.0, pip_polarity="dark")
+    candidates = candidate_readers(dice)
+    assert candidates[0].max_die_px < candidates[1].max_die_px < candidates[2].max_die_px
+    assert candidates[-1] == ReaderProfile()
+    assert best_reader([Tally(5), Tally(5), Tally(6), Tally(6)]) == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -12,15 +13,21 @@ from einhorn_table.calibration.profile import DiceSection
 from einhorn_table.errors import EinhornError
 from einhorn_table.vision.profile import ReaderProfile
 
-#: The die size range given to the reader, around the sizes measured.
+#: The die size range given to the reader, around the sizes measured: tight, and
+#: wide at the large end (the reader's pip contrast window grows with it).
 SMALL_MARGIN = 0.75
 LARGE_MARGIN = 1.3
+WIDE_MARGIN = 2.5
 #: Share of the measured dice that must agree on a pip polarity to fix it.
 POLARITY_AGREEMENT = 0.85
 #: The candidate thresholds for min_confidence, and what a silent error costs
 #: against a die read right (a wrong roll is far worse than a re-roll).
 CONFIDENCE_STEPS = tuple(round(0.3 + 0.05 * k, 2) for k in range(13))
 SILENT_ERROR_COST = 4.0
+#: A die read where there is none makes the roll doubtful (re-roll), like an abstention.
+PHANTOM_COST = 0.5
+#: Dice darker than this (grey level of their body) have light pips.
+DARK_DICE = 110.0
 
 
 class CalibrationError(EinhornError):
@@ -63,6 +70,23 @@ def dice_section(measures: Sequence[DieMeasure]) -> DiceSection:
     )
 
 
+def players_polarity(
+    measures: Sequence[Sequence[DieMeasure]], colours: Sequence[tuple[int, int, int]]
+) -> str:
+    """The pip polarity that covers every player's dice: "dark", "light" or "both".
+
+    A player's dice count by the pips measured on them; where none were (the
+    dice were not read), by their colour: dark dice have light pips.
+    """
+    found: set[str] = set()
+    for player_measures, (r, g, b) in zip(measures, colours, strict=True):
+        seen = {m.polarity for m in player_measures if m.polarity is not None}
+        if not seen:
+            seen = {"light" if 0.299 * r + 0.587 * g + 0.114 * b < DARK_DICE else "dark"}
+        found |= seen
+    return found.pop() if len(found) == 1 else "both"
+
+
 def reader_for(dice: DiceSection, base: ReaderProfile | None = None) -> ReaderProfile:
     """The reader narrowed to these dice: their size range with a margin, their polarity."""
     base = base or ReaderProfile()
@@ -76,6 +100,63 @@ def reader_for(dice: DiceSection, base: ReaderProfile | None = None) -> ReaderPr
         max_die_px=round(high, 1),
         pip_polarity=dice.pip_polarity,
     )
+
+
+def candidate_readers(
+    dice: DiceSection, base: ReaderProfile | None = None
+) -> tuple[ReaderProfile, ...]:
+    """The readers a calibration chooses from, most narrowed first, the base last.
+
+    Narrowing does not help every table alike (a small size range also shrinks
+    the window the reader judges pip contrast in), so the one that reads the
+    calibration's own dice best is taken (:func:`best_reader`).
+    """
+    base = base or ReaderProfile()
+    tight = reader_for(dice, base)
+    found: list[ReaderProfile] = [tight]
+    if dice.die_px_max is not None:
+        found.append(replace(tight, max_die_px=round(
+            max(tight.max_die_px, WIDE_MARGIN * dice.die_px_max), 1)))
+    found.append(replace(tight, max_die_px=base.max_die_px))
+    found.append(base)
+    unique: list[ReaderProfile] = []
+    for reader in found:
+        if reader not in unique:
+            unique.append(reader)
+    return tuple(unique)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How a reader did on dice whose values are known."""
+
+    right: int = 0
+    #: Dice read with a value that is not theirs (silent errors).
+    wrong: int = 0
+    #: Dice read where there is none.
+    phantoms: int = 0
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(self.right + other.right, self.wrong + other.wrong,
+                     self.phantoms + other.phantoms)
+
+    @property
+    def score(self) -> float:
+        return self.right - SILENT_ERROR_COST * self.wrong - PHANTOM_COST * self.phantoms
+
+
+def roll_tally(read: Sequence[int | None], truth: Sequence[int]) -> Tally:
+    """A roll read as ``read`` (reader order) whose dice are ``truth`` (any order)."""
+    counted = Counter(v for v in read if v is not None)
+    right = sum((counted & Counter(truth)).values())
+    given = sum(counted.values())
+    phantoms = max(0, len(read) - len(truth))
+    return Tally(right, max(0, given - right - phantoms), phantoms)
+
+
+def best_reader(tallies: Sequence[Tally]) -> int:
+    """The index of the best tally (on a tie, the first: candidates come most narrowed first)."""
+    return max(range(len(tallies)), key=lambda i: (tallies[i].score, -i))
 
 
 def choose_min_confidence(

@@ -15,7 +15,6 @@ accuracy reached. The buttons are those of the match (docs/buttons.md):
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -24,7 +23,16 @@ from typing import TYPE_CHECKING
 from einhorn_table.adapters.camera_settings import CameraSettings
 from einhorn_table.calibration.advice import advice
 from einhorn_table.calibration.eyes import Eyes, Image, RestWatch
-from einhorn_table.calibration.fit import CalibrationError, dice_section, reader_for
+from einhorn_table.calibration.fit import (
+    CalibrationError,
+    Tally,
+    best_reader,
+    candidate_readers,
+    dice_section,
+    players_polarity,
+    reader_for,
+    roll_tally,
+)
 from einhorn_table.calibration.geometry import Corners, move_corner
 from einhorn_table.calibration.light import LightReport, LightSample, light_report
 from einhorn_table.calibration.measure import DieMeasure
@@ -115,17 +123,15 @@ class _Registration:
 RGB = tuple[int, int, int]
 
 
-@dataclass
+@dataclass(eq=False)
 class _CheckRoll:
     read: tuple[int | None, ...]
+    image: Image
     truth: tuple[int, ...] | None = None
 
     @property
     def right(self) -> int:
-        if self.truth is None:
-            return 0
-        counted = Counter(v for v in self.read if v is not None)
-        return sum((counted & Counter(self.truth)).values())
+        return 0 if self.truth is None else roll_tally(self.read, self.truth).right
 
 
 @dataclass
@@ -157,6 +163,8 @@ class _State:
     marked: int = 0
     help: bool = False
     note: str = ""
+    #: Test dice read right live, before the best reader was chosen.
+    live_right: int = 0
 
 
 class CalibrationFlow:
@@ -343,10 +351,13 @@ class CalibrationFlow:
     def _fit_sizes(self) -> None:
         s = self.s
         try:
-            s.dice = dice_section([m for ms in s.measures for m in ms])
+            dice = dice_section([m for ms in s.measures for m in ms])
         except CalibrationError as error:
             s.dice, s.reader, s.sizes_error = None, None, str(error)
             return
+        # Every player's dice must be read, also those whose pips were not measured.
+        polarity = players_polarity(s.measures, [p.colour for p in s.players])
+        s.dice = dice if polarity == dice.pip_polarity else replace(dice, pip_polarity="both")
         s.reader = reader_for(s.dice, self.base)
         s.sizes_error = ""
 
@@ -362,7 +373,7 @@ class CalibrationFlow:
         s = self.s
         assert s.reader is not None
         reading = self.eyes.read(image, s.reader, s.corners)
-        s.current = _CheckRoll(tuple(d.value for d in reading.dice))
+        s.current = _CheckRoll(tuple(d.value for d in reading.dice), image)
         s.current_boxes = _marks(reading)
 
     def _on_check(self, button: Button, times: int) -> None:
@@ -402,7 +413,41 @@ class CalibrationFlow:
         assert s.current is not None
         s.checks.append(s.current)
         s.current, s.current_boxes = None, ()
-        self._go(Step.RESULT if len(s.checks) >= self.settings.test_rolls else Step.CHECK)
+        if len(s.checks) < self.settings.test_rolls:
+            self._go(Step.CHECK)
+            return
+        self._choose_reader()
+        self._go(Step.RESULT)
+
+    def _choose_reader(self) -> None:
+        """Of the candidate readers, keep the one that reads the test rolls best.
+
+        The test rolls' pictures are read again by each candidate (the narrowed
+        reader that read them live, a wider one, the uncalibrated one); the live
+        reads are what the parent confirmed or corrected, so the truth is known.
+        """
+        s = self.s
+        assert s.dice is not None and s.reader is not None
+        candidates = candidate_readers(s.dice, self.base)
+        reads: list[list[tuple[int | None, ...]]] = []
+        for reader in candidates:
+            if reader == s.reader:
+                reads.append([c.read for c in s.checks])
+                continue
+            reads.append([
+                tuple(d.value for d in self.eyes.read(c.image, reader, s.corners).dice)
+                for c in s.checks
+            ])
+        tallies = [
+            sum((roll_tally(r, c.truth or ()) for r, c in zip(rs, s.checks, strict=True)),
+                Tally())
+            for rs in reads
+        ]
+        best = best_reader(tallies)
+        s.live_right = sum(c.right for c in s.checks)
+        s.reader = candidates[best]
+        for check, read in zip(s.checks, reads[best], strict=True):
+            check.read = read
 
     def _on_result(self, button: Button, times: int) -> None:
         s = self.s
@@ -668,6 +713,8 @@ class CalibrationFlow:
         check = self.check_section()
         accuracy = check.accuracy or 0.0
         lines = [f"{check.right} of {check.dice} dice read right ({100 * accuracy:.0f} %)."]
+        if check.right != s.live_right:
+            lines.append(f"(Live {s.live_right}; the settings that read them best are kept.)")
         tips: tuple[str, ...] = ()
         if accuracy < GOOD_ENOUGH:
             tips = advice(s.light, s.dice, _size(s.image))
