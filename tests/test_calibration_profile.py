@@ -118,3 +118,14 @@ def test_state_dir_order() -> None:
     assert state_dir({"EINHORN_STATE_DIR": "/x"}) == Path("/x")
     assert state_dir({"XDG_STATE_HOME": "/s"}) == Path("/s/einhorn-table")
     assert default_profile_path({"EINHORN_STATE_DIR": "/x"}) == Path("/x/calibration.toml")
+
+
+def test_the_profiles_in_the_calibration_folder_load() -> None:
+    folder = Path(__file__).resolve().parent.parent / "calibration"
+    profiles = sorted(folder.glob("*.toml"))
+    assert len(profiles) >= 2
+    for path in profiles:
+        profile = load_profile(path)
+        assert profile.reader.min_die_px < profile.reader.max_die_px
+        reference = profile.reference_path(path)
+        assert reference is None or reference.is_file(), reference

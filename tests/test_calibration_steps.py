@@ -150,3 +150,17 @@ def test_too_little_light_is_warned_about() -> None:
     view = flow.view()
     assert view.title == "Check the light" and "Too little light" in view.warnings[0]
     assert "nothing to lock" in view.lines
+
+
+def test_a_test_roll_with_a_cocked_die_is_rolled_again_without_counting() -> None:
+    eyes = ScriptedEyes()
+    flow, t = run_to_colours(eyes, ("Anna",))
+    image = np.zeros((80, 100, 3), np.uint8)
+    flow.on_frame(image, t + 0.1)
+    tap(flow, OK)
+    tap(flow, OK)
+    eyes.values = (2, None, 6)
+    flow.on_frame(image, t + 0.2)
+    assert flow.view().screen == "check-1"
+    tap(flow, MINUS)
+    assert flow.view().screen == "check-1-roll" and flow.check_section().rolls == 0

@@ -77,6 +77,8 @@ class Autopilot:
             marked = view.marked or 0
             return OK if view.dice[marked] == truth[marked] else PLUS
         if screen.startswith("check-") and not screen.endswith("-roll"):
+            if len(self.thrown[-1]) < 3:
+                return MINUS  # a die lies cocked: this roll does not count
             read = sorted(v for v in view.dice if v is not None)
             if len(read) == len(view.dice) and read == sorted(self.thrown[-1]):
                 return OK

@@ -16,13 +16,10 @@ accuracy reached. The buttons are those of the match (docs/buttons.md):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
-from typing import TYPE_CHECKING
+from dataclasses import replace
 
 from einhorn_table.adapters.camera_settings import CameraSettings
-from einhorn_table.calibration.advice import advice
-from einhorn_table.calibration.eyes import Eyes, Image, RestWatch
+from einhorn_table.calibration.eyes import Eyes, Image
 from einhorn_table.calibration.fit import (
     CalibrationError,
     Tally,
@@ -33,138 +30,37 @@ from einhorn_table.calibration.fit import (
     reader_for,
     roll_tally,
 )
-from einhorn_table.calibration.geometry import Corners, move_corner
-from einhorn_table.calibration.light import LightReport, LightSample, light_report
-from einhorn_table.calibration.measure import DieMeasure
+from einhorn_table.calibration.flow_state import (
+    RGB,
+    CameraLock,
+    CheckRoll,
+    FlowSettings,
+    FlowState,
+    Registration,
+    Step,
+    check_section,
+)
+from einhorn_table.calibration.geometry import move_corner
+from einhorn_table.calibration.light import light_report
 from einhorn_table.calibration.profile import (
     CalibrationProfile,
     CheckSection,
-    DiceSection,
     PlayerDice,
     TraySection,
 )
-from einhorn_table.calibration.view import BoxMark, CalibrationView, Hint, Swatch
+from einhorn_table.calibration.screens import build_view, marks
+from einhorn_table.calibration.view import CalibrationView
 from einhorn_table.ports import Button, Gesture, GestureKind
 from einhorn_table.vision.colours import colors_too_alike
 from einhorn_table.vision.profile import ReaderProfile
 
-if TYPE_CHECKING:
-    from einhorn_table.vision.results import FrameReading
+__all__ = ["CalibrationFlow", "CameraLock", "FlowSettings", "Step"]
 
 MINUS, PLUS, OK, NO = (
     Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
 )
 UNDO = (Button.UNVERMEIDLICH, Button.DREIFALTIGKEIT)
 HELP = (Button.WUNSCH, Button.EINHORN)
-
-
-class Step(StrEnum):
-    TRAY = "tray"
-    CORNERS = "corners"
-    LIGHT = "light"
-    REFERENCE = "reference"
-    COLOURS = "colours"
-    SIZES = "sizes"
-    CHECK = "check"
-    ENTER = "enter"
-    RESULT = "result"
-    SAVED = "saved"
-
-
-#: Progress numbers shown to the parent ("step 3 of 7").
-STEP_NUMBER = {
-    Step.TRAY: 1, Step.CORNERS: 1, Step.LIGHT: 2, Step.REFERENCE: 3, Step.COLOURS: 4,
-    Step.SIZES: 5, Step.CHECK: 6, Step.ENTER: 6, Step.RESULT: 7, Step.SAVED: 7,
-}
-STEPS = 7
-#: Advice is given below this share of dice read right in the test rolls.
-GOOD_ENOUGH = 0.95
-
-
-@dataclass(frozen=True)
-class CameraLock:
-    """What locking the camera did: the settings to keep, and a line for the screen."""
-
-    settings: CameraSettings
-    message: str
-
-
-@dataclass(frozen=True)
-class FlowSettings:
-    players: tuple[str, ...] = ("Player 1", "Player 2")
-    test_rolls: int = 5
-    #: Seconds the camera is left to settle, then seconds of light measured locked.
-    settle_seconds: float = 2.0
-    light_seconds: float = 1.0
-    #: The tray is looked for on every n-th frame.
-    tray_every: int = 3
-    #: The empty-tray picture's file name, saved beside the profile.
-    reference_name: str = "calibration-empty-tray.jpg"
-    #: Pixels a corner moves per tap (five per long press).
-    corner_step: float = 2.0
-
-    def __post_init__(self) -> None:
-        if not self.players:
-            raise CalibrationError("calibrating needs at least one player")
-        if self.test_rolls < 1:
-            raise CalibrationError("calibrating needs at least one test roll")
-
-
-@dataclass
-class _Registration:
-    """One player's roll for their colour, waiting for OK."""
-
-    colour: RGB | None
-    reading: FrameReading
-    measures: list[DieMeasure]
-    clash_with: str | None
-
-
-RGB = tuple[int, int, int]
-
-
-@dataclass(eq=False)
-class _CheckRoll:
-    read: tuple[int | None, ...]
-    image: Image
-    truth: tuple[int, ...] | None = None
-
-    @property
-    def right(self) -> int:
-        return 0 if self.truth is None else roll_tally(self.read, self.truth).right
-
-
-@dataclass
-class _State:
-    step: Step = Step.TRAY
-    image: Image | None = None
-    frames: int = 0
-    corners: Corners | None = None
-    corner: int = 0
-    sideways: bool = False
-    light_start: float | None = None
-    light_elapsed: float = 0.0
-    lock: CameraLock | None = None
-    light_samples: list[LightSample] = field(default_factory=list)
-    light: LightReport | None = None
-    reference: Image | None = None
-    watch: RestWatch | None = None
-    player: int = 0
-    registration: _Registration | None = None
-    players: list[PlayerDice] = field(default_factory=list)
-    measures: list[list[DieMeasure]] = field(default_factory=list)
-    dice: DiceSection | None = None
-    reader: ReaderProfile | None = None
-    sizes_error: str = ""
-    checks: list[_CheckRoll] = field(default_factory=list)
-    current: _CheckRoll | None = None
-    current_boxes: tuple[BoxMark, ...] = ()
-    entry: list[int] = field(default_factory=list)
-    marked: int = 0
-    help: bool = False
-    note: str = ""
-    #: Test dice read right live, before the best reader was chosen.
-    live_right: int = 0
 
 
 class CalibrationFlow:
@@ -186,7 +82,7 @@ class CalibrationFlow:
         self.base = base or ReaderProfile()
         self.made_by = made_by
         self.made_at = made_at
-        self.s = _State()
+        self.s = FlowState()
         #: The finished profile (set when the parent presses OK on the result).
         self.profile: CalibrationProfile | None = None
 
@@ -328,7 +224,7 @@ class CalibrationFlow:
             clash = next(
                 (p.name for p in s.players if colors_too_alike(p.colour, colour)), None
             )
-        s.registration = _Registration(colour, reading, measures, clash)
+        s.registration = Registration(colour, reading, measures, clash)
 
     def _on_colours(self, button: Button, times: int) -> None:
         s = self.s
@@ -373,13 +269,16 @@ class CalibrationFlow:
         s = self.s
         assert s.reader is not None
         reading = self.eyes.read(image, s.reader, s.corners)
-        s.current = _CheckRoll(tuple(d.value for d in reading.dice), image)
-        s.current_boxes = _marks(reading)
+        s.current = CheckRoll(tuple(d.value for d in reading.dice), image)
+        s.current_boxes = marks(reading)
 
     def _on_check(self, button: Button, times: int) -> None:
         s = self.s
         current = s.current
         if current is None:
+            return
+        if button is MINUS:  # a die leaning on the wall, a hand in the picture: not counted
+            s.current, s.current_boxes = None, ()
             return
         if button is OK and current.read and all(v is not None for v in current.read):
             current.truth = tuple(v for v in current.read if v is not None)
@@ -505,12 +404,7 @@ class CalibrationFlow:
     # ------------------------------------------------------------------ result
 
     def check_section(self) -> CheckSection:
-        checks = self.s.checks
-        return CheckSection(
-            rolls=len(checks),
-            dice=sum(len(c.truth or ()) for c in checks),
-            right=sum(c.right for c in checks),
-        )
+        return check_section(self.s.checks)
 
     def build_profile(self) -> CalibrationProfile:
         s = self.s
@@ -535,246 +429,11 @@ class CalibrationFlow:
     # ------------------------------------------------------------------ the view
 
     def view(self) -> CalibrationView:
-        s = self.s
-        base = CalibrationView(
-            screen=s.step.value,
-            step=STEP_NUMBER[s.step],
-            steps=STEPS,
-            title="",
-            image=s.image,
-            corners=s.corners,
-            help=HELP_LINES[s.step] if s.help else (),
-        )
-        view: CalibrationView = {
-            Step.TRAY: self._view_tray,
-            Step.CORNERS: self._view_corners,
-            Step.LIGHT: self._view_light,
-            Step.REFERENCE: self._view_reference,
-            Step.COLOURS: self._view_colours,
-            Step.SIZES: self._view_sizes,
-            Step.CHECK: self._view_check,
-            Step.ENTER: self._view_enter,
-            Step.RESULT: self._view_result,
-            Step.SAVED: self._view_saved,
-        }[s.step](base)
-        if s.help:
-            view = replace(view, screen=view.screen + "-help")
-        return view
-
-    def _view_tray(self, v: CalibrationView) -> CalibrationView:
-        if self.s.corners is None:
-            return replace(
-                v, title="Looking for the tray…",
-                lines=("Point the camera so that the whole tray is in the picture.",
-                       "Take everything out of the tray."),
-                hints=_hints(),
-            )
-        return replace(
-            v, title="Is this the tray?",
-            lines=("The yellow line should run along the tray's floor.",),
-            hints=_hints(ok="yes, go on", no="move the corners"),
-        )
-
-    def _view_corners(self, v: CalibrationView) -> CalibrationView:
-        s = self.s
-        how = "sideways" if s.sideways else "in and out"
-        names = ("top left", "top right", "bottom right", "bottom left")
-        return replace(
-            v, screen=f"corners-{s.corner + 1}",
-            title=f"Corner {s.corner + 1} of 4: {names[s.corner]}",
-            lines=(f"− and + move the marked corner {how} (hold: faster).",),
-            selected_corner=s.corner,
-            hints=_hints(minus="move " + ("back" if s.sideways else "in"),
-                         plus="move " + ("on" if s.sideways else "out"),
-                         ok="next corner" if s.corner < 3 else "done",
-                         no="switch: in/out" if s.sideways else "switch: sideways"),
-        )
-
-    def _view_light(self, v: CalibrationView) -> CalibrationView:
-        s = self.s
-        if s.light is None:
-            total = self.settings.settle_seconds + self.settings.light_seconds
-            return replace(
-                v, screen="light-settling", title="The camera gets used to the light…",
-                lines=("Keep the tray empty and your hands away.",),
-                progress=min(s.light_elapsed / total, 0.99), hints=_hints(),
-            )
-        report = s.light
-        lines = [
-            f"Brightness {report.mean:.0f} of 255, glare {100 * report.glare:.1f} %, "
-            f"flicker {100 * report.flicker:.1f} %.",
-        ]
-        if s.lock is not None:
-            lines.append(s.lock.message)
-        warnings = report.warnings
-        return replace(
-            v, title="The light is good." if not warnings else "Check the light",
-            lines=tuple(lines), warnings=warnings,
-            hints=_hints(ok="go on", no="measure again"),
-        )
-
-    def _view_reference(self, v: CalibrationView) -> CalibrationView:
-        return replace(
-            v, title="A picture of the empty tray",
-            lines=("Take everything out of the tray and keep your hands away, "
-                   "then press OK.",),
-            hints=_hints(ok="take the picture"),
-        )
-
-    def _view_colours(self, v: CalibrationView) -> CalibrationView:
-        s = self.s
-        name = self.settings.players[s.player]
-        swatches = tuple(Swatch(p.name, p.colour) for p in s.players)
-        registration = s.registration
-        screen = f"colours-{s.player + 1}"
-        if registration is None:
-            return replace(
-                v, screen=screen + "-roll", title=f"{name}: roll your dice",
-                lines=("Roll your three dice into the tray, then wait.",
-                       "(Everybody else: take your dice out first.)"),
-                swatches=swatches, hints=_hints(), waiting_for_roll=s.player,
-            )
-        marks = _marks(registration.reading)
-        if registration.colour is None:
-            return replace(
-                v, screen=screen + "-none", title="No dice found",
-                lines=("Roll again: all dice inside the tray, lying flat.",),
-                boxes=marks, swatches=swatches, hints=_hints(no="roll again"),
-                waiting_for_roll=None,
-            )
-        swatches += (Swatch(name, registration.colour, registration.clash_with is not None),)
-        warnings: tuple[str, ...] = ()
-        if registration.clash_with is not None:
-            warnings = (
-                f"{name}'s dice look too much like {registration.clash_with}'s: the camera "
-                "cannot tell them apart. Use dice of another colour and roll again (✗).",
-            )
-        return replace(
-            v, screen=screen, title=f"{name}'s dice",
-            lines=(f"{len(registration.reading.dice)} dice found; this is their colour.",),
-            warnings=warnings, boxes=marks, swatches=swatches,
-            hints=_hints(ok="keep it", no="roll again"),
-        )
-
-    def _view_sizes(self, v: CalibrationView) -> CalibrationView:
-        s = self.s
-        if s.dice is None:
-            return replace(
-                v, title="The dice could not be measured",
-                lines=(s.sizes_error,), warnings=(s.sizes_error,),
-                hints=_hints(no="roll the colours again"),
-            )
-        d = s.dice
-        pips = {"dark": "dark pips on light dice", "light": "light pips on dark dice",
-                "both": "dark and light pips"}[d.pip_polarity]
-        lines = [f"Dice: {d.die_px:.0f} pixels ({d.die_px_min:.0f} to {d.die_px_max:.0f})."]
-        if d.pip_px is not None:
-            lines.append(f"Pips: {d.pip_px:.0f} pixels, {pips}.")
-        lines.append("Next: a few test rolls to check the reading.")
-        return replace(
-            v, title="Dice measured", lines=tuple(lines),
-            swatches=tuple(Swatch(p.name, p.colour) for p in s.players),
-            hints=_hints(ok="test rolls", no="back"),
-        )
-
-    def _view_check(self, v: CalibrationView) -> CalibrationView:
-        s = self.s
-        k = len(s.checks) + 1
-        n = self.settings.test_rolls
-        if s.current is None:
-            return replace(
-                v, screen=f"check-{k}-roll", title=f"Test roll {k} of {n}",
-                lines=("Anyone: roll three dice into the tray, then wait.",),
-                hints=_hints(), waiting_for_roll=(k - 1) % len(self.settings.players),
-            )
-        read = s.current.read
-        sure = bool(read) and all(x is not None for x in read)
-        return replace(
-            v, screen=f"check-{k}", title=f"Test roll {k} of {n}: are these the dice?",
-            lines=("OK if the camera read every die right, ✗ if not.",),
-            boxes=s.current_boxes, dice=read,
-            hints=_hints(ok="yes, right" if sure else "", no="no, correct them"),
-        )
-
-    def _view_enter(self, v: CalibrationView) -> CalibrationView:
-        s = self.s
-        k = len(s.checks) + 1
-        return replace(
-            v, screen=f"check-{k}-enter", title="Which dice lie in the tray?",
-            lines=(f"Die {s.marked + 1} of 3: + and − change it, OK goes on.",),
-            boxes=s.current_boxes, dice=tuple(s.entry), marked=s.marked,
-            hints=_hints(minus="one lower", plus="one higher",
-                         ok="next die" if s.marked < 2 else "done",
-                         no="back one die"),
-        )
-
-    def _view_result(self, v: CalibrationView) -> CalibrationView:
-        s = self.s
-        check = self.check_section()
-        accuracy = check.accuracy or 0.0
-        lines = [f"{check.right} of {check.dice} dice read right ({100 * accuracy:.0f} %)."]
-        if check.right != s.live_right:
-            lines.append(f"(Live {s.live_right}; the settings that read them best are kept.)")
-        tips: tuple[str, ...] = ()
-        if accuracy < GOOD_ENOUGH:
-            tips = advice(s.light, s.dice, _size(s.image))
-            lines.append("To read better:")
-        else:
-            lines.append("The camera reads this table well.")
-        return replace(
-            v, title="Calibration checked", lines=tuple(lines), warnings=tips,
-            hints=_hints(ok="save", no="test again"),
-        )
-
-    def _view_saved(self, v: CalibrationView) -> CalibrationView:
-        return replace(
-            v, title="Calibration saved",
-            lines=("The table will read the dice with it from now on.",),
-            hints=_hints(),
-        )
-
-
-def _hints(minus: str = "", plus: str = "", ok: str = "", no: str = "") -> tuple[Hint, ...]:
-    return (Hint("-", minus), Hint("+", plus), Hint("OK", ok), Hint("X", no))
-
-
-def _marks(reading: FrameReading) -> tuple[BoxMark, ...]:
-    return tuple(
-        BoxMark(d.box, "?" if d.value is None else str(d.value), d.value is not None)
-        for d in reading.dice
-    )
+        """What the screen shows now (see :mod:`~einhorn_table.calibration.screens`)."""
+        return build_view(self.s, self.settings)
 
 
 def _median_colour(colours: Sequence[RGB]) -> RGB:
     channels = list(zip(*colours, strict=True))
     middle = [sorted(c)[len(c) // 2] for c in channels]
     return (middle[0], middle[1], middle[2])
-
-
-def _size(image: Image | None) -> tuple[int, int]:
-    return (0, 0) if image is None else (int(image.shape[1]), int(image.shape[0]))
-
-
-_ALWAYS = (
-    "− and ✗ together (the outer two buttons): one step back.",
-    "+ and OK together (the middle two buttons): this help; any button closes it.",
-)
-HELP_LINES: dict[Step, tuple[str, ...]] = {
-    Step.TRAY: ("OK: the yellow outline is the tray, go on.",
-                "✗: move its corners by hand.", *_ALWAYS),
-    Step.CORNERS: ("− / +: move the marked corner (hold for faster).",
-                   "✗: switch between in-and-out and sideways.",
-                   "OK: next corner; after the fourth, go on.", *_ALWAYS),
-    Step.LIGHT: ("Wait while the camera settles, then read the warnings.",
-                 "OK: go on. ✗: measure the light again (after fixing it).", *_ALWAYS),
-    Step.REFERENCE: ("Empty the tray, hands away, then OK takes its picture.", *_ALWAYS),
-    Step.COLOURS: ("The player named rolls their own dice and waits.",
-                   "OK: keep this colour. ✗: roll again.", *_ALWAYS),
-    Step.SIZES: ("OK: start the test rolls. ✗: back to the colours.", *_ALWAYS),
-    Step.CHECK: ("Roll three dice and wait for the picture.",
-                 "OK: the dice shown are right. ✗: enter the right ones.", *_ALWAYS),
-    Step.ENTER: ("+ / −: change the marked die (after 6 comes 1).",
-                 "OK: next die (after the third: done). ✗: back one die.", *_ALWAYS),
-    Step.RESULT: ("OK: save the calibration. ✗: do the test rolls again.", *_ALWAYS),
-    Step.SAVED: _ALWAYS,
-}
