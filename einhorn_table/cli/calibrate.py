@@ -20,6 +20,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+#: How long the last screen ("Calibration saved") stays before the command ends.
+SAVED_SECONDS = 3.0
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -163,6 +166,8 @@ def _guided(args: argparse.Namespace, out: Path, made_by: str) -> int:
 
             try:
                 run_flow(flow, source, controls, show=show, roller=roller)
+                if pilot is None:
+                    clock.sleep(SAVED_SECONDS)  # let the parent read "Calibration saved"
             finally:
                 controls.close()
     finally:
