@@ -132,7 +132,7 @@ def test_the_pi_cameras_locked_controls_become_camera_settings() -> None:
         size=(1280, 960), exposure_time_us=12000, analogue_gain=2.0,
         colour_gains=(1.8, 1.5), lens_position=2.5,
     )
-    assert "ExposureTime" in lock.message
+    assert lock.message == "The camera's colour balance, exposure and focus are locked now."
     assert settings_from_locked({}) == CameraSettings()
 
 

@@ -17,6 +17,15 @@ from einhorn_table.adapters.camera_settings import CameraSettings
 from einhorn_table.calibration.flow import CameraLock
 
 
+#: libcamera's control names in words.
+_PLAIN = {
+    "ExposureTime": "exposure",
+    "AnalogueGain": "exposure",
+    "ColourGains": "colour balance",
+    "LensPosition": "focus",
+}
+
+
 def settings_from_locked(
     locked: Mapping[str, Any], base: CameraSettings | None = None
 ) -> CameraSettings:
@@ -46,8 +55,10 @@ def lock_for(source: object) -> Callable[[], CameraLock]:
             )
             if not locked:
                 return CameraLock(settings, "The camera reported nothing to lock.")
-            shown = ", ".join(sorted(locked))
-            return CameraLock(settings, f"Camera locked: {shown}.")
+            what = sorted({_PLAIN.get(name, name) for name in locked})
+            listed = what[0] if len(what) == 1 else ", ".join(what[:-1]) + " and " + what[-1]
+            verb = "is" if len(what) == 1 else "are"
+            return CameraLock(settings, f"The camera's {listed} {verb} locked now.")
         description = getattr(source, "description", "this source")
         return CameraLock(
             CameraSettings(),
