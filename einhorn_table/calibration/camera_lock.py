@@ -14,8 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from einhorn_table.adapters.camera_settings import CameraSettings
-from einhorn_table.calibration.flow import CameraLock
-
+from einhorn_table.calibration.flow_state import CameraLock
 
 #: libcamera's control names in words.
 _PLAIN = {
