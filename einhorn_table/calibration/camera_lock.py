@@ -54,7 +54,7 @@ def lock_for(source: object) -> Callable[[], CameraLock]:
             )
             if not locked:
                 return CameraLock(settings, "The camera reported nothing to lock.")
-            what = sorted({_PLAIN.get(name, name) for name in locked})
+            what = sorted({_PLAIN.get(str(name), str(name)) for name in locked})
             listed = what[0] if len(what) == 1 else ", ".join(what[:-1]) + " and " + what[-1]
             verb = "is" if len(what) == 1 else "are"
             return CameraLock(settings, f"The camera's {listed} {verb} locked now.")
