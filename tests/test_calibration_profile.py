@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from einhorn_table.adapters.camera_settings import CameraSettings
 from einhorn_table.calibration.paths import default_profile_path, state_dir
@@ -16,6 +19,7 @@ from einhorn_table.calibration.profile import (
     ProfileError,
     TraySection,
     load_profile,
+    parse_profile,
     profile_to_toml,
     save_profile,
 )
@@ -129,3 +133,33 @@ def test_the_profiles_in_the_calibration_folder_load() -> None:
         assert profile.reader.min_die_px < profile.reader.max_die_px
         reference = profile.reference_path(path)
         assert reference is None or reference.is_file(), reference
+
+
+finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False)
+positive = st.floats(min_value=0.5, max_value=1e4, allow_nan=False)
+names = st.text(min_size=1, max_size=12)
+colours = st.tuples(*[st.integers(0, 255)] * 3)
+
+
+@st.composite
+def profiles(draw: st.DrawFn) -> CalibrationProfile:
+    low = draw(positive)
+    corners = draw(st.one_of(st.just(()), st.tuples(*[st.tuples(finite, finite)] * 4)))
+    players = draw(st.lists(st.tuples(names, colours), max_size=4, unique_by=lambda p: p[0]))
+    return CalibrationProfile(
+        made_by=draw(st.text(max_size=40)),
+        tray=TraySection(corners=corners, empty_reference=draw(st.text(max_size=20))),
+        dice=DiceSection(die_px=draw(st.one_of(st.none(), positive)),
+                         pip_polarity=draw(st.sampled_from(("dark", "light", "both")))),
+        reader=ReaderProfile(min_die_px=low, max_die_px=low + draw(positive),
+                             min_confidence=draw(st.floats(0.0, 1.0)),
+                             max_side=draw(st.integers(64, 4096))),
+        players=tuple(PlayerDice(n, c) for n, c in players),
+        check=CheckSection(*draw(st.tuples(*[st.integers(0, 1000)] * 3))),
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(profiles())
+def test_any_profile_round_trips_through_toml(profile: CalibrationProfile) -> None:
+    assert parse_profile(tomllib.loads(profile_to_toml(profile))) == profile

@@ -14,7 +14,12 @@ def toml_key(key: str) -> str:
     """A bare key when TOML allows one, else a quoted one."""
     if key and all(c.isascii() and (c.isalnum() or c in "_-") for c in key):
         return key
-    return json.dumps(key, ensure_ascii=False)
+    return toml_string(key)
+
+
+def toml_string(text: str) -> str:
+    """A TOML basic string: JSON's escapes are TOML's, but TOML also bars a raw DEL."""
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def toml_value(value: TomlValue) -> str:
@@ -29,7 +34,7 @@ def toml_value(value: TomlValue) -> str:
             return "inf" if value > 0 else "-inf"
         return repr(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return toml_string(value)
     return "[" + ", ".join(toml_value(item) for item in value) + "]"
 
 
