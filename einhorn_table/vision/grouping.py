@@ -70,6 +70,17 @@ def describe_surroundings(grey: GreyImage, colour: ColourImage, pip: Pip) -> Pip
     return PipContext(pip, body, spread, body_colour)
 
 
+def foreshortened_alike(a: Pip, b: Pip) -> bool:
+    """Pips on one face are squashed alike; side-face pips are squashed differently."""
+    if abs(np.log(a.elongation / b.elongation)) > 0.3:
+        return False
+    if min(a.elongation, b.elongation) > 1.25:
+        turn = abs(a.angle - b.angle) % np.pi
+        if min(turn, np.pi - turn) > np.pi / 6:
+            return False
+    return True
+
+
 def _same_face(colour: ColourImage, a: PipContext, b: PipContext, tolerance: float) -> bool:
     pa, pb = a.pip, b.pip
     if pa.dark != pb.dark:
@@ -79,15 +90,11 @@ def _same_face(colour: ColourImage, a: PipContext, b: PipContext, tolerance: flo
     mean_r = (pa.radius + pb.radius) / 2
     if big / small > 1.4 or distance < 2.0 * big or distance > 11.0 * mean_r:
         return False
-    # Pips on one face are foreshortened alike: side-face pips are squashed differently.
-    if abs(np.log(pa.elongation / pb.elongation)) > 0.3:
+    if not foreshortened_alike(pa, pb):
         return False
-    if min(pa.elongation, pb.elongation) > 1.25:
-        turn = abs(pa.angle - pb.angle) % np.pi
-        if min(turn, np.pi - turn) > np.pi / 6:
-            return False
     body = (a.body_colour + b.body_colour) / 2
-    if float(colour_distance(a.body_colour, b.body_colour)) > tolerance:
+    # (Close neighbours, as round the centre of a 5, cover much of each other's ring.)
+    if distance > 3.5 * mean_r and float(colour_distance(a.body_colour, b.body_colour)) > tolerance:
         return False
     start = 1.5 * pa.radius / distance
     stop = 1.0 - 1.5 * pb.radius / distance

@@ -63,9 +63,7 @@ def find_pips(
     # holds while the level is above half the pip's peak (so every pip is outlined
     # near half its contrast, whatever the blur), and is dropped when it swallows several.
     for level in sorted(_LEVELS, reverse=True):
-        mask = (contrast > level).astype(np.uint8)
-        if not mask.any():
-            continue
+        _, mask = cv2.threshold(contrast, level, 1, cv2.THRESH_BINARY)
         for pip, peak in _blobs(mask, contrast, min_area, max_area, min_contrast, dark):
             inside: list[int] = []
             if kept:
@@ -77,12 +75,14 @@ def find_pips(
             if not inside:
                 kept.append(pip)
                 peaks.append(peak)
-            elif (
-                len(inside) == 1
-                and level >= 0.45 * peaks[inside[0]]
-                and pip.radius < 2.0 * kept[inside[0]].radius + 2.0
-            ):
-                kept[inside[0]] = pip
+            elif len(inside) == 1:
+                old = kept[inside[0]]
+                # A sliver of a pip's core (a highlight splits it) gives way to the
+                # round whole, whatever the level.
+                fuller = level >= 0.45 * peaks[inside[0]] and pip.radius < 2.0 * old.radius + 2.0
+                rounder = old.elongation > 1.5 and pip.elongation < old.elongation - 0.3
+                if fuller or rounder:
+                    kept[inside[0]] = pip
     return kept
 
 
@@ -103,13 +103,15 @@ def _blobs(
         x0, y0, w, h = cv2.boundingRect(contour)
         if max(w, h) < side_min or max(w, h) > side_max or max(w, h) > 3 * min(w, h):
             continue
+        window = contrast[y0 : y0 + h, x0 : x0 + w]
+        if window.max() < min_contrast:
+            continue
         blob_u8 = np.zeros((h, w), np.uint8)
         cv2.drawContours(blob_u8, [contour], -1, 1, thickness=-1, offset=(-x0, -y0))
         area = float(np.count_nonzero(blob_u8))
         if not min_area <= area <= max_area or area < 0.55 * w * h:
             continue
         blob = blob_u8.astype(bool)
-        window = contrast[y0 : y0 + h, x0 : x0 + w]
         pip = _describe(blob_u8, window[blob], x0, y0, dark)
         if pip is None or pip.contrast < min_contrast * 0.6:
             continue

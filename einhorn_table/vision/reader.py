@@ -15,6 +15,7 @@ from einhorn_table.vision.grouping import (
     PipContext,
     colour_distance,
     face_tolerance,
+    foreshortened_alike,
     group_pips,
     sample,
     sample_colour,
@@ -29,14 +30,14 @@ ColourImage = npt.NDArray[np.uint8]
 
 def _face_points(value: int) -> npt.NDArray[np.float64]:
     """Points of the face well clear of this value's pips, where only face shows."""
-    steps = (0.16, 0.375, 0.5, 0.625, 0.84)
+    steps = (0.2, 0.375, 0.5, 0.625, 0.8)
     pips = np.array(LAYOUTS[value])
     chosen = [
         (u, v)
         for u in steps
         for v in steps
-        if np.hypot(pips[:, 0] - u, pips[:, 1] - v).min() >= 0.2
-        and not (u in (0.16, 0.84) and v in (0.16, 0.84))
+        if np.hypot(pips[:, 0] - u, pips[:, 1] - v).min() >= 0.19
+        and not (u in (0.2, 0.8) and v in (0.2, 0.8))
     ]
     return np.array(chosen)
 
@@ -132,7 +133,7 @@ def _assess(
     radii = np.array([c.pip.radius for c in group])
     mean_r = float(radii.mean())
     points = np.array([[c.pip.x, c.pip.y] for c in group])
-    if count > 6 or (count == 1 and mean_r < 2.0):
+    if count > 6 or (count == 1 and (mean_r < 2.0 or group[0].pip.elongation >= 1.6)):
         return None
     fit = fit_layout(points, single_pip_face=6.5 * mean_r)
     if fit is None:
@@ -157,8 +158,12 @@ def _assess(
     if fit.residual > 0.25:
         plausible = False
     # Pips are a fair share of the face.
-    if count > 1 and not 0.045 <= ratio <= 0.17:
+    if count > 1 and not 0.045 <= ratio <= 0.19:
         plausible = False
+    if count > 1:
+        # On real dice a pip's radius is 8-15 % of the face; pips from two dice, or a
+        # face missing pips, put them at other distances.
+        checks["pip_size"] = min(_ramp(-ratio, -0.085, -0.07), _ramp(ratio, 0.15, 0.17))
     checks["skew"] = _ramp(fit.skew, 0.45, 0.7)
     # One face is one colour: a group that strays onto a side face (or onto two
     # dice) finds other colours between its pips.
@@ -215,7 +220,8 @@ def _has_twin(context: PipContext, contexts: list[PipContext]) -> bool:
         distance = np.hypot(other.x - pip.x, other.y - pip.y)
         if (
             0.6 <= ratio <= 1.6
-            and distance < 7.0 * max(pip.radius, other.radius)
+            and distance < 11.0 * max(pip.radius, other.radius)
+            and foreshortened_alike(pip, other)
             and float(colour_distance(other_context.body_colour, context.body_colour)) <= tolerance
         ):
             return True
@@ -258,16 +264,19 @@ def _lone_pip_surroundings(
     colour: ColourImage, contrast: GreyImage, x: float, y: float, radius: float, body: Colour
 ) -> tuple[float, float]:
     """Around a lone pip: the strongest pip-like contrast and how uneven the face is."""
-    angles = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-    clutter = 0.0
-    deviations: list[npt.NDArray[np.float64]] = []
-    for factor in (1.8, 2.4, 3.0, 3.6):
-        xs = x + factor * radius * np.cos(angles)
-        ys = y + factor * radius * np.sin(angles)
-        clutter = max(clutter, float(np.percentile(sample(contrast, xs, ys), 90)))
-        deviations.append(colour_distance(sample_colour(colour, xs, ys), body))
-    unevenness = float(np.percentile(np.concatenate(deviations), 80))
+    xs = x + radius * _RING_XS
+    ys = y + radius * _RING_YS
+    clutter = float(
+        np.percentile(sample(contrast, xs, ys).reshape(_RING_XS.shape), 90, axis=1).max()
+    )
+    unevenness = float(np.percentile(colour_distance(sample_colour(colour, xs, ys), body), 80))
     return clutter, unevenness
+
+
+_RING_ANGLES = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+#: Four rings (1.8 to 3.6 pip radii) around a lone pip, one row each.
+_RING_XS = np.outer([1.8, 2.4, 3.0, 3.6], np.cos(_RING_ANGLES))
+_RING_YS = np.outer([1.8, 2.4, 3.0, 3.6], np.sin(_RING_ANGLES))
 
 
 _RAY_ANGLES = np.linspace(0, 2 * np.pi, 12, endpoint=False)
