@@ -290,3 +290,25 @@ def test_a_finger_nudge_shows_the_hand_before_during_and_after() -> None:
     assert all(f.hand for f in frames if f.phase in ("hand", "moving"))
     assert frames[-1].dice[:2] == before.dice[:2]
     assert frames[-1].dice[2].box != before.dice[2].box
+
+
+def test_dice_where_and_how_the_caller_says() -> None:
+    table = SynthTable(seed=2, camera_height=None, noise=0.0)
+    frame = table.still(
+        [6, 1],
+        colors=[(240, 240, 240), (30, 30, 30)],
+        pips=[(200, 20, 20), (230, 200, 40)],  # red pips on white, yellow on black
+        sizes=[60, 40],
+        positions=[(200.0, 150.0), (400.0, 300.0)],
+        angles=[0.0, 45.0],
+    )
+    white, black = frame.dice
+    assert white.box == pytest.approx((170, 120, 230, 180), abs=1)  # upright: 60 px square
+    x0, y0, x1, y1 = black.box
+    # Turned 45 degrees: corner to corner, less what the rounded corners take off.
+    corner = 0.26 * 20
+    assert x1 - x0 == pytest.approx(2 * ((20 - corner) * 2**0.5 + corner), abs=2)
+    assert ((x0 + x1) / 2, (y0 + y1) / 2) == pytest.approx((400, 300), abs=1)
+    crop = frame.image[120:180, 170:230].reshape(-1, 3).astype(int)
+    red = (crop[:, 2] > 150) & (crop[:, 1] < 80) & (crop[:, 0] < 80)
+    assert 0.08 < red.mean() < 0.4  # six red pips, nothing else red

@@ -16,6 +16,9 @@ PLAYER_SIDES = ("bottom", "top", "left", "right")
 
 Box = tuple[float, float, float, float]
 
+#: The angle at which a cocked die leans on each wall (its top tipped towards the wall).
+_WALL_ANGLE = {"bottom": 0.0, "top": 180.0, "left": 90.0, "right": -90.0}
+
 
 @dataclass(frozen=True)
 class PlacedDie:
@@ -150,14 +153,24 @@ class Placer:
             "use fewer or smaller dice"
         )
 
-    def cocked_die(self, look: DieLook, placed: Sequence[PlacedDie]) -> PlacedDie:
-        """A die leaning against a random wall (its top face tipped towards the wall)."""
+    def cocked_die(
+        self, look: DieLook, placed: Sequence[PlacedDie], *, keep_angle: bool = False
+    ) -> PlacedDie:
+        """A die leaning against a random wall (its top face tipped towards the wall);
+        with ``keep_angle``, against the wall that its own angle leans it on."""
         fx0, fy0, fx1, fy1 = self.floor
         tilt = math.radians(look.tilt)
         inset = 0.8 * look.size / 2.0 * (math.cos(tilt) + math.sin(tilt))
         for _ in range(200):
-            side = self.rng.choice(PLAYER_SIDES)
-            base = {"bottom": 0.0, "top": 180.0, "left": 90.0, "right": -90.0}[side]
+            if keep_angle:
+                side = min(
+                    PLAYER_SIDES,
+                    key=lambda s: abs((look.angle - _WALL_ANGLE[s] + 180.0) % 360.0 - 180.0),
+                )
+                tilted = look
+            else:
+                side = self.rng.choice(PLAYER_SIDES)
+                tilted = replace(look, angle=_WALL_ANGLE[side] + self.rng.uniform(-12, 12))
             along = self.rng.uniform(0.12, 0.88)
             if side in ("bottom", "top"):
                 x = fx0 + along * (fx1 - fx0)
@@ -165,7 +178,6 @@ class Placer:
             else:
                 y = fy0 + along * (fy1 - fy0)
                 x = fx0 + inset if side == "left" else fx1 - inset
-            tilted = replace(look, angle=base + self.rng.uniform(-12, 12))
             if self.apart(tilted, x, y, placed):
                 return PlacedDie(tilted, x, y)
         raise SynthError("no room along the walls for a cocked die; use fewer dice")
@@ -177,44 +189,81 @@ class Placer:
         *,
         cocked: Sequence[int] = (),
         sizes: Sequence[int] | None = None,
+        pips: Sequence[RGB] | None = None,
+        positions: Sequence[tuple[float, float]] | None = None,
+        angles: Sequence[float] | None = None,
     ) -> tuple[PlacedDie, ...]:
-        """Random resting places for dice showing ``values`` in colours ``bodies``; a
-        value None, or an index in ``cocked``, leans against a wall with no face up."""
-        if len(bodies) != len(values):
-            raise SynthError(f"{len(values)} dice need {len(values)} colours, got {len(bodies)}")
-        if sizes is not None and len(sizes) != len(values):
-            raise SynthError(f"{len(values)} dice need {len(values)} sizes, got {len(sizes)}")
+        """Resting places for dice showing ``values`` in colours ``bodies``; a value None,
+        or an index in ``cocked``, leans against a wall with no face up. Optional per-die
+        ``sizes``, ``pips`` colours, ``positions`` (centres; then the caller keeps them
+        apart) and ``angles`` (degrees); whatever is not given is chosen at random."""
+        count = len(values)
+        for name, given in (
+            ("colours", bodies),
+            ("sizes", sizes),
+            ("pip colours", pips),
+            ("positions", positions),
+            ("angles", angles),
+        ):
+            if given is not None and len(given) != count:
+                raise SynthError(f"{count} dice need {count} {name}, got {len(given)}")
         leaning = set(cocked) | {i for i, v in enumerate(values) if v is None}
         for i in leaning:
-            if not 0 <= i < len(values):
-                raise SynthError(f"cocked die {i} does not exist among {len(values)} dice")
+            if not 0 <= i < count:
+                raise SynthError(f"cocked die {i} does not exist among {count} dice")
+        wishes = [
+            _Wish(
+                value=values[i],
+                body=bodies[i],
+                cocked=i in leaning,
+                size=sizes[i] if sizes is not None else None,
+                pips=pips[i] if pips is not None else None,
+                position=positions[i] if positions is not None else None,
+                angle=angles[i] if angles is not None else None,
+            )
+            for i in range(count)
+        ]
         attempts = 20
         for attempt in range(attempts):
             try:
-                return self._try_lay_out(values, bodies, leaning, sizes)
+                return self._try_lay_out(wishes)
             except SynthError:
                 if attempt == attempts - 1:
                     raise
         raise AssertionError("unreachable")
 
-    def _try_lay_out(
-        self,
-        values: Sequence[int | None],
-        bodies: Sequence[RGB],
-        leaning: set[int],
-        sizes: Sequence[int] | None,
-    ) -> tuple[PlacedDie, ...]:
+    def _try_lay_out(self, wishes: Sequence[_Wish]) -> tuple[PlacedDie, ...]:
         placed: dict[int, PlacedDie] = {}
-        for i in sorted(leaning):  # wall places first, they are scarcer
-            face = values[i] or self.rng.randint(1, 6)
-            size = sizes[i] if sizes is not None else None
-            look = self.look(face, bodies[i], size=size, cocked=True)
-            placed[i] = self.cocked_die(look, list(placed.values()))
-        for i, value in enumerate(values):
-            if i in placed or value is None:
-                continue
-            size = sizes[i] if sizes is not None else None
-            look = self.look(value, bodies[i], size=size)
-            x, y = self.free_spot(look, list(placed.values()))
-            placed[i] = PlacedDie(look, x, y)
-        return tuple(placed[i] for i in range(len(values)))
+        # Dice with a given place first, then those leaning on a wall (wall places are
+        # scarcer), then the rest wherever there is room.
+        order = sorted(
+            range(len(wishes)),
+            key=lambda i: (wishes[i].position is None, not wishes[i].cocked),
+        )
+        for i in order:
+            wish = wishes[i]
+            face = wish.value if wish.value is not None else self.rng.randint(1, 6)
+            look = self.look(face, wish.body, size=wish.size, angle=wish.angle, cocked=wish.cocked)
+            if wish.pips is not None:
+                look = replace(look, pips=wish.pips)
+            others = list(placed.values())
+            if wish.position is not None:
+                placed[i] = PlacedDie(look, *wish.position)
+            elif wish.cocked:
+                placed[i] = self.cocked_die(look, others, keep_angle=wish.angle is not None)
+            else:
+                placed[i] = PlacedDie(look, *self.free_spot(look, others))
+        return tuple(placed[i] for i in range(len(wishes)))
+
+
+@dataclass(frozen=True)
+class _Wish:
+    """What a caller asked of one die (None: choose at random)."""
+
+    value: int | None
+    body: RGB
+    cocked: bool
+    size: int | None
+    pips: RGB | None
+    position: tuple[float, float] | None
+    angle: float | None

@@ -270,11 +270,23 @@ class SynthTable:
         colors: Sequence[tuple[int, int, int]] | None = None,
         cocked: Sequence[int] = (),
         sizes: Sequence[int] | None = None,
+        pips: Sequence[tuple[int, int, int]] | None = None,
+        positions: Sequence[tuple[float, float]] | None = None,
+        angles: Sequence[float] | None = None,
     ) -> tuple[PlacedDie, ...]:
-        """Random resting places for dice showing ``values`` (None or listed in ``cocked``:
-        leaning against a wall, no face up), in the first player's colour by default."""
+        """Resting places for dice showing ``values`` (None or listed in ``cocked``:
+        leaning against a wall, no face up), in the first player's colour by default;
+        see :meth:`Placer.lay_out` for the optional per-die settings."""
         bodies = self._colors_for(len(values), colors)
-        return self.placer.lay_out(values, bodies, cocked=cocked, sizes=sizes)
+        return self.placer.lay_out(
+            values,
+            bodies,
+            cocked=cocked,
+            sizes=sizes,
+            pips=pips,
+            positions=positions,
+            angles=angles,
+        )
 
     def _hand_pose(self, player: int, depth: float, *, fist: bool, aim: float = 0.0) -> HandPose:
         """The player's hand reaching ``depth`` (0: fingertips at the frame edge, 1: centre)."""
@@ -311,10 +323,24 @@ class SynthTable:
         cocked: Sequence[int] = (),
         blur: float = 0.0,
         sizes: Sequence[int] | None = None,
+        pips: Sequence[tuple[int, int, int]] | None = None,
+        positions: Sequence[tuple[float, float]] | None = None,
+        angles: Sequence[float] | None = None,
     ) -> SynthFrame:
         """One frame of dice lying still; a value None (or an index in ``cocked``) is a
-        die leaning against the wall. The dice stay as the table's layout."""
-        self.layout = self.layout_dice(values, colors=colors, cocked=cocked, sizes=sizes)
+        die leaning against the wall. Per die, optionally: ``colors`` (body RGB),
+        ``sizes`` (px), ``pips`` (RGB; default dark on light bodies, light on dark),
+        ``positions`` (centre x, y; then keeping them apart is the caller's business),
+        ``angles`` (degrees). The dice stay as the table's layout."""
+        self.layout = self.layout_dice(
+            values,
+            colors=colors,
+            cocked=cocked,
+            sizes=sizes,
+            pips=pips,
+            positions=positions,
+            angles=angles,
+        )
         return self.render(self.layout, blur=blur)
 
     def settled_frames(self, count: int) -> list[SynthFrame]:
@@ -416,7 +442,8 @@ class SynthTable:
         self, player: int, target: tuple[float, float], reach: float, *, fist: bool = False
     ) -> HandPose:
         """The player's hand coming in from their side with its fingertips ``reach``
-        (0: at the frame edge, 1: at ``target``) of the way to ``target``."""
+        (0: at the frame edge, 1: at ``target``) of the way to ``target``, but always
+        well inside the frame."""
         width, height = self.size
         side = PLAYER_SIDES[player % len(PLAYER_SIDES)]
         start = {
@@ -427,6 +454,8 @@ class SynthTable:
         }[side]
         dx, dy = target[0] - start[0], target[1] - start[1]
         norm = math.hypot(dx, dy) or 1.0
+        # However little of the way, the fingertips show clearly inside the frame.
+        reach = max(reach, min(1.0, 0.15 * min(width, height) / norm))
         tip = (start[0] + dx * reach, start[1] + dy * reach)
         palm = 0.2 * min(width, height) * (1.2 if self.die_size > 40 else 1.0)
         return HandPose(
@@ -506,7 +535,7 @@ class SynthTable:
         self.layout = tuple(scene)
         if hand:
             for k in range(1, n_hand + 1):
-                pose = finger(tx, ty, 1.0 - 0.85 * k / n_hand)
+                pose = finger(tx, ty, 1.0 - 0.7 * k / n_hand)
                 frames.append(self.render(self.layout, hand=pose, phase="hand"))
         frames.extend(self.settled_frames(settle_frames))
         return frames
