@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 
 from einhorn_table.adapters.camera_settings import CameraSettings
-from einhorn_table.calibration.eyes import Image
 from einhorn_table.calibration.flow import CalibrationFlow, CameraLock, FlowSettings, Step
 from einhorn_table.calibration.geometry import Corners
 from einhorn_table.calibration.light import LightSample
-from einhorn_table.calibration.measure import DieMeasure
+from einhorn_table.calibration.seeing import DieMeasure, Image
 from einhorn_table.ports import Button, Gesture, GestureKind
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.results import Box, DieReading, FrameReading
@@ -45,6 +47,9 @@ class ScriptedEyes:
 
     def measure(self, image: Image, box: Box, value: int) -> DieMeasure:
         return DieMeasure(20.0, "dark" if sum(self.colour) > 300 else "light", 3.0, 90.0)
+
+    def colours_too_alike(self, a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
+        return sum(abs(x - y) for x, y in zip(a, b, strict=True)) < 40
 
     def rest_watch(self, empty_tray: Image) -> ScriptedEyes:
         return self
@@ -164,3 +169,15 @@ def test_a_test_roll_with_a_cocked_die_is_rolled_again_without_counting() -> Non
     assert flow.view().screen == "check-1"
     tap(flow, MINUS)
     assert flow.view().screen == "check-1-roll" and flow.check_section().rolls == 0
+
+
+def test_the_step_machine_needs_neither_opencv_nor_pygame() -> None:
+    code = (
+        "import sys; sys.modules['cv2'] = None; sys.modules['pygame'] = None\n"
+        "import einhorn_table.calibration.flow, einhorn_table.calibration.session\n"
+        "import einhorn_table.calibration.autopilot, einhorn_table.calibration.profile\n"
+        "print('ok')"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=False)
+    assert result.stdout.strip() == "ok", result.stderr

@@ -1,51 +1,25 @@
-"""What the calibration flow asks of the camera picture, behind one small protocol.
+"""The calibration flow's eyes on camera frames, with OpenCV and the vision package.
 
-:class:`Eyes` is all the flow needs (find the tray, judge the light, read dice,
-tell a die's colour, measure it, notice a roll coming to rest); :class:`CameraEyes`
-does it with OpenCV and the vision package. A test may hand the flow other eyes.
+:class:`CameraEyes` implements :class:`~einhorn_table.calibration.seeing.Eyes`:
+find the tray, judge the light, read dice, tell a die's colour, measure it,
+notice a roll coming to rest.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
-
 import cv2
 import numpy as np
-import numpy.typing as npt
 
 from einhorn_table.calibration.geometry import Corners, bounding_box
 from einhorn_table.calibration.light import LightSample, light_sample
-from einhorn_table.calibration.measure import DieMeasure, measure_die
+from einhorn_table.calibration.measure import measure_die
+from einhorn_table.calibration.seeing import RGB, DieMeasure, Image, RestWatch
 from einhorn_table.calibration.tray_finder import find_tray
-from einhorn_table.vision.colours import die_color
+from einhorn_table.vision.colours import colors_too_alike, die_color
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame
 from einhorn_table.vision.results import Box, DieReading, FrameReading
 from einhorn_table.vision.watcher import EventKind, RollWatcher, shrink
-
-Image = npt.NDArray[np.uint8]
-RGB = tuple[int, int, int]
-
-
-class RestWatch(Protocol):
-    def at_rest(self, image: Image, t: float) -> bool:
-        """Whether the dice just came to rest in this frame (a new roll or a nudge)."""
-        ...
-
-
-class Eyes(Protocol):
-    def find_tray(self, image: Image) -> Corners | None: ...
-
-    def light(self, image: Image, corners: Corners) -> LightSample: ...
-
-    def read(self, image: Image, profile: ReaderProfile, corners: Corners | None) -> FrameReading:
-        ...
-
-    def die_colour(self, image: Image, box: Box) -> RGB: ...
-
-    def measure(self, image: Image, box: Box, value: int) -> DieMeasure: ...
-
-    def rest_watch(self, empty_tray: Image) -> RestWatch: ...
 
 
 class _WatcherRest:
@@ -88,6 +62,9 @@ class CameraEyes:
 
     def measure(self, image: Image, box: Box, value: int) -> DieMeasure:
         return measure_die(image, box, value)
+
+    def colours_too_alike(self, a: RGB, b: RGB) -> bool:
+        return colors_too_alike(a, b)
 
     def rest_watch(self, empty_tray: Image) -> RestWatch:
         return _WatcherRest(empty_tray)

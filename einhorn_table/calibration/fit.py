@@ -8,8 +8,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from einhorn_table.calibration.measure import DieMeasure
 from einhorn_table.calibration.profile import DiceSection
+from einhorn_table.calibration.seeing import DieMeasure
 from einhorn_table.errors import EinhornError
 from einhorn_table.vision.profile import ReaderProfile
 

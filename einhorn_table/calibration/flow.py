@@ -19,7 +19,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from einhorn_table.adapters.camera_settings import CameraSettings
-from einhorn_table.calibration.eyes import Eyes, Image
 from einhorn_table.calibration.fit import (
     CalibrationError,
     Tally,
@@ -31,7 +30,6 @@ from einhorn_table.calibration.fit import (
     roll_tally,
 )
 from einhorn_table.calibration.flow_state import (
-    RGB,
     CameraLock,
     CheckRoll,
     FlowSettings,
@@ -49,9 +47,9 @@ from einhorn_table.calibration.profile import (
     TraySection,
 )
 from einhorn_table.calibration.screens import build_view, marks
+from einhorn_table.calibration.seeing import RGB, Eyes, Image
 from einhorn_table.calibration.view import CalibrationView
 from einhorn_table.ports import Button, Gesture, GestureKind
-from einhorn_table.vision.colours import colors_too_alike
 from einhorn_table.vision.profile import ReaderProfile
 
 __all__ = ["CalibrationFlow", "CameraLock", "FlowSettings", "Step"]
@@ -222,7 +220,7 @@ class CalibrationFlow:
         if colours:
             colour = _median_colour(colours)
             clash = next(
-                (p.name for p in s.players if colors_too_alike(p.colour, colour)), None
+                (p.name for p in s.players if self.eyes.colours_too_alike(p.colour, colour)), None
             )
         s.registration = Registration(colour, reading, measures, clash)
 

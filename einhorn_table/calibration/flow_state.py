@@ -8,19 +8,17 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from einhorn_table.adapters.camera_settings import CameraSettings
-from einhorn_table.calibration.eyes import Image, RestWatch
 from einhorn_table.calibration.fit import CalibrationError, roll_tally
 from einhorn_table.calibration.geometry import Corners
 from einhorn_table.calibration.light import LightReport, LightSample
-from einhorn_table.calibration.measure import DieMeasure
 from einhorn_table.calibration.profile import CheckSection, DiceSection, PlayerDice
+from einhorn_table.calibration.seeing import RGB, DieMeasure, Image, RestWatch
 from einhorn_table.calibration.view import BoxMark
 from einhorn_table.vision.profile import ReaderProfile
 
 if TYPE_CHECKING:
     from einhorn_table.vision.results import FrameReading
 
-RGB = tuple[int, int, int]
 
 
 class Step(StrEnum):

@@ -30,8 +30,9 @@ from einhorn_table.calibration.fit import (
     choose_min_confidence,
     dice_section,
 )
-from einhorn_table.calibration.measure import DieMeasure, measure_die
+from einhorn_table.calibration.measure import measure_die
 from einhorn_table.calibration.profile import CalibrationProfile, CheckSection
+from einhorn_table.calibration.seeing import DieMeasure
 from einhorn_table.vision.labelled import LabelledPhoto
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame

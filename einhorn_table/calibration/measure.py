@@ -8,30 +8,16 @@ blobs; the polarity whose ``value`` clearest blobs stand out most wins.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from einhorn_table.calibration.seeing import DieMeasure
 from einhorn_table.vision.pips import contrast_map, find_pips
 from einhorn_table.vision.results import Box
 
 #: Lowest pip contrast (grey levels) looked for while measuring.
 MEASURE_MIN_CONTRAST = 12.0
-
-
-@dataclass(frozen=True)
-class DieMeasure:
-    """One die as the camera saw it (pixels of the full frame)."""
-
-    #: Edge length of the die's box (mean of width and height).
-    size: float
-    #: "dark" or "light" pips; None when neither matched the value.
-    polarity: str | None = None
-    #: Median pip diameter and contrast of the matched polarity.
-    pip_px: float | None = None
-    pip_contrast: float | None = None
 
 
 def box_size(box: Box) -> float:

@@ -6,7 +6,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from einhorn_table.calibration.advice import advice
-from einhorn_table.calibration.eyes import Image
 from einhorn_table.calibration.flow_state import (
     STEP_NUMBER,
     STEPS,
@@ -15,6 +14,7 @@ from einhorn_table.calibration.flow_state import (
     Step,
     check_section,
 )
+from einhorn_table.calibration.seeing import Image
 from einhorn_table.calibration.view import BoxMark, CalibrationView, Hint, Swatch
 
 if TYPE_CHECKING:
