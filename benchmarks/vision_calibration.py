@@ -88,22 +88,22 @@ def calibrated_figures(set_dir: Path) -> dict[str, object]:
     }
 
 
+COLUMNS = (("right", "right %"), ("silent", "silent errors %"), ("abstained", "abstained %"),
+           ("precision", "precision %"))
+
+
 def print_table(rows: Sequence[dict[str, object]]) -> None:
-    head = (
-        f"{'set':<17} {'photos':>6} {'dice':>5} | {'right %':>15} | {'silent err %':>15} | "
-        f"{'abstained %':>15} | {'precision %':>15}"
-    )
-    print(head)
-    print(f"{'':<30} |" + "   {:>5} → {:<5} |".format("before", "after") * 4)
-    print("-" * len(head))
+    """One line per set: each figure uncalibrated → calibrated."""
+    head = f"{'set':<17} {'photos':>6} {'dice':>5}"
+    print(head + "".join(f" | {title:>15}" for _, title in COLUMNS))
+    print(" " * len(head) + "".join(f" | {'before →  after':>15}" for _ in COLUMNS))
+    print("-" * (len(head) + 18 * len(COLUMNS)))
     for row in rows:
         a = row["uncalibrated"]
         b = row["calibrated"]
         assert isinstance(a, dict) and isinstance(b, dict)
-        cells = " | ".join(
-            f"{a[k]:6.1f} → {b[k]:5.1f}" for k in ("right", "silent", "abstained", "precision")
-        )
-        print(f"{row['set']!s:<17} {row['photos']!s:>6} {row['dice']!s:>5} | {cells}")
+        cells = "".join(f" | {a[key]:6.1f} → {b[key]:6.1f}" for key, _ in COLUMNS)
+        print(f"{row['set']!s:<17} {row['photos']!s:>6} {row['dice']!s:>5}{cells}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -74,3 +74,24 @@ def test_from_labelled_without_labels_says_what_to_pass(
     assert main(["calibrate", "--from-labelled", str(tmp_path), "--out",
                  str(tmp_path / "p.toml")]) == 1
     assert "holds no labels.jsonl" in capsys.readouterr().err
+
+
+def test_benchmark_measures_on_the_half_it_did_not_calibrate_on(tmp_path: Path) -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from vision_calibration import calibrated_figures, split_halves
+
+    from einhorn_table.vision.labelled import load_set
+
+    folder = tmp_path / "set"
+    write_labelled_set(folder, SynthTable(4, die_size=28, dice_colors=[DICE_PALETTE[0]]), 8)
+    calibrate, measure = split_halves(load_set(folder))
+    assert [p.path.name for p in calibrate] == ["p00.png", "p02.png", "p04.png", "p06.png"]
+    assert [p.path.name for p in measure] == ["p01.png", "p03.png", "p05.png", "p07.png"]
+    figures = calibrated_figures(folder)
+    assert figures["photos"] == 4 and figures["dice"] == 12
+    for side in ("uncalibrated", "calibrated"):
+        numbers = figures[side]
+        assert isinstance(numbers, dict)
+        assert 0 <= numbers["right"] <= 100 and 0 <= numbers["silent"] <= 100
