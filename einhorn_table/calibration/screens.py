@@ -51,6 +51,7 @@ def build_view(s: FlowState, settings: FlowSettings) -> CalibrationView:
         view = replace(view, screen=view.screen + "-help")
     return view
 
+
 def _tray(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
     if s.corners is None:
         return replace(
@@ -65,6 +66,7 @@ def _tray(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibrati
         hints=_hints(ok="yes, go on", no="move the corners"),
     )
 
+
 def _corners(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
     how = "sideways" if s.sideways else "in and out"
     names = ("top left", "top right", "bottom right", "bottom left")
@@ -78,6 +80,7 @@ def _corners(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibr
                      ok="next corner" if s.corner < 3 else "done",
                      no="switch: in/out" if s.sideways else "switch: sideways"),
     )
+
 
 def _light(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
     if s.light is None:
@@ -101,6 +104,7 @@ def _light(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibrat
         hints=_hints(ok="go on", no="measure again"),
     )
 
+
 def _reference(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
     return replace(
         v, title="A picture of the empty tray",
@@ -108,6 +112,7 @@ def _reference(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Cali
                "then press OK.",),
         hints=_hints(ok="take the picture"),
     )
+
 
 def _colours(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
     name = settings.players[s.player]
@@ -143,6 +148,7 @@ def _colours(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibr
         hints=_hints(ok="keep it", no="roll again"),
     )
 
+
 def _sizes(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
     if s.dice is None:
         return replace(
@@ -162,6 +168,7 @@ def _sizes(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibrat
         swatches=tuple(Swatch(p.name, p.colour) for p in s.players),
         hints=_hints(ok="test rolls", no="back"),
     )
+
 
 def _check(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
     k = len(s.checks) + 1
@@ -183,6 +190,7 @@ def _check(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibrat
                      no="no, correct them"),
     )
 
+
 def _enter(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
     k = len(s.checks) + 1
     return replace(
@@ -194,12 +202,15 @@ def _enter(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibrat
                      no="back one die"),
     )
 
+
 def _result(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
     check = check_section(s.checks)
     accuracy = check.accuracy or 0.0
     lines = [f"{check.right} of {check.dice} dice read right ({100 * accuracy:.0f} %)."]
     if check.right != s.live_right:
-        lines.append(f"(Live {s.live_right}; the settings that read them best are kept.)")
+        lines = [f"{s.live_right} of {check.dice} dice were read right at first; the settings "
+                 f"now chosen from these rolls read {check.right} right "
+                 f"({100 * accuracy:.0f} %)."]
     tips: tuple[str, ...] = ()
     if accuracy < GOOD_ENOUGH:
         tips = advice(s.light, s.dice, _size(s.image))
@@ -211,12 +222,14 @@ def _result(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibra
         hints=_hints(ok="save", no="test again"),
     )
 
+
 def _saved(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
     return replace(
         v, title="Calibration saved",
         lines=("The table will read the dice with it from now on.",),
         hints=_hints(),
     )
+
 
 def _hints(minus: str = "", plus: str = "", ok: str = "", no: str = "") -> tuple[Hint, ...]:
     return (Hint("-", minus), Hint("+", plus), Hint("OK", ok), Hint("X", no))
