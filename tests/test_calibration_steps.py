@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -42,7 +43,7 @@ class ScriptedEyes:
             for k, v in enumerate(self.values)
         ))
 
-    def die_colour(self, image: Image, box: Box) -> tuple[int, int, int]:
+    def dice_colour(self, image: Image, boxes: Sequence[Box]) -> tuple[int, int, int]:
         return self.colour
 
     def measure(self, image: Image, box: Box, value: int) -> DieMeasure:

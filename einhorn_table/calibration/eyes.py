@@ -7,6 +7,8 @@ notice a roll coming to rest.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -15,7 +17,7 @@ from einhorn_table.calibration.light import LightSample, light_sample
 from einhorn_table.calibration.measure import measure_die
 from einhorn_table.calibration.seeing import RGB, DieMeasure, Image, RestWatch
 from einhorn_table.calibration.tray_finder import find_tray
-from einhorn_table.vision.colours import colors_too_alike, die_color
+from einhorn_table.vision.colours import colors_too_alike, dice_set_color
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame
 from einhorn_table.vision.results import Box, DieReading, FrameReading
@@ -57,8 +59,10 @@ class CameraEyes:
             for d in reading.dice
         ))
 
-    def die_colour(self, image: Image, box: Box) -> RGB:
-        return die_color(image, (int(box[0]), int(box[1]), int(box[2]), int(box[3])))
+    def dice_colour(self, image: Image, boxes: Sequence[Box]) -> RGB:
+        return dice_set_color(image, [
+            (int(b[0]), int(b[1]), int(b[2]), int(b[3])) for b in boxes
+        ])
 
     def measure(self, image: Image, box: Box, value: int) -> DieMeasure:
         return measure_die(image, box, value)

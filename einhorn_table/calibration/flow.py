@@ -15,7 +15,7 @@ accuracy reached. The buttons are those of the match (docs/buttons.md):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 
 from einhorn_table.adapters.camera_settings import CameraSettings
@@ -211,14 +211,13 @@ class CalibrationFlow:
     def _register(self, image: Image) -> None:
         s = self.s
         reading = self.eyes.read(image, self.base, s.corners)
-        colours = [self.eyes.die_colour(image, d.box) for d in reading.dice]
         measures = [
             self.eyes.measure(image, d.box, d.value) for d in reading.dice if d.value is not None
         ]
         colour: RGB | None = None
         clash: str | None = None
-        if colours:
-            colour = _median_colour(colours)
+        if reading.dice:
+            colour = self.eyes.dice_colour(image, [d.box for d in reading.dice])
             clash = next(
                 (p.name for p in s.players if self.eyes.colours_too_alike(p.colour, colour)), None
             )
@@ -429,9 +428,3 @@ class CalibrationFlow:
     def view(self) -> CalibrationView:
         """What the screen shows now (see :mod:`~einhorn_table.calibration.screens`)."""
         return build_view(self.s, self.settings)
-
-
-def _median_colour(colours: Sequence[RGB]) -> RGB:
-    channels = list(zip(*colours, strict=True))
-    middle = [sorted(c)[len(c) // 2] for c in channels]
-    return (middle[0], middle[1], middle[2])

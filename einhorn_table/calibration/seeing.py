@@ -7,6 +7,7 @@ knows this module, so it runs anywhere and a test may hand it other eyes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -53,7 +54,9 @@ class Eyes(Protocol):
     def read(self, image: Image, profile: ReaderProfile, corners: Corners | None) -> FrameReading:
         ...
 
-    def die_colour(self, image: Image, box: Box) -> RGB: ...
+    def dice_colour(self, image: Image, boxes: Sequence[Box]) -> RGB:
+        """One player's dice colour from the boxes of their dice in one frame."""
+        ...
 
     def measure(self, image: Image, box: Box, value: int) -> DieMeasure: ...
 
