@@ -159,3 +159,24 @@ def test_candidates_go_from_narrowed_to_the_base_and_ties_keep_the_first() -> No
     assert candidates[0].max_die_px < candidates[1].max_die_px < candidates[2].max_die_px
     assert candidates[-1] == ReaderProfile()
     assert best_reader([Tally(5), Tally(5), Tally(6), Tally(6)]) == 2
+
+
+def test_camera_eyes_see_flicker_and_glare_on_the_tray() -> None:
+    from einhorn_table.calibration.eyes import CameraEyes
+
+    table = SynthTable(6)
+    empty = table.empty().image
+    corners = find_tray(empty)
+    assert corners is not None
+    eyes = CameraEyes()
+    steady = light_report([eyes.light(empty, corners) for _ in range(10)])
+    assert steady.warnings == ()
+    flickering = [
+        np.clip(empty.astype(np.float32) * (1.08 if k % 2 else 0.92), 0, 255).astype(np.uint8)
+        for k in range(10)
+    ]
+    assert any("flickers" in w for w in light_report(
+        [eyes.light(image, corners) for image in flickering]).warnings)
+    glaring = empty.copy()
+    glaring[150:250, 200:400] = 255  # a lamp mirrored in a glossy tray
+    assert any("Glare" in w for w in light_report([eyes.light(glaring, corners)]).warnings)
