@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -57,6 +57,9 @@ class _Candidate:
     plausible: bool
     #: Each check's verdict, 0..1 (the confidence is the lowest).
     checks: dict[str, float]
+    #: Edge length of the fitted face (pixels) and its centre.
+    size: float
+    centre: tuple[float, float]
 
 
 def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) -> FrameReading:
@@ -163,7 +166,9 @@ def _assess(
     if count > 1:
         # On real dice a pip's radius is 8-15 % of the face; pips from two dice, or a
         # face missing pips, put them at other distances.
-        checks["pip_size"] = min(_ramp(-ratio, -0.085, -0.07), _ramp(ratio, 0.15, 0.17))
+        # (The six pips of a 6 are packed closer, and seen on a slant it looks smaller.)
+        low_good, low_bad = (0.07, 0.055) if count == 6 else (0.085, 0.07)
+        checks["pip_size"] = min(_ramp(-ratio, -low_good, -low_bad), _ramp(ratio, 0.15, 0.17))
     checks["skew"] = _ramp(fit.skew, 0.45, 0.7)
     # One face is one colour: a group that strays onto a side face (or onto two
     # dice) finds other colours between its pips.
@@ -205,7 +210,8 @@ def _assess(
         float(corners[:, 1].max()),
     )
     reading = DieReading(box, value, round(confidence, 3), _body_colour(group))
-    return _Candidate(reading, count, plausible, checks)
+    centre = fit.to_image(np.array([[0.5, 0.5]]))[0]
+    return _Candidate(reading, count, plausible, checks, size, (float(centre[0]), float(centre[1])))
 
 
 def _has_twin(context: PipContext, contexts: list[PipContext]) -> bool:
@@ -233,7 +239,7 @@ def _unsure(candidate: _Candidate) -> _Candidate:
     reading = candidate.reading
     confidence = min(reading.confidence, 0.0)
     unsure = DieReading(reading.box, None, confidence, reading.color)
-    return _Candidate(unsure, candidate.pips, candidate.plausible, candidate.checks)
+    return replace(candidate, reading=unsure)
 
 
 def _ramp(x: float, good: float, bad: float) -> float:
@@ -309,13 +315,13 @@ def _resolve_overlaps(candidates: list[_Candidate]) -> list[DieReading]:
         key=lambda c: (c.reading.value is not None, c.reading.confidence, c.pips),
         reverse=True,
     )
-    kept: list[DieReading] = []
+    kept: list[_Candidate] = []
     for candidate in ordered:
         box = candidate.reading.box
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         clash = False
         for other in kept:
-            ob = other.box
+            ob = other.reading.box
             inside = ob[0] <= cx <= ob[2] and ob[1] <= cy <= ob[3]
             ocx, ocy = (ob[0] + ob[2]) / 2, (ob[1] + ob[3]) / 2
             contains = box[0] <= ocx <= box[2] and box[1] <= ocy <= box[3]
@@ -323,8 +329,24 @@ def _resolve_overlaps(candidates: list[_Candidate]) -> list[DieReading]:
                 clash = True
                 break
         if not clash:
-            kept.append(candidate.reading)
-    return kept
+            kept.append(candidate)
+    return [_unless_beside_another_face(c, kept).reading for c in kept]
+
+
+def _unless_beside_another_face(candidate: _Candidate, kept: list[_Candidate]) -> _Candidate:
+    """A face read right beside another face, closer than one die, is one die seen on
+    a slant (top and side): which face is on top is not sure, so neither is read."""
+    if candidate.reading.value is None:
+        return candidate
+    x, y = candidate.centre
+    for other in kept:
+        if other is candidate or other.reading.value is None:
+            continue
+        distance = np.hypot(other.centre[0] - x, other.centre[1] - y)
+        if distance < 0.9 * max(candidate.size, other.size):
+            candidate.checks["one_face_per_die"] = 0.0
+            return _unsure(candidate)
+    return candidate
 
 
 def _rescale(die: DieReading, factor: float) -> DieReading:
