@@ -180,3 +180,11 @@ def test_camera_eyes_see_flicker_and_glare_on_the_tray() -> None:
     glaring = empty.copy()
     glaring[150:250, 200:400] = 255  # a lamp mirrored in a glossy tray
     assert any("Glare" in w for w in light_report([eyes.light(glaring, corners)]).warnings)
+
+
+def test_the_autopilot_enters_dice_as_a_parent_would() -> None:
+    from einhorn_table.calibration.autopilot import entry_target
+
+    assert entry_target((6, None, None), (2, 5, 6)) == (6, 2, 5)
+    assert entry_target((3, 4, 6), (6, 5, 3)) == (3, 5, 6)
+    assert entry_target((), (1, 2, 3)) == (1, 2, 3)

@@ -38,6 +38,7 @@ class Autopilot:
         self.misread = 0
         self._pushed = False
         self._wait = 0
+        self._read: tuple[int | None, ...] = ()
 
     def act(self, view: CalibrationView) -> None:
         """Called on every frame's view; presses at most every ``every`` frames."""
@@ -73,18 +74,34 @@ class Autopilot:
         if screen.startswith("colours-") and "OK" in ready:
             return OK
         if screen.startswith("check-") and screen.endswith("-enter"):
-            truth = sorted(self.thrown[-1])
+            target = entry_target(self._read, self.thrown[-1])
             marked = view.marked or 0
-            return OK if view.dice[marked] == truth[marked] else PLUS
+            return OK if view.dice[marked] == target[marked] else PLUS
         if screen.startswith("check-") and not screen.endswith("-roll"):
             if len(self.thrown[-1]) < 3:
                 return MINUS  # a die lies cocked: this roll does not count
+            self._read = view.dice
             read = sorted(v for v in view.dice if v is not None)
             if len(read) == len(view.dice) and read == sorted(self.thrown[-1]):
                 return OK
             self.misread += 1
             return NO
         return None
+
+
+def entry_target(read: Sequence[int | None], truth: Sequence[int]) -> tuple[int, ...]:
+    """The values to enter die by die, as a parent would: each die read right keeps its
+    value (and place), the others get the values left over, in order."""
+    left = list(truth)
+    kept: list[int | None] = []
+    for value in read[:len(truth)]:
+        if value is not None and value in left:
+            left.remove(value)
+            kept.append(value)
+        else:
+            kept.append(None)
+    kept += [None] * (len(truth) - len(kept))
+    return tuple(v if v is not None else left.pop(0) for v in kept)
 
 
 class GestureQueue:

@@ -115,11 +115,14 @@ class CalibrationRenderer:
                 if selected:
                     pg.draw.circle(self.surface, BACKGROUND, point, self.s(11), max(1, self.s(2)))
                     self.text(str(k + 1), 22, BACKGROUND, point, "center")
-        for mark in view.boxes:
+        for k, mark in enumerate(view.boxes):
             x0, y0 = at(mark.box[0], mark.box[1])
             x1, y1 = at(mark.box[2], mark.box[3])
             outline = pg.Rect(x0, y0, max(1, x1 - x0), max(1, y1 - y0)).inflate(6, 6)
             colour = GOOD if mark.good else BAD
+            if view.marked == k:  # the die being entered by hand
+                colour = ACCENT
+                outline.inflate_ip(self.s(6), self.s(6))
             pg.draw.rect(self.surface, colour, outline, width=max(2, self.s(2)))
             tag = pg.Rect(0, 0, self.s(24), self.s(24))
             tag.midbottom = (outline.centerx, outline.top - 1)
