@@ -15,7 +15,6 @@ images/, as in the shared datasets):
 from __future__ import annotations
 
 import argparse
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -65,10 +64,10 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.calibration.paths import default_profile_path
 
     out: Path = args.out or default_profile_path()
-    made_by = "einhorn-table calibrate " + " ".join(sys.argv[2:])
     if args.from_labelled is not None:
-        return _from_labelled(args.from_labelled, out, made_by.strip())
-    return _guided(args, out, made_by.strip())
+        made_by = f"einhorn-table calibrate --from-labelled {args.from_labelled}"
+        return _from_labelled(args.from_labelled, out, made_by)
+    return _guided(args, out)
 
 
 def _from_labelled(folder: Path, out: Path, made_by: str) -> int:
@@ -101,7 +100,7 @@ def _from_labelled(folder: Path, out: Path, made_by: str) -> int:
     return 0
 
 
-def _guided(args: argparse.Namespace, out: Path, made_by: str) -> int:
+def _guided(args: argparse.Namespace, out: Path) -> int:
     import cv2
     import pygame
 
@@ -135,7 +134,9 @@ def _guided(args: argparse.Namespace, out: Path, made_by: str) -> int:
     shots = ScreenshotWriter(args.screenshots) if args.screenshots else None
     settings = FlowSettings(players=names, test_rolls=args.rolls,
                             reference_name=out.stem + "-empty-tray.jpg")
-    source = create_source(args.source or default_source(machine), clock=clock)
+    source_text = args.source or default_source(machine)
+    made_by = f"einhorn-table calibrate --source {source_text}"
+    source = create_source(source_text, clock=clock)
     try:
         with source:
             roller = SynthRoller(source) if isinstance(source, SynthSource) else None
