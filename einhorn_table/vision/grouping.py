@@ -70,9 +70,9 @@ def describe_surroundings(grey: GreyImage, colour: ColourImage, pip: Pip) -> Pip
     return PipContext(pip, body, spread, body_colour)
 
 
-def foreshortened_alike(a: Pip, b: Pip) -> bool:
+def foreshortened_alike(a: Pip, b: Pip, strictness: float = 1.0) -> bool:
     """Pips on one face are squashed alike; side-face pips are squashed differently."""
-    if abs(np.log(a.elongation / b.elongation)) > 0.3:
+    if abs(np.log(a.elongation / b.elongation)) > 0.3 * strictness:
         return False
     if min(a.elongation, b.elongation) > 1.25:
         turn = abs(a.angle - b.angle) % np.pi
@@ -81,7 +81,9 @@ def foreshortened_alike(a: Pip, b: Pip) -> bool:
     return True
 
 
-def _same_face(colour: ColourImage, a: PipContext, b: PipContext, tolerance: float) -> bool:
+def _same_face(
+    colour: ColourImage, a: PipContext, b: PipContext, tolerance: float, strictness: float
+) -> bool:
     pa, pb = a.pip, b.pip
     if pa.dark != pb.dark:
         return False
@@ -90,7 +92,7 @@ def _same_face(colour: ColourImage, a: PipContext, b: PipContext, tolerance: flo
     mean_r = (pa.radius + pb.radius) / 2
     if big / small > 1.4 or distance < 2.0 * big or distance > 11.0 * mean_r:
         return False
-    if not foreshortened_alike(pa, pb):
+    if not foreshortened_alike(pa, pb, strictness):
         return False
     body = (a.body_colour + b.body_colour) / 2
     # (Close neighbours, as round the centre of a 5, cover much of each other's ring.)
@@ -111,8 +113,14 @@ def face_tolerance(pip_contrast: float) -> float:
     return 16.0 + 0.1 * pip_contrast
 
 
-def group_pips(grey: GreyImage, colour: ColourImage, pips: list[Pip]) -> list[list[PipContext]]:
-    """Pips joined into groups that each lie on one face (by chains of alike neighbours)."""
+def group_pips(
+    grey: GreyImage, colour: ColourImage, pips: list[Pip], strictness: float = 1.0
+) -> list[list[PipContext]]:
+    """Pips joined into groups that each lie on one face (by chains of alike neighbours).
+
+    ``strictness`` below 1 asks pips to be more alike (to part a top face from a side
+    face of the same colour).
+    """
     contexts = [describe_surroundings(grey, colour, pip) for pip in pips]
     count = len(contexts)
     parent = list(range(count))
@@ -132,8 +140,10 @@ def group_pips(grey: GreyImage, colour: ColourImage, pips: list[Pip]) -> list[li
         near_i, near_j = np.nonzero(np.triu(distance <= reach, k=1))
         for i, j in zip(near_i.tolist(), near_j.tolist(), strict=True):
             contrast = min(contexts[i].pip.contrast, contexts[j].pip.contrast)
-            tolerance = face_tolerance(contrast)
-            if root(i) != root(j) and _same_face(colour, contexts[i], contexts[j], tolerance):
+            tolerance = face_tolerance(contrast) * strictness
+            if root(i) != root(j) and _same_face(
+                colour, contexts[i], contexts[j], tolerance, strictness
+            ):
                 parent[root(i)] = root(j)
     groups: dict[int, list[PipContext]] = {}
     for i in range(count):

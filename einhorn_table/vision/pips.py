@@ -63,7 +63,7 @@ def find_pips(
     # holds while the level is above half the pip's peak (so every pip is outlined
     # near half its contrast, whatever the blur), and is dropped when it swallows several.
     for level in sorted(_LEVELS, reverse=True):
-        _, mask = cv2.threshold(contrast, level, 1, cv2.THRESH_BINARY)
+        mask = np.asarray(cv2.threshold(contrast, level, 1, cv2.THRESH_BINARY)[1], np.uint8)
         for pip, peak in _blobs(mask, contrast, min_area, max_area, min_contrast, dark):
             inside: list[int] = []
             if kept:

@@ -95,9 +95,15 @@ def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) ->
                 candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
                 if candidate is not None:
                     candidate.checks["no_twin"] = 0.0
-                    candidate = _unsure(candidate)
-            else:
-                candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
+                    candidates.append(_unsure(candidate))
+                continue
+            candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
+            if len(group) >= 4 and (candidate is None or candidate.reading.value is None):
+                # Perhaps a top face and a side face joined up: part them more strictly.
+                parts = group_pips(grey, colour, [c.pip for c in group], strictness=0.5)
+                candidates.extend(
+                    _read_parts(parts, grey, contrast, colour, profile, min_die, max_die)
+                )
             if candidate is not None:
                 candidates.append(candidate)
     dice = _resolve_overlaps(candidates)
@@ -212,6 +218,36 @@ def _assess(
     reading = DieReading(box, value, round(confidence, 3), _body_colour(group))
     centre = fit.to_image(np.array([[0.5, 0.5]]))[0]
     return _Candidate(reading, count, plausible, checks, size, (float(centre[0]), float(centre[1])))
+
+
+def _read_parts(
+    parts: list[list[PipContext]],
+    grey: GreyImage,
+    contrast: GreyImage,
+    colour: ColourImage,
+    profile: ReaderProfile,
+    min_die: float,
+    max_die: float,
+) -> list[_Candidate]:
+    """The faces of one die parted into groups: only the face seen most squarely, the one
+    whose pips are clearly the roundest, is the top face; the others are side faces."""
+    parts = [part for part in parts if len(part) > 1]  # leftover pips are no dice
+    if len(parts) < 2:
+        return []
+    roundness = [float(np.median([c.pip.elongation for c in part])) for part in parts]
+    order = np.argsort(roundness)
+    top = int(order[0])
+    clearly = roundness[int(order[1])] - roundness[top] >= 0.15
+    found: list[_Candidate] = []
+    for index, part in enumerate(parts):
+        candidate = _assess(part, grey, contrast, colour, profile, min_die, max_die)
+        if candidate is None:
+            continue
+        if index != top or not clearly:
+            candidate.checks["top_face"] = 0.0
+            candidate = _unsure(candidate)
+        found.append(candidate)
+    return found
 
 
 def _has_twin(context: PipContext, contexts: list[PipContext]) -> bool:
@@ -330,7 +366,27 @@ def _resolve_overlaps(candidates: list[_Candidate]) -> list[DieReading]:
                 break
         if not clash:
             kept.append(candidate)
-    return [_unless_beside_another_face(c, kept).reading for c in kept]
+    readings = [_unless_beside_another_face(c, kept) for c in kept]
+    read = [c for c in readings if c.reading.value is not None]
+    # A lone pip that is not read as a 1 is far more often a speck on the table than
+    # a die, and an unread face right beside a read one is a side face of that die:
+    # both are left out, so that they do not spoil a readable roll.
+    return [
+        c.reading
+        for c in readings
+        if c.reading.value is not None or (c.pips > 1 and not _beside(c, read))
+    ]
+
+
+def _beside(candidate: _Candidate, others: list[_Candidate]) -> bool:
+    """Whether a face lies closer to one of ``others`` than one die's width."""
+    x, y = candidate.centre
+    return any(
+        other is not candidate
+        and np.hypot(other.centre[0] - x, other.centre[1] - y)
+        < 0.9 * max(candidate.size, other.size)
+        for other in others
+    )
 
 
 def _unless_beside_another_face(candidate: _Candidate, kept: list[_Candidate]) -> _Candidate:
@@ -338,14 +394,10 @@ def _unless_beside_another_face(candidate: _Candidate, kept: list[_Candidate]) -
     a slant (top and side): which face is on top is not sure, so neither is read."""
     if candidate.reading.value is None:
         return candidate
-    x, y = candidate.centre
-    for other in kept:
-        if other is candidate or other.reading.value is None:
-            continue
-        distance = np.hypot(other.centre[0] - x, other.centre[1] - y)
-        if distance < 0.9 * max(candidate.size, other.size):
-            candidate.checks["one_face_per_die"] = 0.0
-            return _unsure(candidate)
+    others = [c for c in kept if c.reading.value is not None]
+    if _beside(candidate, others):
+        candidate.checks["one_face_per_die"] = 0.0
+        return _unsure(candidate)
     return candidate
 
 
