@@ -188,3 +188,12 @@ def test_the_autopilot_enters_dice_as_a_parent_would() -> None:
     assert entry_target((6, None, None), (2, 5, 6)) == (6, 2, 5)
     assert entry_target((3, 4, 6), (6, 5, 3)) == (3, 5, 6)
     assert entry_target((), (1, 2, 3)) == (1, 2, 3)
+
+
+def test_a_threshold_that_wins_on_one_half_only_keeps_the_default() -> None:
+    sure = [ReadOutcome(0.9, True)] * 40
+    # Shaky wrong reads only at even places: half of the outcomes gains, the other not.
+    lucky = sure + [ReadOutcome(0.6, k % 2 == 1) for k in range(12)]
+    assert choose_min_confidence(lucky) == 0.5
+    everywhere = sure + [ReadOutcome(0.6, False)] * 12
+    assert choose_min_confidence(everywhere) > 0.6

@@ -167,14 +167,24 @@ def choose_min_confidence(
     Score per step: dice right minus ``SILENT_ERROR_COST`` times dice wrong (those
     under the threshold are abstentions, which cost nothing but a re-roll). With
     too few outcomes the default stays; on a tie the step nearest the default wins.
+    The best step replaces the default only if it also scores better than the
+    default on each half of the outcomes (every other one): a step that wins by a
+    few lucky dice does not carry over to new photos.
     """
     if len(outcomes) < 20:
         return default
-    confidence = np.array([o.confidence for o in outcomes])
-    right = np.array([o.right for o in outcomes])
+    best = _best_step(outcomes, default)
+    halves = (outcomes[0::2], outcomes[1::2])
+    if all(_score(half, best) > _score(half, default) for half in halves):
+        return best
+    return default
 
-    def score(step: float) -> float:
-        kept = confidence >= step
-        return float(np.sum(right & kept) - SILENT_ERROR_COST * np.sum(~right & kept))
 
-    return max(CONFIDENCE_STEPS, key=lambda s: (score(s), -abs(s - default)))
+def _score(outcomes: Sequence[ReadOutcome], step: float) -> float:
+    kept = [o for o in outcomes if o.confidence >= step]
+    wrong = sum(1 for o in kept if not o.right)
+    return len(kept) - wrong - SILENT_ERROR_COST * wrong
+
+
+def _best_step(outcomes: Sequence[ReadOutcome], default: float) -> float:
+    return max(CONFIDENCE_STEPS, key=lambda s: (_score(outcomes, s), -abs(s - default)))
