@@ -62,7 +62,7 @@ def lock_for(source: object) -> Callable[[], CameraLock]:
         return CameraLock(
             CameraSettings(),
             f"Nothing to lock on {description}: a Pi camera locks exposure, "
-            "white balance and focus here.",
+            "colour balance and focus here.",
         )
 
     return lock

@@ -143,10 +143,19 @@ def _colours(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibr
         )
     return replace(
         v, screen=screen, title=f"{name}'s dice",
-        lines=(f"{len(registration.reading.dice)} dice found; this is their colour.",),
+        lines=_found_lines(len(registration.reading.dice)),
         warnings=warnings, boxes=found, swatches=swatches,
         hints=_hints(ok="keep it", no="roll again"),
     )
+
+
+def _found_lines(count: int) -> tuple[str, ...]:
+    lines: tuple[str, ...] = (
+        f"{count} {'die' if count == 1 else 'dice'} found; this is their colour.",
+    )
+    if count < 3:
+        lines += ("A die without a box was not recognised: that is fine for the colour.",)
+    return lines
 
 
 def _sizes(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
