@@ -55,14 +55,16 @@ def test_json_line_per_photo_has_the_documented_shape(capsys: pytest.CaptureFixt
 def test_text_line_names_values_and_marks_unsure_dice(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    blurred = tmp_path / "blurred.png"
-    image = cv2.imread(str(FIXTURES / "tomitomi3_crops__5_00006.png"))
+    hidden = tmp_path / "hidden.png"
+    image = cv2.imread(str(FIXTURES / "tomitomi3_crops__6_00006.png"))
     assert image is not None
-    cv2.imwrite(str(blurred), cv2.GaussianBlur(image, (0, 0), sigmaX=5))
-    assert run_read(str(FIXTURES / ROLL), str(blurred)) == 0
+    # A hand over the right half of the die (the dish's grey from the corner).
+    image[:, 70:] = image[2, 2]
+    cv2.imwrite(str(hidden), image)
+    assert run_read(str(FIXTURES / ROLL), str(hidden)) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"{ROLL}: 3 dice: 5 5 5  -> Dreifaltigkeit"
-    assert out[1] == "blurred.png: 1 die: ?  (? = not sure; re-roll)"
+    assert out[1] == "hidden.png: 1 die: ?  (? = not sure; re-roll)"
 
 
 def test_a_file_that_is_not_an_image_fails_clearly_and_the_rest_are_read(

@@ -56,18 +56,32 @@ def colour_distance(colours: npt.NDArray[np.float64], reference: Colour) -> npt.
 _RING_ANGLES = np.linspace(0, 2 * np.pi, _RING_POINTS, endpoint=False)
 
 
-def describe_surroundings(grey: GreyImage, colour: ColourImage, pip: Pip) -> PipContext:
-    radius = 1.5 * pip.radius + 1.5
-    xs = pip.x + radius * np.cos(_RING_ANGLES)
-    ys = pip.y + radius * np.sin(_RING_ANGLES)
-    values = sample(grey, xs, ys)
+def describe_surroundings(
+    grey: GreyImage, colour: ColourImage, pips: list[Pip]
+) -> list[PipContext]:
+    """Each pip with the face around it, read on a ring just outside the pip."""
+    if not pips:
+        return []
+    centres_x = np.array([pip.x for pip in pips])[:, None]
+    centres_y = np.array([pip.y for pip in pips])[:, None]
+    radii = 1.5 * np.array([pip.radius for pip in pips])[:, None] + 1.5
+    xs = centres_x + radii * np.cos(_RING_ANGLES)[None, :]
+    ys = centres_y + radii * np.sin(_RING_ANGLES)[None, :]
+    values = sample(grey, xs.ravel(), ys.ravel()).reshape(xs.shape)
+    colours = sample_colour(colour, xs.ravel(), ys.ravel()).reshape((*xs.shape, 3))
     # Neighbouring pips may darken (or lighten) part of the ring: take the face side.
-    order = np.argsort(values) if pip.dark else np.argsort(-values)
-    face_side = order[len(order) // 3 :]
-    body = float(np.median(values[face_side]))
-    spread = float(np.median(np.abs(values[face_side] - body)))
-    body_colour = np.median(sample_colour(colour, xs[face_side], ys[face_side]), axis=0)
-    return PipContext(pip, body, spread, body_colour)
+    dark = np.array([pip.dark for pip in pips])[:, None]
+    order = np.argsort(np.where(dark, values, -values), axis=1)
+    face_side = order[:, _RING_POINTS // 3 :]
+    side_values = np.take_along_axis(values, face_side, axis=1)
+    bodies = np.median(side_values, axis=1)
+    spreads = np.median(np.abs(side_values - bodies[:, None]), axis=1)
+    side_colours = np.take_along_axis(colours, face_side[:, :, None], axis=1)
+    body_colours = np.median(side_colours, axis=1)
+    return [
+        PipContext(pip, float(bodies[i]), float(spreads[i]), body_colours[i])
+        for i, pip in enumerate(pips)
+    ]
 
 
 def foreshortened_alike(a: Pip, b: Pip, strictness: float = 1.0) -> bool:
@@ -94,14 +108,21 @@ def _same_face(
         return False
     if not foreshortened_alike(pa, pb, strictness):
         return False
-    body = (a.body_colour + b.body_colour) / 2
     # (Close neighbours, as round the centre of a 5, cover much of each other's ring.)
     if distance > 3.5 * mean_r and float(colour_distance(a.body_colour, b.body_colour)) > tolerance:
         return False
+    return face_between(colour, a, b, tolerance)
+
+
+def face_between(colour: ColourImage, a: PipContext, b: PipContext, tolerance: float) -> bool:
+    """Whether only face (the pips' own face colour) lies on the line between two pips."""
+    pa, pb = a.pip, b.pip
+    distance = float(np.hypot(pa.x - pb.x, pa.y - pb.y))
     start = 1.5 * pa.radius / distance
     stop = 1.0 - 1.5 * pb.radius / distance
     if stop <= start:
         return True
+    body = (a.body_colour + b.body_colour) / 2
     steps = max(3, int((stop - start) * distance))
     t = np.linspace(start, stop, steps)
     values = sample_colour(colour, pa.x + t * (pb.x - pa.x), pa.y + t * (pb.y - pa.y))
@@ -121,7 +142,7 @@ def group_pips(
     ``strictness`` below 1 asks pips to be more alike (to part a top face from a side
     face of the same colour).
     """
-    contexts = [describe_surroundings(grey, colour, pip) for pip in pips]
+    contexts = describe_surroundings(grey, colour, pips)
     count = len(contexts)
     parent = list(range(count))
 

@@ -12,7 +12,7 @@ GreyImage = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
 
 #: The thresholds (grey levels of local contrast) at which blobs are looked for.
-_LEVELS: tuple[int, ...] = (16, 30, 50, 75, 105, 140, 180)
+_LEVELS: tuple[int, ...] = (16, 30, 50, 75, 105, 125, 145, 165, 190)
 
 
 @dataclass(frozen=True)

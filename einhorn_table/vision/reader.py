@@ -14,6 +14,7 @@ from einhorn_table.vision.grouping import (
     Colour,
     PipContext,
     colour_distance,
+    face_between,
     face_tolerance,
     foreshortened_alike,
     group_pips,
@@ -77,8 +78,13 @@ def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) ->
     kernel = int(np.clip(0.3 * max_die, 7, 81)) | 1
     polarities = {"dark": (True,), "light": (False,)}.get(profile.pip_polarity, (True, False))
     candidates: list[_Candidate] = []
-    for dark in polarities:
-        contrast = contrast_map(grey, kernel, dark)
+    # Light pips are also looked for in the red channel alone, where coloured pips
+    # (red on black or blue dice) stand out that grey levels hide.
+    passes = [(grey, dark) for dark in polarities]
+    if False in polarities and _has_red(colour):
+        passes.append((np.ascontiguousarray(colour[:, :, 2]), False))
+    for channel, dark in passes:
+        contrast = contrast_map(channel, kernel, dark)
         pips = find_pips(
             contrast,
             min_radius=max(1.0, 0.04 * min_die),
@@ -89,7 +95,7 @@ def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) ->
         groups = group_pips(grey, colour, pips)
         contexts = [context for group in groups for context in group]
         for group in groups:
-            if len(group) == 1 and _has_twin(group[0], contexts):
+            if len(group) == 1 and _has_twin(group[0], contexts, colour):
                 # Another pip like it lies within one face's reach: the pair may be one
                 # die whose pips did not join up, so this pip alone must not read as 1.
                 candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
@@ -111,6 +117,13 @@ def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) ->
         dice = [_rescale(die, 1.0 / scale) for die in dice]
     dice.sort(key=lambda d: (d.box[0], d.box[1]))
     return FrameReading(tuple(dice))
+
+
+def _has_red(colour: ColourImage) -> bool:
+    """Whether any of the frame is clearly red (where red pips might be)."""
+    thin = colour[::4, ::4].astype(np.int16)
+    redness = thin[:, :, 2] - np.maximum(thin[:, :, 0], thin[:, :, 1])
+    return bool(np.count_nonzero(redness > 40) > 0.0002 * redness.size)
 
 
 def _as_colour(image: npt.NDArray[Any]) -> ColourImage:
@@ -159,6 +172,9 @@ def _assess(
     # Pips of one die are alike in size and round (a lone pip must be clearly so).
     checks["size_spread"] = _ramp(spread, 0.12, 0.3)
     worst_elongation = max(c.pip.elongation for c in group)
+    # ... and squashed alike (a side face's pips joined on are squashed more).
+    elongations = [c.pip.elongation for c in group]
+    checks["alike_shapes"] = _ramp(float(np.log(max(elongations) / min(elongations))), 0.25, 0.4)
     checks["roundness"] = _ramp(
         worst_elongation, 1.5 if count > 1 else 1.3, 2.2 if count > 1 else 1.6
     )
@@ -188,6 +204,9 @@ def _assess(
     # The places where this value has no pip must be empty face.
     absent = _absent_contrast(fit, contrast, mean_r)
     checks["empty_places"] = _ramp(absent / max(pip_contrast, 1.0), 0.25, 0.5)
+    if count == 3:
+        beside = _row_beside(fit, contrast) / max(pip_contrast, 1.0)
+        checks["no_column_beside"] = _ramp(beside, 0.45, 0.7)
     # Clear pips on an even face.
     checks["pip_contrast"] = _ramp(
         -pip_contrast, -1.6 * profile.min_pip_contrast, -profile.min_pip_contrast
@@ -250,8 +269,9 @@ def _read_parts(
     return found
 
 
-def _has_twin(context: PipContext, contexts: list[PipContext]) -> bool:
-    """Whether a pip like this one, on a face of the same colour, lies within reach."""
+def _has_twin(context: PipContext, contexts: list[PipContext], colour: ColourImage) -> bool:
+    """Whether a pip like this one, on a face of the same colour, lies within reach with
+    nothing between them that is clearly no face (a side face's edge, the table)."""
     pip = context.pip
     tolerance = face_tolerance(pip.contrast)
     for other_context in contexts:
@@ -265,6 +285,7 @@ def _has_twin(context: PipContext, contexts: list[PipContext]) -> bool:
             and distance < 11.0 * max(pip.radius, other.radius)
             and foreshortened_alike(pip, other)
             and float(colour_distance(other_context.body_colour, context.body_colour)) <= tolerance
+            and face_between(colour, context, other_context, 1.6 * tolerance)
         ):
             return True
     return False
@@ -300,6 +321,27 @@ def _absent_contrast(fit: LayoutFit, contrast: GreyImage, radius: float) -> floa
         values = sample(contrast, cx + offsets[:, 0], cy + offsets[:, 1])
         worst = max(worst, float(np.median(values)))
     return worst
+
+
+def _row_beside(fit: LayoutFit, contrast: GreyImage) -> float:
+    """For a 3: the pip-like contrast where the other column would be were it a 6.
+
+    Three pips in a row are also one column of a 6 whose other column went unseen:
+    that column would lie beside this row, twice the pip spacing away.
+    """
+    if fit.value != 3:
+        return 0.0
+    worst = 0.0
+    for side in _BESIDE_THE_ROW:
+        row = fit.to_image(side)
+        worst = max(worst, float(sample(contrast, row[:, 0], row[:, 1]).min()))
+    return worst
+
+
+_BESIDE_THE_ROW = (
+    np.array([[0.75, -0.25], [1.0, 0.0], [1.25, 0.25]]),
+    np.array([[-0.25, 0.75], [0.0, 1.0], [0.25, 1.25]]),
+)
 
 
 def _lone_pip_surroundings(
@@ -374,8 +416,16 @@ def _resolve_overlaps(candidates: list[_Candidate]) -> list[DieReading]:
     return [
         c.reading
         for c in readings
-        if c.reading.value is not None or (c.pips > 1 and not _beside(c, read))
+        if c.reading.value is not None
+        or (c.pips > 1 and _convincing_pips(c) and not _beside(c, read))
     ]
+
+
+def _convincing_pips(candidate: _Candidate) -> bool:
+    """Whether an unread group's blobs look like real pips (clear, round, alike), so
+    that it is an unreadable die rather than texture of the table."""
+    checks = candidate.checks
+    return min(checks["pip_contrast"], checks["roundness"], checks["size_spread"]) >= 0.5
 
 
 def _beside(candidate: _Candidate, others: list[_Candidate]) -> bool:
