@@ -64,17 +64,17 @@ def find_pips(
     # near half its contrast, whatever the blur), and is dropped when it swallows several.
     for level in sorted(_LEVELS, reverse=True):
         mask = np.asarray(cv2.threshold(contrast, level, 1, cv2.THRESH_BINARY)[1], np.uint8)
+        # Blobs of one level never overlap each other: compare them with the pips
+        # kept from the levels above only.
+        xs = np.array([k.x for k in kept])
+        ys = np.array([k.y for k in kept])
+        rs = np.array([k.radius for k in kept])
+        new: list[tuple[Pip, float]] = []
         for pip, peak in _blobs(mask, contrast, min_area, max_area, min_contrast, dark):
-            inside: list[int] = []
-            if kept:
-                xs = np.fromiter((k.x for k in kept), np.float64, len(kept))
-                ys = np.fromiter((k.y for k in kept), np.float64, len(kept))
-                rs = np.fromiter((k.radius for k in kept), np.float64, len(kept))
-                near = np.hypot(xs - pip.x, ys - pip.y) < pip.radius + 0.5 * rs
-                inside = np.nonzero(near)[0].tolist()
+            near = np.hypot(xs - pip.x, ys - pip.y) < pip.radius + 0.5 * rs
+            inside = np.flatnonzero(near).tolist()
             if not inside:
-                kept.append(pip)
-                peaks.append(peak)
+                new.append((pip, peak))
             elif len(inside) == 1:
                 old = kept[inside[0]]
                 # A sliver of a pip's core (a highlight splits it) gives way to the
@@ -83,6 +83,8 @@ def find_pips(
                 rounder = old.elongation > 1.5 and pip.elongation < old.elongation - 0.3
                 if fuller or rounder:
                     kept[inside[0]] = pip
+        kept.extend(pip for pip, _ in new)
+        peaks.extend(peak for _, peak in new)
     return kept
 
 

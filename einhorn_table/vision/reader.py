@@ -274,16 +274,18 @@ def _has_twin(context: PipContext, contexts: list[PipContext], colour: ColourIma
     nothing between them that is clearly no face (a side face's edge, the table)."""
     pip = context.pip
     tolerance = face_tolerance(pip.contrast)
-    for other_context in contexts:
+    xs = np.array([c.pip.x for c in contexts])
+    ys = np.array([c.pip.y for c in contexts])
+    rs = np.array([c.pip.radius for c in contexts])
+    near = np.hypot(xs - pip.x, ys - pip.y) < 11.0 * np.maximum(rs, pip.radius)
+    alike = (rs >= 0.6 * pip.radius) & (rs <= 1.6 * pip.radius)
+    for index in np.flatnonzero(near & alike).tolist():
+        other_context = contexts[index]
         other = other_context.pip
         if other is pip or other.dark != pip.dark or other.contrast < 0.5 * pip.contrast:
             continue
-        ratio = other.radius / pip.radius
-        distance = np.hypot(other.x - pip.x, other.y - pip.y)
         if (
-            0.6 <= ratio <= 1.6
-            and distance < 11.0 * max(pip.radius, other.radius)
-            and foreshortened_alike(pip, other)
+            foreshortened_alike(pip, other)
             and float(colour_distance(other_context.body_colour, context.body_colour)) <= tolerance
             and face_between(colour, context, other_context, 1.6 * tolerance)
         ):
