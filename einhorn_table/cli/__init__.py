@@ -25,6 +25,7 @@ COMMANDS: tuple[str, ...] = (
     "history",
     "simulate",
     "read",
+    "calibrate",
     "doctor",
     "record",
 )

@@ -1,0 +1,190 @@
+"""From measured dice to the reader's tunables for one table (pure numbers, no images)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from einhorn_table.calibration.profile import DiceSection
+from einhorn_table.calibration.seeing import DieMeasure
+from einhorn_table.errors import EinhornError
+from einhorn_table.vision.profile import ReaderProfile
+
+#: The die size range given to the reader, around the sizes measured: tight, and
+#: wide at the large end (the reader's pip contrast window grows with it).
+SMALL_MARGIN = 0.75
+LARGE_MARGIN = 1.3
+WIDE_MARGIN = 2.5
+#: Share of the measured dice that must agree on a pip polarity to fix it.
+POLARITY_AGREEMENT = 0.85
+#: The candidate thresholds for min_confidence, and what a silent error costs
+#: against a die read right (a wrong roll is far worse than a re-roll).
+CONFIDENCE_STEPS = tuple(round(0.3 + 0.05 * k, 2) for k in range(13))
+SILENT_ERROR_COST = 4.0
+#: A die read where there is none makes the roll doubtful (re-roll), like an abstention.
+PHANTOM_COST = 0.5
+#: Dice darker than this (grey level of their body) have light pips.
+DARK_DICE = 110.0
+
+
+class CalibrationError(EinhornError):
+    """Calibrating could not finish; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class ReadOutcome:
+    """A labelled (or confirmed) die the reader found: how sure it was and if it was right."""
+
+    confidence: float
+    right: bool
+
+
+def dice_section(measures: Sequence[DieMeasure]) -> DiceSection:
+    """Typical size, size range, pip size, polarity and contrast of the measured dice."""
+    if not measures:
+        raise CalibrationError(
+            "no dice were measured: roll the dice into the tray (all of them inside, "
+            "lying flat) and check the light"
+        )
+    sizes = np.array([m.size for m in measures])
+    with_pips = [m for m in measures if m.polarity is not None]
+    polarity = "both"
+    if with_pips:
+        dark = sum(1 for m in with_pips if m.polarity == "dark") / len(with_pips)
+        if dark >= POLARITY_AGREEMENT:
+            polarity = "dark"
+        elif 1.0 - dark >= POLARITY_AGREEMENT:
+            polarity = "light"
+    pip_px = [m.pip_px for m in with_pips if m.pip_px is not None]
+    contrast = [m.pip_contrast for m in with_pips if m.pip_contrast is not None]
+    return DiceSection(
+        die_px=round(float(np.median(sizes)), 1),
+        die_px_min=round(float(np.percentile(sizes, 2)), 1),
+        die_px_max=round(float(np.percentile(sizes, 98)), 1),
+        pip_px=round(float(np.median(pip_px)), 1) if pip_px else None,
+        pip_polarity=polarity,
+        pip_contrast=round(float(np.median(contrast)), 1) if contrast else None,
+    )
+
+
+def players_polarity(
+    measures: Sequence[Sequence[DieMeasure]], colours: Sequence[tuple[int, int, int]]
+) -> str:
+    """The pip polarity that covers every player's dice: "dark", "light" or "both".
+
+    A player's dice count by the pips measured on them; where none were (the
+    dice were not read), by their colour: dark dice have light pips.
+    """
+    found: set[str] = set()
+    for player_measures, (r, g, b) in zip(measures, colours, strict=True):
+        seen = {m.polarity for m in player_measures if m.polarity is not None}
+        if not seen:
+            seen = {"light" if 0.299 * r + 0.587 * g + 0.114 * b < DARK_DICE else "dark"}
+        found |= seen
+    return found.pop() if len(found) == 1 else "both"
+
+
+def reader_for(dice: DiceSection, base: ReaderProfile | None = None) -> ReaderProfile:
+    """The reader narrowed to these dice: their size range with a margin, their polarity."""
+    base = base or ReaderProfile()
+    if dice.die_px_min is None or dice.die_px_max is None:
+        return replace(base, pip_polarity=dice.pip_polarity)
+    low = max(base.min_die_px * 0.5, SMALL_MARGIN * dice.die_px_min)
+    high = max(low * 2.0, LARGE_MARGIN * dice.die_px_max)
+    return replace(
+        base,
+        min_die_px=round(low, 1),
+        max_die_px=round(high, 1),
+        pip_polarity=dice.pip_polarity,
+    )
+
+
+def candidate_readers(
+    dice: DiceSection, base: ReaderProfile | None = None
+) -> tuple[ReaderProfile, ...]:
+    """The readers a calibration chooses from, most narrowed first, the base last.
+
+    Narrowing does not help every table alike (a small size range also shrinks
+    the window the reader judges pip contrast in), so the one that reads the
+    calibration's own dice best is taken (:func:`best_reader`).
+    """
+    base = base or ReaderProfile()
+    tight = reader_for(dice, base)
+    found: list[ReaderProfile] = [tight]
+    if dice.die_px_max is not None:
+        found.append(replace(tight, max_die_px=round(
+            max(tight.max_die_px, WIDE_MARGIN * dice.die_px_max), 1)))
+    found.append(replace(tight, max_die_px=base.max_die_px))
+    found.append(base)
+    unique: list[ReaderProfile] = []
+    for reader in found:
+        if reader not in unique:
+            unique.append(reader)
+    return tuple(unique)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How a reader did on dice whose values are known."""
+
+    right: int = 0
+    #: Dice read with a value that is not theirs (silent errors).
+    wrong: int = 0
+    #: Dice read where there is none.
+    phantoms: int = 0
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(self.right + other.right, self.wrong + other.wrong,
+                     self.phantoms + other.phantoms)
+
+    @property
+    def score(self) -> float:
+        return self.right - SILENT_ERROR_COST * self.wrong - PHANTOM_COST * self.phantoms
+
+
+def roll_tally(read: Sequence[int | None], truth: Sequence[int]) -> Tally:
+    """A roll read as ``read`` (reader order) whose dice are ``truth`` (any order)."""
+    counted = Counter(v for v in read if v is not None)
+    right = sum((counted & Counter(truth)).values())
+    given = sum(counted.values())
+    phantoms = max(0, len(read) - len(truth))
+    return Tally(right, max(0, given - right - phantoms), phantoms)
+
+
+def best_reader(tallies: Sequence[Tally]) -> int:
+    """The index of the best tally (on a tie, the first: candidates come most narrowed first)."""
+    return max(range(len(tallies)), key=lambda i: (tallies[i].score, -i))
+
+
+def choose_min_confidence(
+    outcomes: Sequence[ReadOutcome], default: float = ReaderProfile.min_confidence
+) -> float:
+    """The threshold that reads most dice right for fewest silent errors on these outcomes.
+
+    Score per step: dice right minus ``SILENT_ERROR_COST`` times dice wrong (those
+    under the threshold are abstentions, which cost nothing but a re-roll). With
+    too few outcomes the default stays; on a tie the step nearest the default wins.
+    The best step replaces the default only if it also scores better than the
+    default on each half of the outcomes (every other one): a step that wins by a
+    few lucky dice does not carry over to new photos.
+    """
+    if len(outcomes) < 20:
+        return default
+    best = _best_step(outcomes, default)
+    halves = (outcomes[0::2], outcomes[1::2])
+    if all(_score(half, best) > _score(half, default) for half in halves):
+        return best
+    return default
+
+
+def _score(outcomes: Sequence[ReadOutcome], step: float) -> float:
+    kept = [o for o in outcomes if o.confidence >= step]
+    wrong = sum(1 for o in kept if not o.right)
+    return len(kept) - wrong - SILENT_ERROR_COST * wrong
+
+
+def _best_step(outcomes: Sequence[ReadOutcome], default: float) -> float:
+    return max(CONFIDENCE_STEPS, key=lambda s: (_score(outcomes, s), -abs(s - default)))

@@ -1,0 +1,430 @@
+"""The guided calibration as a step machine: frames and button gestures in, a view out.
+
+No pygame, no files: the runner (:mod:`~einhorn_table.calibration.session`)
+feeds it camera frames (:meth:`CalibrationFlow.on_frame`) and the players'
+gestures (:meth:`CalibrationFlow.on_gesture`), draws :meth:`CalibrationFlow.view`
+and saves :attr:`CalibrationFlow.profile` once :attr:`CalibrationFlow.done`.
+
+The steps: the tray (found, then its corners adjusted if need be), the light
+(camera settles and is locked; flicker, glare and darkness are warned about),
+the empty-tray picture, each player's dice colour (one roll each), the dice and
+pip sizes, and the test rolls (each confirmed or corrected), ending with the
+accuracy reached. The buttons are those of the match (docs/buttons.md):
+− + OK ✗, the outer two together go back a step, the middle two show help.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from einhorn_table.adapters.camera_settings import CameraSettings
+from einhorn_table.calibration.fit import (
+    CalibrationError,
+    Tally,
+    best_reader,
+    candidate_readers,
+    dice_section,
+    players_polarity,
+    reader_for,
+    roll_tally,
+)
+from einhorn_table.calibration.flow_state import (
+    CameraLock,
+    CheckRoll,
+    FlowSettings,
+    FlowState,
+    Registration,
+    Step,
+    check_section,
+)
+from einhorn_table.calibration.geometry import move_corner
+from einhorn_table.calibration.light import light_report
+from einhorn_table.calibration.profile import (
+    CalibrationProfile,
+    CheckSection,
+    PlayerDice,
+    TraySection,
+)
+from einhorn_table.calibration.screens import build_view, marks
+from einhorn_table.calibration.seeing import RGB, Eyes, Image
+from einhorn_table.calibration.view import CalibrationView
+from einhorn_table.ports import Button, Gesture, GestureKind
+from einhorn_table.vision.profile import ReaderProfile
+
+__all__ = ["CalibrationFlow", "CameraLock", "FlowSettings", "Step"]
+
+MINUS, PLUS, OK, NO = (
+    Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
+)
+UNDO = (Button.UNVERMEIDLICH, Button.DREIFALTIGKEIT)
+HELP = (Button.WUNSCH, Button.EINHORN)
+
+
+class CalibrationFlow:
+    """The guided calibration; see the module text."""
+
+    def __init__(
+        self,
+        eyes: Eyes,
+        lock_camera: Callable[[], CameraLock],
+        settings: FlowSettings | None = None,
+        *,
+        base: ReaderProfile | None = None,
+        made_by: str = "",
+        made_at: str = "",
+    ) -> None:
+        self.eyes = eyes
+        self.lock_camera = lock_camera
+        self.settings = settings or FlowSettings()
+        self.base = base or ReaderProfile()
+        self.made_by = made_by
+        self.made_at = made_at
+        self.s = FlowState()
+        #: The finished profile (set when the parent presses OK on the result).
+        self.profile: CalibrationProfile | None = None
+
+    # ------------------------------------------------------------------ inputs
+
+    @property
+    def step(self) -> Step:
+        return self.s.step
+
+    @property
+    def done(self) -> bool:
+        return self.s.step is Step.SAVED
+
+    @property
+    def reference(self) -> Image | None:
+        """The empty-tray picture (to save beside the profile)."""
+        return self.s.reference
+
+    def on_frame(self, image: Image, t: float) -> None:
+        """A camera frame taken at ``t`` seconds (the source's own timeline)."""
+        s = self.s
+        s.image = image
+        s.frames += 1
+        if s.step is Step.TRAY and (s.frames - 1) % self.settings.tray_every == 0:
+            found = self.eyes.find_tray(image)
+            if found is not None:
+                s.corners = found
+        elif s.step is Step.LIGHT and s.light is None:
+            self._light_frame(image, t)
+        elif s.step is Step.COLOURS and s.registration is None:
+            if s.watch is not None and s.watch.at_rest(image, t):
+                self._register(image)
+        elif s.step is Step.CHECK and s.current is None:
+            if s.watch is not None and s.watch.at_rest(image, t):
+                self._read_check(image)
+        elif s.watch is not None and s.step in (Step.COLOURS, Step.CHECK, Step.ENTER):
+            s.watch.at_rest(image, t)  # keep the watcher up to date while the screen waits
+
+    def on_gesture(self, gesture: Gesture) -> None:
+        s = self.s
+        if gesture.kind is GestureKind.CHORD:
+            if gesture.buttons == HELP:
+                s.help = not s.help
+            elif gesture.buttons == UNDO:
+                s.help = False
+                self._back()
+            return
+        if s.help:
+            s.help = False  # any button closes the help
+            return
+        times = 5 if gesture.kind is GestureKind.LONG else 1
+        handler = {
+            Step.TRAY: self._on_tray,
+            Step.CORNERS: self._on_corners,
+            Step.LIGHT: self._on_light,
+            Step.REFERENCE: self._on_reference,
+            Step.COLOURS: self._on_colours,
+            Step.SIZES: self._on_sizes,
+            Step.CHECK: self._on_check,
+            Step.ENTER: self._on_enter,
+            Step.RESULT: self._on_result,
+            Step.SAVED: self._on_saved,
+        }[s.step]
+        handler(gesture.button, times)
+
+    # ------------------------------------------------------------------ steps
+
+    def _on_tray(self, button: Button, times: int) -> None:
+        s = self.s
+        if s.corners is None:
+            return
+        if button is OK:
+            self._go(Step.LIGHT)
+        elif button is NO:
+            s.corner, s.sideways = 0, False
+            self._go(Step.CORNERS)
+
+    def _on_corners(self, button: Button, times: int) -> None:
+        s = self.s
+        assert s.corners is not None and s.image is not None
+        size = (int(s.image.shape[1]), int(s.image.shape[0]))
+        if button in (MINUS, PLUS):
+            steps = self.settings.corner_step * times * (1 if button is PLUS else -1)
+            s.corners = move_corner(s.corners, s.corner, steps, s.sideways, size)
+        elif button is NO:
+            s.sideways = not s.sideways
+        elif button is OK:
+            s.sideways = False
+            if s.corner < 3:
+                s.corner += 1
+            else:
+                self._go(Step.LIGHT)
+
+    def _light_frame(self, image: Image, t: float) -> None:
+        s = self.s
+        assert s.corners is not None
+        if s.light_start is None:
+            s.light_start = t
+        elapsed = s.light_elapsed = t - s.light_start
+        if elapsed < self.settings.settle_seconds:
+            return
+        if s.lock is None:
+            s.lock = self.lock_camera()
+            s.light_samples = []
+            return  # the next frames are taken with the settings locked
+        s.light_samples.append(self.eyes.light(image, s.corners))
+        if elapsed >= self.settings.settle_seconds + self.settings.light_seconds:
+            s.light = light_report(s.light_samples)
+
+    def _on_light(self, button: Button, times: int) -> None:
+        s = self.s
+        if s.light is None:
+            return
+        if button is OK:
+            self._go(Step.REFERENCE)
+        elif button is NO:
+            s.light, s.light_start, s.lock, s.light_elapsed = None, None, None, 0.0
+
+    def _on_reference(self, button: Button, times: int) -> None:
+        s = self.s
+        if button is OK and s.image is not None:
+            s.reference = s.image.copy()
+            s.watch = self.eyes.rest_watch(s.reference)
+            s.player, s.registration = 0, None
+            s.players, s.measures = [], []
+            self._go(Step.COLOURS)
+
+    def _register(self, image: Image) -> None:
+        s = self.s
+        reading = self.eyes.read(image, self.base, s.corners)
+        measures = [
+            self.eyes.measure(image, d.box, d.value) for d in reading.dice if d.value is not None
+        ]
+        colour: RGB | None = None
+        clash: str | None = None
+        if reading.dice:
+            colour = self.eyes.dice_colour(image, [d.box for d in reading.dice])
+            clash = next(
+                (p.name for p in s.players if self.eyes.colours_too_alike(p.colour, colour)), None
+            )
+        s.registration = Registration(colour, reading, measures, clash)
+
+    def _on_colours(self, button: Button, times: int) -> None:
+        s = self.s
+        registration = s.registration
+        if registration is None:
+            return
+        if button is NO:
+            s.registration = None  # roll again
+        elif button is OK and registration.colour is not None:
+            name = self.settings.players[s.player]
+            s.players.append(PlayerDice(name, registration.colour))
+            s.measures.append(registration.measures)
+            s.registration = None
+            if s.player + 1 < len(self.settings.players):
+                s.player += 1
+            else:
+                self._fit_sizes()
+                self._go(Step.SIZES)
+
+    def _fit_sizes(self) -> None:
+        s = self.s
+        try:
+            dice = dice_section([m for ms in s.measures for m in ms])
+        except CalibrationError as error:
+            s.dice, s.reader, s.sizes_error = None, None, str(error)
+            return
+        # Every player's dice must be read, also those whose pips were not measured.
+        polarity = players_polarity(s.measures, [p.colour for p in s.players])
+        s.dice = dice if polarity == dice.pip_polarity else replace(dice, pip_polarity="both")
+        s.reader = reader_for(s.dice, self.base)
+        s.sizes_error = ""
+
+    def _on_sizes(self, button: Button, times: int) -> None:
+        s = self.s
+        if button is OK and s.reader is not None:
+            s.checks, s.current = [], None
+            self._go(Step.CHECK)
+        elif button is NO:
+            self._back()
+
+    def _read_check(self, image: Image) -> None:
+        s = self.s
+        assert s.reader is not None
+        reading = self.eyes.read(image, s.reader, s.corners)
+        s.current = CheckRoll(tuple(d.value for d in reading.dice), image)
+        s.current_boxes = marks(reading)
+
+    def _on_check(self, button: Button, times: int) -> None:
+        s = self.s
+        current = s.current
+        if current is None:
+            return
+        if button is MINUS:  # a die leaning on the wall, a hand in the picture: not counted
+            s.current, s.current_boxes = None, ()
+            return
+        if button is OK and current.read and all(v is not None for v in current.read):
+            current.truth = tuple(v for v in current.read if v is not None)
+            self._next_check()
+        elif button in (OK, NO):
+            s.entry = [v if v is not None else 1 for v in current.read[:3]]
+            s.entry += [1] * (3 - len(s.entry))
+            s.marked = 0
+            self._go(Step.ENTER)
+
+    def _on_enter(self, button: Button, times: int) -> None:
+        s = self.s
+        assert s.current is not None
+        if button in (MINUS, PLUS):
+            delta = times if button is PLUS else -times
+            s.entry[s.marked] = (s.entry[s.marked] - 1 + delta) % 6 + 1
+        elif button is OK:
+            if s.marked < len(s.entry) - 1:
+                s.marked += 1
+            else:
+                s.current.truth = tuple(s.entry)
+                self._next_check()
+        elif button is NO:
+            if s.marked > 0:
+                s.marked -= 1
+            else:
+                self._go(Step.CHECK)
+
+    def _next_check(self) -> None:
+        s = self.s
+        assert s.current is not None
+        s.checks.append(s.current)
+        s.current, s.current_boxes = None, ()
+        if len(s.checks) < self.settings.test_rolls:
+            self._go(Step.CHECK)
+            return
+        self._choose_reader()
+        self._go(Step.RESULT)
+
+    def _choose_reader(self) -> None:
+        """Of the candidate readers, keep the one that reads the test rolls best.
+
+        The test rolls' pictures are read again by each candidate (the narrowed
+        reader that read them live, a wider one, the uncalibrated one); the live
+        reads are what the parent confirmed or corrected, so the truth is known.
+        """
+        s = self.s
+        assert s.dice is not None and s.reader is not None
+        candidates = candidate_readers(s.dice, self.base)
+        reads: list[list[tuple[int | None, ...]]] = []
+        for reader in candidates:
+            if reader == s.reader:
+                reads.append([c.read for c in s.checks])
+                continue
+            reads.append([
+                tuple(d.value for d in self.eyes.read(c.image, reader, s.corners).dice)
+                for c in s.checks
+            ])
+        tallies = [
+            sum((roll_tally(r, c.truth or ()) for r, c in zip(rs, s.checks, strict=True)),
+                Tally())
+            for rs in reads
+        ]
+        best = best_reader(tallies)
+        s.live_right = sum(c.right for c in s.checks)
+        s.reader = candidates[best]
+        for check, read in zip(s.checks, reads[best], strict=True):
+            check.read = read
+
+    def _on_result(self, button: Button, times: int) -> None:
+        s = self.s
+        if button is OK:
+            self.profile = self.build_profile()
+            self._go(Step.SAVED)
+        elif button is NO:
+            s.checks, s.current = [], None
+            self._go(Step.CHECK)
+
+    def _on_saved(self, button: Button, times: int) -> None:
+        """Nothing more to do: the runner closes the screen."""
+
+    def _go(self, step: Step) -> None:
+        self.s.step = step
+        self.s.note = ""
+
+    def _back(self) -> None:
+        """The outer two buttons together: one step back."""
+        s = self.s
+        step = s.step
+        if step is Step.CORNERS or step is Step.LIGHT:
+            s.light, s.light_start, s.lock, s.light_elapsed = None, None, None, 0.0
+            self._go(Step.TRAY)
+        elif step is Step.REFERENCE:
+            s.light, s.light_start, s.lock, s.light_elapsed = None, None, None, 0.0
+            self._go(Step.LIGHT)
+        elif step is Step.COLOURS:
+            if s.registration is not None:
+                s.registration = None
+            elif s.player > 0:
+                s.player -= 1
+                s.players.pop()
+                s.measures.pop()
+            else:
+                self._go(Step.REFERENCE)
+        elif step is Step.SIZES:
+            s.player = len(s.players) - 1
+            s.players.pop()
+            s.measures.pop()
+            self._go(Step.COLOURS)
+        elif step is Step.CHECK:
+            if s.current is not None:
+                s.current, s.current_boxes = None, ()
+            elif s.checks:
+                s.checks.pop()
+            else:
+                self._go(Step.SIZES)
+        elif step is Step.ENTER:
+            self._go(Step.CHECK)
+        elif step is Step.RESULT:
+            s.checks.pop()
+            self._go(Step.CHECK)
+
+    # ------------------------------------------------------------------ result
+
+    def check_section(self) -> CheckSection:
+        return check_section(self.s.checks)
+
+    def build_profile(self) -> CalibrationProfile:
+        s = self.s
+        if s.reader is None or s.dice is None or s.corners is None or s.image is None:
+            raise CalibrationError("calibration is not finished: go through every step")
+        camera = s.lock.settings if s.lock is not None else CameraSettings()
+        return CalibrationProfile(
+            made_by=self.made_by,
+            made_at=self.made_at,
+            camera=camera,
+            tray=TraySection(
+                corners=tuple((round(x, 1), round(y, 1)) for x, y in s.corners),
+                frame_size=(int(s.image.shape[1]), int(s.image.shape[0])),
+                empty_reference=self.settings.reference_name if s.reference is not None else "",
+            ),
+            dice=s.dice,
+            reader=s.reader,
+            players=tuple(s.players),
+            check=self.check_section(),
+        )
+
+    # ------------------------------------------------------------------ the view
+
+    def view(self) -> CalibrationView:
+        """What the screen shows now (see :mod:`~einhorn_table.calibration.screens`)."""
+        return build_view(self.s, self.settings)

@@ -1,0 +1,134 @@
+"""The calibration flow's state: its steps, settings and what it has gathered so far."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from einhorn_table.adapters.camera_settings import CameraSettings
+from einhorn_table.calibration.fit import CalibrationError, roll_tally
+from einhorn_table.calibration.geometry import Corners
+from einhorn_table.calibration.light import LightReport, LightSample
+from einhorn_table.calibration.profile import CheckSection, DiceSection, PlayerDice
+from einhorn_table.calibration.seeing import RGB, DieMeasure, Image, RestWatch
+from einhorn_table.calibration.view import BoxMark
+from einhorn_table.vision.profile import ReaderProfile
+
+if TYPE_CHECKING:
+    from einhorn_table.vision.results import FrameReading
+
+
+
+class Step(StrEnum):
+    TRAY = "tray"
+    CORNERS = "corners"
+    LIGHT = "light"
+    REFERENCE = "reference"
+    COLOURS = "colours"
+    SIZES = "sizes"
+    CHECK = "check"
+    ENTER = "enter"
+    RESULT = "result"
+    SAVED = "saved"
+
+
+#: Progress numbers shown to the parent ("step 3 of 7").
+STEP_NUMBER = {
+    Step.TRAY: 1, Step.CORNERS: 1, Step.LIGHT: 2, Step.REFERENCE: 3, Step.COLOURS: 4,
+    Step.SIZES: 5, Step.CHECK: 6, Step.ENTER: 6, Step.RESULT: 7, Step.SAVED: 7,
+}
+STEPS = 7
+
+
+@dataclass(frozen=True)
+class CameraLock:
+    """What locking the camera did: the settings to keep, and a line for the screen."""
+
+    settings: CameraSettings
+    message: str
+
+
+@dataclass(frozen=True)
+class FlowSettings:
+    players: tuple[str, ...] = ("Player 1", "Player 2")
+    test_rolls: int = 5
+    #: Seconds the camera is left to settle, then seconds of light measured locked.
+    settle_seconds: float = 2.0
+    light_seconds: float = 1.0
+    #: The tray is looked for on every n-th frame.
+    tray_every: int = 3
+    #: The empty-tray picture's file name, saved beside the profile.
+    reference_name: str = "calibration-empty-tray.jpg"
+    #: Pixels a corner moves per tap (five per long press).
+    corner_step: float = 2.0
+
+    def __post_init__(self) -> None:
+        if not self.players:
+            raise CalibrationError("calibrating needs at least one player")
+        if self.test_rolls < 1:
+            raise CalibrationError("calibrating needs at least one test roll")
+
+
+@dataclass
+class Registration:
+    """One player's roll for their colour, waiting for OK."""
+
+    colour: RGB | None
+    reading: FrameReading
+    measures: list[DieMeasure]
+    clash_with: str | None
+
+
+@dataclass(eq=False)
+class CheckRoll:
+    read: tuple[int | None, ...]
+    image: Image
+    truth: tuple[int, ...] | None = None
+
+    @property
+    def right(self) -> int:
+        return 0 if self.truth is None else roll_tally(self.read, self.truth).right
+
+
+@dataclass
+class FlowState:
+    step: Step = Step.TRAY
+    image: Image | None = None
+    frames: int = 0
+    corners: Corners | None = None
+    corner: int = 0
+    sideways: bool = False
+    light_start: float | None = None
+    light_elapsed: float = 0.0
+    lock: CameraLock | None = None
+    light_samples: list[LightSample] = field(default_factory=list)
+    light: LightReport | None = None
+    reference: Image | None = None
+    watch: RestWatch | None = None
+    player: int = 0
+    registration: Registration | None = None
+    players: list[PlayerDice] = field(default_factory=list)
+    measures: list[list[DieMeasure]] = field(default_factory=list)
+    dice: DiceSection | None = None
+    reader: ReaderProfile | None = None
+    sizes_error: str = ""
+    checks: list[CheckRoll] = field(default_factory=list)
+    current: CheckRoll | None = None
+    current_boxes: tuple[BoxMark, ...] = ()
+    entry: list[int] = field(default_factory=list)
+    marked: int = 0
+    help: bool = False
+    note: str = ""
+    #: Test dice read right live, before the best reader was chosen.
+    live_right: int = 0
+
+
+def check_section(checks: Sequence[CheckRoll]) -> CheckSection:
+    """The test rolls' tally for the profile: rolls, dice rolled, dice read right."""
+    return CheckSection(
+        rolls=len(checks),
+        dice=sum(len(c.truth or ()) for c in checks),
+        right=sum(c.right for c in checks),
+    )

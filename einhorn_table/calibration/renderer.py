@@ -1,0 +1,269 @@
+"""Draws a :class:`~einhorn_table.calibration.view.CalibrationView` with pygame.
+
+Same look as the table's screen (its colours, font and dice from
+``einhorn_table.screen.renderer``), laid out for the 800x480 panel: the camera
+picture on the left with the tray outline and the dice found, the words on the
+right, the four buttons along the bottom.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from einhorn_table.calibration.view import CalibrationView, Hint
+from einhorn_table.screen.renderer import (
+    ACCENT,
+    BACKGROUND,
+    BAD,
+    DIM,
+    GOOD,
+    PANEL,
+    TEXT,
+    Renderer,
+)
+
+#: Signs the default font has no glyph for, as drawn instead.
+_GLYPHS = {"✗": "X"}
+
+
+def _clean(text: str) -> str:
+    for glyph, plain in _GLYPHS.items():
+        text = text.replace(glyph, plain)
+    return text
+
+
+class CalibrationRenderer:
+    """Draws calibration views onto a pygame surface (800x480 and up)."""
+
+    def __init__(self, surface: Any) -> None:
+        import pygame
+
+        self.pg: Any = pygame
+        self.surface = surface
+        self.base = Renderer(surface)
+        self.w, self.h = surface.get_size()
+        self._picture: tuple[int, Any] | None = None
+
+    def s(self, value: float) -> int:
+        return self.base.s(value)
+
+    def text(self, text: str, size: float, colour: tuple[int, int, int],
+             pos: tuple[float, float], anchor: str = "topleft",
+             max_width: float | None = None) -> Any:
+        return self.base.text(_clean(text), size, colour, pos, anchor, max_width)
+
+    # ------------------------------------------------------------------ the screen
+
+    def draw(self, view: CalibrationView) -> None:
+        pg = self.pg
+        self.surface.fill(BACKGROUND)
+        self._top_bar(view)
+        strip = pg.Rect(self.s(10), self.h - self.s(62), self.w - self.s(20), self.s(54))
+        body_top = self.s(54)
+        body = pg.Rect(self.s(10), body_top, self.w - self.s(20), strip.y - body_top - self.s(8))
+        picture = pg.Rect(body.x, body.y, round(body.width * 0.58), body.height)
+        words = pg.Rect(picture.right + self.s(12), body.y,
+                        body.right - picture.right - self.s(12), body.height)
+        self._picture_box(view, picture)
+        self._words(view, words)
+        self._buttons(view.hints, strip)
+        if view.help:
+            self._help(view.help)
+
+    def _top_bar(self, view: CalibrationView) -> None:
+        pg = self.pg
+        pg.draw.rect(self.surface, PANEL, pg.Rect(0, 0, self.w, self.s(44)))
+        self.text("Calibration", 34, TEXT, (self.s(14), self.s(22)), "midleft")
+        right = self.w - self.s(16)
+        r = self.s(7)
+        for k in range(view.steps, 0, -1):
+            x = right - (view.steps - k) * self.s(22) - r
+            colour = ACCENT if k == view.step else (GOOD if k < view.step else DIM)
+            pg.draw.circle(self.surface, colour, (x, self.s(22)), r,
+                           0 if k <= view.step else max(1, self.s(2)))
+        left_of_dots = right - view.steps * self.s(22) - self.s(10)
+        self.text(f"step {view.step} of {view.steps}", 26, DIM,
+                  (left_of_dots, self.s(22)), "midright")
+
+    def _picture_box(self, view: CalibrationView, box: Any) -> None:
+        pg = self.pg
+        pg.draw.rect(self.surface, PANEL, box, border_radius=self.s(8))
+        image = view.image
+        if image is None:
+            self.text("no picture from the camera", 26, DIM, box.center, "center")
+            return
+        height, width = image.shape[:2]
+        scale = min(box.width / width, box.height / height)
+        shown_size = (round(width * scale), round(height * scale))
+        surface = pg.image.frombuffer(image[:, :, ::-1].tobytes(), (width, height), "RGB")
+        shown = pg.transform.smoothscale(surface, shown_size)
+        rect = shown.get_rect(center=box.center)
+        self.surface.blit(shown, rect)
+
+        def at(x: float, y: float) -> tuple[int, int]:
+            return (round(rect.x + x * scale), round(rect.y + y * scale))
+
+        if view.corners is not None:
+            points = [at(x, y) for x, y in view.corners]
+            for k in range(4):
+                self._thick_line(points[k], points[(k + 1) % 4], self.s(3))
+            for k, point in enumerate(points):
+                selected = view.selected_corner == k
+                radius = self.s(11) if selected else self.s(5)
+                pg.draw.circle(self.surface, ACCENT, point, radius)
+                if selected:
+                    pg.draw.circle(self.surface, BACKGROUND, point, self.s(11), max(1, self.s(2)))
+                    self.text(str(k + 1), 22, BACKGROUND, point, "center")
+        for k, mark in enumerate(view.boxes):
+            x0, y0 = at(mark.box[0], mark.box[1])
+            x1, y1 = at(mark.box[2], mark.box[3])
+            outline = pg.Rect(x0, y0, max(1, x1 - x0), max(1, y1 - y0)).inflate(6, 6)
+            colour = GOOD if mark.good else BAD
+            if view.marked == k:  # the die being entered by hand
+                colour = ACCENT
+                outline.inflate_ip(self.s(6), self.s(6))
+            pg.draw.rect(self.surface, colour, outline, width=max(2, self.s(2)))
+            tag = pg.Rect(0, 0, self.s(24), self.s(24))
+            tag.midbottom = (outline.centerx, outline.top - 1)
+            tag.clamp_ip(rect)
+            pg.draw.rect(self.surface, colour, tag, border_radius=self.s(4))
+            self.text(mark.label, 24, BACKGROUND, tag.center, "center")
+
+    def _thick_line(self, a: tuple[int, int], b: tuple[int, int], width: int) -> None:
+        """A straight band (pygame's wide lines step on slight slopes)."""
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length = max(1.0, (dx * dx + dy * dy) ** 0.5)
+        nx, ny = -dy / length * width / 2, dx / length * width / 2
+        band = [(a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny),
+                (b[0] - nx, b[1] - ny), (a[0] - nx, a[1] - ny)]
+        self.pg.draw.polygon(self.surface, ACCENT, band)
+
+    def _words(self, view: CalibrationView, area: Any) -> None:
+        pg = self.pg
+        y = area.y + self.s(4)
+        for line in self.base.wrap(_clean(view.title), 38, area.width)[:3]:
+            self.text(line, 38, TEXT, (area.x, y))
+            y += self.s(36)
+        y += self.s(6)
+        for paragraph in view.lines:
+            for line in self.base.wrap(_clean(paragraph), 26, area.width):
+                self.text(line, 26, TEXT if paragraph is view.lines[0] else DIM, (area.x, y))
+                y += self.s(24)
+            y += self.s(4)
+        for warning in view.warnings:
+            y += self.s(4)
+            lines = self.base.wrap(_clean(warning), 24, area.width - self.s(30))
+            tall = len(lines) * self.s(22) + self.s(10)
+            pg.draw.rect(self.surface, (70, 34, 34), pg.Rect(area.x, y, area.width, tall),
+                         border_radius=self.s(6))
+            self.text("!", 32, BAD, (area.x + self.s(14), y + self.s(16)), "center")
+            for k, line in enumerate(lines):
+                self.text(line, 24, TEXT, (area.x + self.s(28), y + self.s(5) + k * self.s(22)))
+            y += tall + self.s(4)
+        if view.progress is not None:
+            y += self.s(10)
+            bar = pg.Rect(area.x, y, area.width, self.s(18))
+            pg.draw.rect(self.surface, PANEL, bar, border_radius=self.s(9))
+            filled = bar.copy()
+            filled.width = max(self.s(18), round(bar.width * view.progress))
+            pg.draw.rect(self.surface, ACCENT, filled, border_radius=self.s(9))
+            y += self.s(30)
+        if view.dice:
+            y = max(y + self.s(8), area.y + self.s(150))
+            size = min(self.s(64), (area.width - self.s(20)) // max(3, len(view.dice)) - self.s(10))
+            for k, value in enumerate(view.dice):
+                rect = pg.Rect(area.x + self.s(6) + k * (size + self.s(16)), y, size, size)
+                self.base.die(rect, value, outline=ACCENT if view.marked == k else None)
+            y += size + self.s(14)
+        if view.swatches:
+            y = max(y + self.s(4), area.bottom - self.s(28) * len(view.swatches))
+            for swatch in view.swatches:
+                centre = (area.x + self.s(14), y + self.s(12))
+                pg.draw.circle(self.surface, swatch.colour, centre, self.s(11))
+                pg.draw.circle(self.surface, BAD if swatch.clash else DIM, centre, self.s(11),
+                               max(1, self.s(2)))
+                label = swatch.name + ("  (too alike!)" if swatch.clash else "")
+                self.text(label, 26, BAD if swatch.clash else TEXT,
+                          (area.x + self.s(34), centre[1]), "midleft")
+                y += self.s(28)
+
+    def _buttons(self, hints: tuple[Hint, ...], area: Any) -> None:
+        pg = self.pg
+        gap = self.s(6)
+        width = (area.width - gap * 3) / 4
+        for k, hint in enumerate(hints):
+            rect = pg.Rect(round(area.x + k * (width + gap)), area.y, round(width), area.height)
+            active = bool(hint.does)
+            pg.draw.rect(self.surface, (52, 60, 80) if active else PANEL, rect,
+                         border_radius=self.s(8))
+            colour = TEXT if active else DIM
+            self._sign(hint.sign, (rect.x + self.s(26), rect.centery), self.s(15), colour)
+            if active:
+                self.text(hint.does, 26, colour, (rect.x + self.s(50), rect.centery), "midleft",
+                          max_width=rect.width - self.s(56))
+
+    def _sign(self, sign: str, centre: tuple[int, int], r: int,
+              colour: tuple[int, int, int]) -> None:
+        pg = self.pg
+        x, y = centre
+        thick = max(2, r // 4)
+        pg.draw.circle(self.surface, colour, centre, r + self.s(5), max(1, thick // 2))
+        if sign in ("-", "+"):
+            pg.draw.line(self.surface, colour, (x - r * 0.6, y), (x + r * 0.6, y), thick)
+        if sign == "+":
+            pg.draw.line(self.surface, colour, (x, y - r * 0.6), (x, y + r * 0.6), thick)
+        if sign == "X":
+            pg.draw.line(self.surface, colour, (x - r * 0.5, y - r * 0.5),
+                         (x + r * 0.5, y + r * 0.5), thick)
+            pg.draw.line(self.surface, colour, (x - r * 0.5, y + r * 0.5),
+                         (x + r * 0.5, y - r * 0.5), thick)
+        if sign == "OK":
+            self.text("OK", 20, colour, centre, "center")
+
+    def _help(self, lines: tuple[str, ...]) -> None:
+        pg = self.pg
+        shade = pg.Surface((self.w, self.h), pg.SRCALPHA)
+        shade.fill((0, 0, 0, 170))
+        self.surface.blit(shade, (0, 0))
+        box = pg.Rect(self.s(60), self.s(60), self.w - self.s(120), self.h - self.s(120))
+        pg.draw.rect(self.surface, PANEL, box, border_radius=self.s(12))
+        self.text("Help", 40, ACCENT, (box.x + self.s(20), box.y + self.s(14)))
+        y = box.y + self.s(62)
+        for paragraph in lines:
+            for line in self.base.wrap(_clean(paragraph), 28, box.width - self.s(40)):
+                self.text(line, 28, TEXT, (box.x + self.s(20), y))
+                y += self.s(28)
+            y += self.s(6)
+
+
+class ScreenshotWriter:
+    """Saves each screen once as ``calibration-NN-SCREEN.png``: the last frame it was
+    shown (when the next screen comes, and at the end)."""
+
+    def __init__(self, folder: Path) -> None:
+        import pygame
+
+        self.pg: Any = pygame
+        self.folder = folder
+        self.saved: list[Path] = []
+        self._last: tuple[str, Any] | None = None
+
+    def update(self, screen: str, surface: Any) -> None:
+        if self._last is not None and self._last[0] != screen:
+            self._write()
+        self._last = (screen, surface.copy())
+
+    def finish(self) -> list[Path]:
+        self._write()
+        return self.saved
+
+    def _write(self) -> None:
+        if self._last is None:
+            return
+        screen, surface = self._last
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.folder / f"calibration-{len(self.saved) + 1:02d}-{screen}.png"
+        self.pg.image.save(surface, str(path))
+        self.saved.append(path)
+        self._last = None

@@ -1,0 +1,282 @@
+"""The calibration screens: from the flow's state to the view the renderer draws."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from einhorn_table.calibration.advice import advice
+from einhorn_table.calibration.flow_state import (
+    STEP_NUMBER,
+    STEPS,
+    FlowSettings,
+    FlowState,
+    Step,
+    check_section,
+)
+from einhorn_table.calibration.seeing import Image
+from einhorn_table.calibration.view import BoxMark, CalibrationView, Hint, Swatch
+
+if TYPE_CHECKING:
+    from einhorn_table.vision.results import FrameReading
+
+#: Advice is given below this share of dice read right in the test rolls.
+GOOD_ENOUGH = 0.95
+
+
+def build_view(s: FlowState, settings: FlowSettings) -> CalibrationView:
+    """What the screen shows now."""
+    base = CalibrationView(
+        screen=s.step.value,
+        step=STEP_NUMBER[s.step],
+        steps=STEPS,
+        title="",
+        image=s.image,
+        corners=s.corners,
+        help=HELP_LINES[s.step] if s.help else (),
+    )
+    view: CalibrationView = {
+        Step.TRAY: _tray,
+        Step.CORNERS: _corners,
+        Step.LIGHT: _light,
+        Step.REFERENCE: _reference,
+        Step.COLOURS: _colours,
+        Step.SIZES: _sizes,
+        Step.CHECK: _check,
+        Step.ENTER: _enter,
+        Step.RESULT: _result,
+        Step.SAVED: _saved,
+    }[s.step](s, settings, base)
+    if s.help:
+        view = replace(view, screen=view.screen + "-help")
+    return view
+
+
+def _tray(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
+    if s.corners is None:
+        return replace(
+            v, title="Looking for the tray…",
+            lines=("Point the camera so that the whole tray is in the picture.",
+                   "Take everything out of the tray."),
+            hints=_hints(),
+        )
+    return replace(
+        v, title="Is this the tray?",
+        lines=("The yellow line should run along the tray's floor.",),
+        hints=_hints(ok="yes, go on", no="move the corners"),
+    )
+
+
+def _corners(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
+    how = "sideways" if s.sideways else "in and out"
+    names = ("top left", "top right", "bottom right", "bottom left")
+    return replace(
+        v, screen=f"corners-{s.corner + 1}",
+        title=f"Corner {s.corner + 1} of 4: {names[s.corner]}",
+        lines=(f"− and + move the marked corner {how} (hold: faster).",),
+        selected_corner=s.corner,
+        hints=_hints(minus="move " + ("back" if s.sideways else "in"),
+                     plus="move " + ("on" if s.sideways else "out"),
+                     ok="next corner" if s.corner < 3 else "done",
+                     no="switch: in/out" if s.sideways else "switch: sideways"),
+    )
+
+
+def _light(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
+    if s.light is None:
+        total = settings.settle_seconds + settings.light_seconds
+        return replace(
+            v, screen="light-settling", title="The camera gets used to the light…",
+            lines=("Keep the tray empty and your hands away.",),
+            progress=min(s.light_elapsed / total, 0.99), hints=_hints(),
+        )
+    report = s.light
+    lines = [
+        f"Brightness {report.mean:.0f} of 255, glare {100 * report.glare:.1f} %, "
+        f"flicker {100 * report.flicker:.1f} %.",
+    ]
+    if s.lock is not None:
+        lines.append(s.lock.message)
+    warnings = report.warnings
+    return replace(
+        v, title="The light is good." if not warnings else "Check the light",
+        lines=tuple(lines), warnings=warnings,
+        hints=_hints(ok="go on", no="measure again"),
+    )
+
+
+def _reference(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
+    return replace(
+        v, title="A picture of the empty tray",
+        lines=("Take everything out of the tray and keep your hands away, "
+               "then press OK.",),
+        hints=_hints(ok="take the picture"),
+    )
+
+
+def _colours(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
+    name = settings.players[s.player]
+    swatches = tuple(Swatch(p.name, p.colour) for p in s.players)
+    registration = s.registration
+    screen = f"colours-{s.player + 1}"
+    if registration is None:
+        return replace(
+            v, screen=screen + "-roll", title=f"{name}: roll your dice",
+            lines=("Roll your three dice into the tray, then wait.",
+                   "(Everybody else: take your dice out first.)"),
+            swatches=swatches, hints=_hints(), waiting_for_roll=s.player,
+        )
+    found = marks(registration.reading)
+    if registration.colour is None:
+        return replace(
+            v, screen=screen + "-none", title="No dice found",
+            lines=("Roll again: all dice inside the tray, lying flat.",),
+            boxes=found, swatches=swatches, hints=_hints(no="roll again"),
+            waiting_for_roll=None,
+        )
+    swatches += (Swatch(name, registration.colour, registration.clash_with is not None),)
+    warnings: tuple[str, ...] = ()
+    if registration.clash_with is not None:
+        warnings = (
+            f"{name}'s dice look too much like {registration.clash_with}'s: the camera "
+            "cannot tell them apart. Use dice of another colour and roll again (✗).",
+        )
+    return replace(
+        v, screen=screen, title=f"{name}'s dice",
+        lines=_found_lines(len(registration.reading.dice)),
+        warnings=warnings, boxes=found, swatches=swatches,
+        hints=_hints(ok="keep it", no="roll again"),
+    )
+
+
+def _found_lines(count: int) -> tuple[str, ...]:
+    lines: tuple[str, ...] = (
+        f"{count} {'die' if count == 1 else 'dice'} found; this is their colour.",
+    )
+    if count < 3:
+        lines += ("A die without a box was not recognised: that is fine for the colour.",)
+    return lines
+
+
+def _sizes(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
+    if s.dice is None:
+        return replace(
+            v, title="The dice could not be measured",
+            lines=(s.sizes_error,), warnings=(s.sizes_error,),
+            hints=_hints(no="roll the colours again"),
+        )
+    d = s.dice
+    pips = {"dark": "dark pips on light dice", "light": "light pips on dark dice",
+            "both": "dark and light pips"}[d.pip_polarity]
+    lines = [f"Dice: {d.die_px:.0f} pixels ({d.die_px_min:.0f} to {d.die_px_max:.0f})."]
+    if d.pip_px is not None:
+        lines.append(f"Pips: {d.pip_px:.0f} pixels, {pips}.")
+    lines.append("Next: a few test rolls to check the reading.")
+    return replace(
+        v, title="Dice measured", lines=tuple(lines),
+        swatches=tuple(Swatch(p.name, p.colour) for p in s.players),
+        hints=_hints(ok="test rolls", no="back"),
+    )
+
+
+def _check(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
+    k = len(s.checks) + 1
+    n = settings.test_rolls
+    if s.current is None:
+        return replace(
+            v, screen=f"check-{k}-roll", title=f"Test roll {k} of {n}",
+            lines=("Anyone: roll three dice into the tray, then wait.",),
+            hints=_hints(), waiting_for_roll=(k - 1) % len(settings.players),
+        )
+    read = s.current.read
+    sure = bool(read) and all(x is not None for x in read)
+    return replace(
+        v, screen=f"check-{k}", title=f"Test roll {k} of {n}: are these the dice?",
+        lines=("OK if the camera read every die right, ✗ if not.",
+               "A die leaning on the wall? Press − and roll again."),
+        boxes=s.current_boxes, dice=read,
+        hints=_hints(minus="roll again", ok="yes, right" if sure else "",
+                     no="no, correct them"),
+    )
+
+
+def _enter(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
+    k = len(s.checks) + 1
+    return replace(
+        v, screen=f"check-{k}-enter", title="Which dice lie in the tray?",
+        lines=(f"Die {s.marked + 1} of 3: + and − change it, OK goes on.",),
+        boxes=s.current_boxes, dice=tuple(s.entry), marked=s.marked,
+        hints=_hints(minus="one lower", plus="one higher",
+                     ok="next die" if s.marked < 2 else "done",
+                     no="back one die"),
+    )
+
+
+def _result(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
+    check = check_section(s.checks)
+    accuracy = check.accuracy or 0.0
+    lines = [f"{check.right} of {check.dice} dice read right ({100 * accuracy:.0f} %)."]
+    if check.right != s.live_right:
+        lines = [f"{s.live_right} of {check.dice} dice were read right at first; the settings "
+                 f"now chosen from these rolls read {check.right} right "
+                 f"({100 * accuracy:.0f} %)."]
+    tips: tuple[str, ...] = ()
+    if accuracy < GOOD_ENOUGH:
+        tips = advice(s.light, s.dice, _size(s.image))
+        lines.append("To read better:")
+    else:
+        lines.append("The camera reads this table well.")
+    return replace(
+        v, title="Calibration checked", lines=tuple(lines), warnings=tips,
+        hints=_hints(ok="save", no="test again"),
+    )
+
+
+def _saved(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
+    return replace(
+        v, title="Calibration saved",
+        lines=("The table will read the dice with it from now on.",),
+        hints=_hints(),
+    )
+
+
+def _hints(minus: str = "", plus: str = "", ok: str = "", no: str = "") -> tuple[Hint, ...]:
+    return (Hint("-", minus), Hint("+", plus), Hint("OK", ok), Hint("X", no))
+
+
+def marks(reading: FrameReading) -> tuple[BoxMark, ...]:
+    return tuple(
+        BoxMark(d.box, "?" if d.value is None else str(d.value), d.value is not None)
+        for d in reading.dice
+    )
+
+
+def _size(image: Image | None) -> tuple[int, int]:
+    return (0, 0) if image is None else (int(image.shape[1]), int(image.shape[0]))
+
+
+_ALWAYS = (
+    "− and ✗ together (the outer two buttons): one step back.",
+    "+ and OK together (the middle two buttons): this help; any button closes it.",
+)
+HELP_LINES: dict[Step, tuple[str, ...]] = {
+    Step.TRAY: ("OK: the yellow outline is the tray, go on.",
+                "✗: move its corners by hand.", *_ALWAYS),
+    Step.CORNERS: ("− / +: move the marked corner (hold for faster).",
+                   "✗: switch between in-and-out and sideways.",
+                   "OK: next corner; after the fourth, go on.", *_ALWAYS),
+    Step.LIGHT: ("Wait while the camera settles, then read the warnings.",
+                 "OK: go on. ✗: measure the light again (after fixing it).", *_ALWAYS),
+    Step.REFERENCE: ("Empty the tray, hands away, then OK takes its picture.", *_ALWAYS),
+    Step.COLOURS: ("The player named rolls their own dice and waits.",
+                   "OK: keep this colour. ✗: roll again.", *_ALWAYS),
+    Step.SIZES: ("OK: start the test rolls. ✗: back to the colours.", *_ALWAYS),
+    Step.CHECK: ("Roll three dice and wait for the picture.",
+                 "OK: the dice shown are right. ✗: enter the right ones.",
+                 "−: this roll does not count (a die leaning on the wall): roll again.",
+                 *_ALWAYS),
+    Step.ENTER: ("+ / −: change the marked die (after 6 comes 1).",
+                 "OK: next die (after the third: done). ✗: back one die.", *_ALWAYS),
+    Step.RESULT: ("OK: save the calibration. ✗: do the test rolls again.", *_ALWAYS),
+    Step.SAVED: _ALWAYS,
+}

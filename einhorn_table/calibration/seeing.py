@@ -1,0 +1,67 @@
+"""What the calibration flow needs from the camera picture, as plain types and protocols.
+
+No OpenCV here: :mod:`~einhorn_table.calibration.eyes` implements :class:`Eyes`
+with it, and the step machine (:mod:`~einhorn_table.calibration.flow`) only
+knows this module, so it runs anywhere and a test may hand it other eyes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from einhorn_table.calibration.geometry import Corners
+from einhorn_table.calibration.light import LightSample
+from einhorn_table.vision.profile import ReaderProfile
+from einhorn_table.vision.results import Box, FrameReading
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Image = npt.NDArray[np.uint8]
+else:
+    Image = object
+
+RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class DieMeasure:
+    """One die as the camera saw it (pixels of the full frame)."""
+
+    #: Edge length of the die's box (mean of width and height).
+    size: float
+    #: "dark" or "light" pips; None when neither matched the value.
+    polarity: str | None = None
+    #: Median pip diameter and contrast of the matched polarity.
+    pip_px: float | None = None
+    pip_contrast: float | None = None
+
+
+class RestWatch(Protocol):
+    def at_rest(self, image: Image, t: float) -> bool:
+        """Whether the dice just came to rest in this frame (a new roll or a nudge)."""
+        ...
+
+
+class Eyes(Protocol):
+    def find_tray(self, image: Image) -> Corners | None: ...
+
+    def light(self, image: Image, corners: Corners) -> LightSample: ...
+
+    def read(self, image: Image, profile: ReaderProfile, corners: Corners | None) -> FrameReading:
+        ...
+
+    def dice_colour(self, image: Image, boxes: Sequence[Box]) -> RGB:
+        """One player's dice colour from the boxes of their dice in one frame."""
+        ...
+
+    def measure(self, image: Image, box: Box, value: int) -> DieMeasure: ...
+
+    def colours_too_alike(self, a: RGB, b: RGB) -> bool:
+        """Whether two players' dice colours are too alike for the camera to keep apart."""
+        ...
+
+    def rest_watch(self, empty_tray: Image) -> RestWatch: ...

@@ -1,0 +1,97 @@
+"""``einhorn-table calibrate``: guided on the synthetic table (autopilot), and from labels."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from einhorn_table.calibration.profile import load_profile
+from einhorn_table.cli import main
+from einhorn_table.screen.renderer import ACCENT
+from einhorn_table.vision.synth import DICE_PALETTE, SynthTable
+
+
+@pytest.fixture(autouse=True)
+def headless(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+
+
+def test_guided_calibration_saves_profile_reference_and_screens(tmp_path: Path) -> None:
+    out = tmp_path / "state" / "calibration.toml"
+    shots = tmp_path / "shots"
+    status = main(["calibrate", "--source", "synth:seed=5,players=2", "--names", "Anna,Ben",
+                   "--rolls", "1", "--autopilot", "--screenshots", str(shots),
+                   "--out", str(out)])
+    assert status == 0
+    profile = load_profile(out)
+    assert [p.name for p in profile.players] == ["Anna", "Ben"]
+    reference = profile.reference_path(out)
+    assert reference is not None and cv2.imread(str(reference)) is not None
+    names = [p.name for p in sorted(shots.glob("calibration-*.png"))]
+    for screen in ("tray", "corners-1", "light", "reference", "colours-1", "colours-2", "sizes",
+                   "sizes-help", "check-1", "result", "saved"):
+        assert any(n.endswith(f"-{screen}.png") for n in names), (screen, names)
+    tray = cv2.imread(str(next(shots.glob("calibration-01-tray.png"))))
+    assert tray.shape[:2] == (480, 800)
+    accent = np.all(tray == np.array(ACCENT[::-1], np.uint8), axis=2)
+    assert accent.sum() > 1000  # the tray outline is drawn
+
+
+def write_labelled_set(folder: Path, table: SynthTable, photos: int) -> None:
+    (folder / "images").mkdir(parents=True)
+    lines = []
+    for k in range(photos):
+        frame = table.still([(k + i) % 6 + 1 for i in range(3)], colors=[DICE_PALETTE[0]] * 3)
+        name = f"images/p{k:02d}.png"
+        cv2.imwrite(str(folder / name), frame.image)
+        dice = [{"value": d.value, "box": list(d.box)} for d in frame.dice]
+        lines.append(json.dumps({"image": name, "dice": dice}))
+    (folder / "labels.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def test_from_labelled_makes_a_profile_for_that_setup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "set"
+    write_labelled_set(folder, SynthTable(8, die_size=30, dice_colors=[DICE_PALETTE[0]]), 10)
+    out = tmp_path / "set.toml"
+    assert main(["calibrate", "--from-labelled", str(folder), "--out", str(out)]) == 0
+    profile = load_profile(out)
+    assert profile.reader.pip_polarity == "dark"  # white dice, black pips
+    assert profile.reader.min_die_px < 30 < profile.reader.max_die_px < 120
+    assert profile.check.rolls == 10 and profile.check.dice == 30
+    assert "Saved" in capsys.readouterr().out
+
+
+def test_from_labelled_without_labels_says_what_to_pass(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["calibrate", "--from-labelled", str(tmp_path), "--out",
+                 str(tmp_path / "p.toml")]) == 1
+    assert "holds no labels.jsonl" in capsys.readouterr().err
+
+
+def test_benchmark_measures_on_the_half_it_did_not_calibrate_on(tmp_path: Path) -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from vision_calibration import calibrated_figures, split_halves
+
+    from einhorn_table.vision.labelled import load_set
+
+    folder = tmp_path / "set"
+    write_labelled_set(folder, SynthTable(4, die_size=28, dice_colors=[DICE_PALETTE[0]]), 8)
+    calibrate, measure = split_halves(load_set(folder))
+    assert [p.path.name for p in calibrate] == ["p00.png", "p02.png", "p04.png", "p06.png"]
+    assert [p.path.name for p in measure] == ["p01.png", "p03.png", "p05.png", "p07.png"]
+    figures = calibrated_figures(folder)
+    assert figures["photos"] == 4 and figures["dice"] == 12
+    for side in ("uncalibrated", "calibrated"):
+        numbers = figures[side]
+        assert isinstance(numbers, dict)
+        assert 0 <= numbers["right"] <= 100 and 0 <= numbers["silent"] <= 100
