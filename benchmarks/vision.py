@@ -80,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
     parser.add_argument("--sets", nargs="*", help="only these sets (folder names)")
     parser.add_argument("--misreads", type=Path, help="write drawn misread photos here")
+    parser.add_argument("--no-calibrated", action="store_true",
+                        help="skip the calibrated column (calibrate on one half, measure on "
+                        "the other)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     folders = find_sets(args.datasets)
@@ -91,6 +94,15 @@ def main(argv: list[str] | None = None) -> int:
     for folder in folders:
         score, times = benchmark_set(folder, args.misreads)
         print_table(folder.name, score, times)
+    if not args.no_calibrated:
+        # Issue 7's column: each set calibrated (einhorn-table calibrate --from-labelled) on
+        # one half of its photos and measured on the other, beside the uncalibrated reader
+        # on that same half.
+        from vision_calibration import calibrated_figures
+        from vision_calibration import print_table as print_calibrated
+
+        print("\n== calibrated on one half of each set, measured on the other half")
+        print_calibrated([calibrated_figures(folder) for folder in folders])
     return 0
 
 

@@ -97,3 +97,24 @@ def test_a_match_of_other_players_is_not_continued_blindly(
     assert main(["play", str(table_toml), "--state-dir", str(state), "--continue"]) == 1
     err = capsys.readouterr().err
     assert "Cem has no station" in err and "--new" in err and "Traceback" not in err
+
+
+def test_play_reads_with_the_tables_calibration_profile(
+    table_toml: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shipped = Path(__file__).resolve().parent.parent / "calibration" / "synth.toml"
+    text = table_toml.read_text(encoding="utf-8")
+    table_toml.write_text(f'calibration = "{shipped}"\n' + text, encoding="utf-8")
+    assert main(["play", str(table_toml)]) == 0
+
+
+def test_play_refuses_a_broken_calibration_profile_by_its_key(
+    table_toml: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = table_toml.parent / "calibration.toml"
+    broken.write_text('version = 1\n[reader]\nmin_confidence = "high"\n', encoding="utf-8")
+    text = table_toml.read_text(encoding="utf-8")
+    table_toml.write_text(f'calibration = "{broken}"\n' + text, encoding="utf-8")
+    assert main(["play", str(table_toml)]) == 1
+    err = capsys.readouterr().err
+    assert "min_confidence" in err and "Traceback" not in err

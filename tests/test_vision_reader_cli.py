@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -99,3 +101,21 @@ def test_debug_writes_a_drawing_per_photo(
     assert changed.sum() > 300
     green = (drawn[:, :, 1] > 180) & (drawn[:, :, 0] < 90) & (drawn[:, :, 2] < 90)
     assert green.sum() > 100
+
+
+def test_read_with_a_calibration_profile_and_a_broken_one(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parent.parent
+    photo = repo / "tests" / "fixtures" / "vision" / "tomitomi3_crops__5_00006.png"
+    profile = repo / "calibration" / "tomitomi3_crops.toml"
+    good = subprocess.run(
+        [sys.executable, "-m", "einhorn_table", "read", "--json", "--profile", str(profile),
+         str(photo)], capture_output=True, text=True, cwd=repo, check=False)
+    assert good.returncode == 0, good.stderr
+    assert [d["value"] for d in json.loads(good.stdout)["dice"]] == [5]
+    broken = tmp_path / "broken.toml"
+    broken.write_text("version = 1\n[reader]\ncolour = 3\n", encoding="utf-8")
+    bad = subprocess.run(
+        [sys.executable, "-m", "einhorn_table", "read", "--profile", str(broken), str(photo)],
+        capture_output=True, text=True, cwd=repo, check=False)
+    assert bad.returncode == 1
+    assert "colour" in bad.stderr and "Traceback" not in bad.stderr

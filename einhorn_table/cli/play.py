@@ -114,13 +114,15 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.sources import create_source
     from einhorn_table.adapters.systemd_notify import FrameWatchdog, SystemdNotifier
     from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
+    from einhorn_table.calibration.paths import default_profile_path
+    from einhorn_table.calibration.profile import load_profile
     from einhorn_table.cli.table_app import standings_text, start_match
     from einhorn_table.history import MatchStore, TableLog
     from einhorn_table.history.paths import state_dir
     from einhorn_table.history.view import history_line, history_summary
     from einhorn_table.rules import VARIANTS, Setup, get_variant, load_variant
     from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map
-    from einhorn_table.table.config import ConfigError, load_calibration, load_config
+    from einhorn_table.table.config import ConfigError, load_config
     from einhorn_table.table.controller import TableController
     from einhorn_table.table.loop import TableLoop
     from einhorn_table.table.resume import (
@@ -136,16 +138,14 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     variant = (get_variant(config.variant) if config.variant in VARIANTS
                else load_variant(Path(config.variant)))
-    reader_settings: dict[str, Any] = {}
-    camera_settings = None
-    if config.calibration is not None:
-        reader_settings, camera_mapping = load_calibration(config.calibration)
-        camera_settings = CameraSettings.from_mapping(camera_mapping) if camera_mapping else None
-    try:
-        profile = ReaderProfile(**reader_settings)
-    except TypeError as error:
-        raise SystemExit(f"einhorn-table play: the calibration's [reader] table: {error}") \
-            from None
+    # The table's calibration (einhorn-table calibrate): named in the config, else the
+    # one calibrate saved in the state directory, else the reader's defaults.
+    profile_path = config.calibration or default_profile_path()
+    camera_settings: CameraSettings | None = None
+    profile = ReaderProfile()
+    if config.calibration is not None or profile_path.is_file():
+        calibration = load_profile(profile_path)
+        profile, camera_settings = calibration.reader_profile(), calibration.camera
     clock = SystemClock()
     names = [p.name for p in config.players]
     setup = Setup.for_variant(variant, names, games=config.games)

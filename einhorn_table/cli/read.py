@@ -31,6 +31,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE", help="photo files")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="read with this table's calibration profile (einhorn-table "
+                        "calibrate); default: the reader's general settings")
     parser.add_argument(
         "--debug",
         type=Path,
@@ -46,6 +49,11 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.vision.drawing import draw_reading
     from einhorn_table.vision.reader import read_frame
 
+    profile = None
+    if args.profile is not None:
+        from einhorn_table.calibration.profile import load_profile
+
+        profile = load_profile(args.profile).reader_profile()
     failed = 0
     for path in args.images:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
@@ -54,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"einhorn-table read: {_why_unreadable(path)}", file=sys.stderr)
             continue
         start = time.perf_counter()
-        reading = read_frame(image)
+        reading = read_frame(image, profile)
         ms = (time.perf_counter() - start) * 1000.0
         if args.json:
             print(json.dumps(reading_as_json(path, reading, ms)))

@@ -5,7 +5,7 @@
     variant = "einhorn"            # or wuerfeln, or a house variant's TOML file
     games = 10
     camera = "picamera2"           # any source string: opencv:0, dir:frames/, ...
-    calibration = "calibration/default.toml"   # optional: [reader] and [camera] tables
+    calibration = "calibration.toml"   # optional: the profile `einhorn-table calibrate` made
     pins = "hardware/pins.toml"    # optional: the button pin map
     state = "/var/lib/einhorn-table"  # optional: the match history and roll photos
                                       # (else $EINHORN_STATE_DIR, systemd's $STATE_DIRECTORY,
@@ -51,7 +51,6 @@ DICE_COLOURS: Mapping[str, RGB] = {
 _TOP = {"variant", "games", "camera", "calibration", "pins", "state", "screen", "player"}
 _SCREEN = {"width", "height", "fullscreen"}
 _PLAYER = {"name", "station", "dice"}
-_CALIBRATION = {"reader", "camera"}
 
 
 class ConfigError(EinhornError):
@@ -153,16 +152,3 @@ def load_config(path: Path) -> TableConfig:
         size=(int(screen.get("width", 800)), int(screen.get("height", 480))),
         fullscreen=bool(screen.get("fullscreen", True)),
     )
-
-
-def load_calibration(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The ``[reader]`` and ``[camera]`` tables of a calibration profile."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"the calibration profile {path} does not exist; run the "
-                          "calibration or remove the 'calibration' line") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path} is not valid TOML: {error}") from None
-    _refuse_unknown(data, _CALIBRATION, "the calibration profile", path)
-    return dict(data.get("reader", {})), dict(data.get("camera", {}))
