@@ -118,3 +118,20 @@ def test_play_refuses_a_broken_calibration_profile_by_its_key(
     assert main(["play", str(table_toml)]) == 1
     err = capsys.readouterr().err
     assert "min_confidence" in err and "Traceback" not in err
+
+
+def test_demo_reads_with_a_given_profile_and_refuses_a_broken_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    broken = tmp_path / "broken.toml"
+    broken.write_text("version = 1\n[dice]\nsize = 3\n", encoding="utf-8")
+    assert main(["demo", "--bots", "all", "--profile", str(broken),
+                 "--state-dir", str(tmp_path / "s")]) == 1
+    err = capsys.readouterr().err
+    assert "size" in err and "Traceback" not in err
+    shipped = Path(__file__).resolve().parent.parent / "calibration" / "synth.toml"
+    assert main(["demo", "--bots", "all", "--games", "1", "--players", "2", "--profile",
+                 str(shipped), "--state-dir", str(tmp_path / "s")]) == 0
+    assert "Winner" in capsys.readouterr().out

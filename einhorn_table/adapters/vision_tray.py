@@ -23,6 +23,7 @@ from einhorn_table.vision.results import FrameReading
 
 if TYPE_CHECKING:
     from einhorn_table.ports import Image
+    from einhorn_table.vision.profile import ReaderProfile
 
 #: Seconds between two attempts to reopen a lost camera.
 REOPEN_SECONDS = 2.0
@@ -57,10 +58,11 @@ def make_watcher(still_seconds: float | None = None) -> Watcher:
     return watcher
 
 
-def make_reader() -> Reader:
+def make_reader(profile: ReaderProfile | None = None) -> Reader:
+    """The dice reader, with a table's calibrated settings if given."""
     from einhorn_table.vision.reader import read_frame
 
-    return read_frame
+    return lambda image: read_frame(image, profile)
 
 
 class VisionTray:

@@ -51,6 +51,9 @@ def register(subparsers: Any) -> None:
                         help="go on with the unfinished match in the state directory (one left "
                         "with ESC); without it, an unfinished match is kept as abandoned and a "
                         "new one starts")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="calibration profile to read the dice with, e.g. "
+                        "calibration/synth.toml (default: the reader's general settings)")
     parser.add_argument("--fast", action="store_true",
                         help="run on a fake clock, as fast as possible (default when headless "
                         "with all seats played by bots)")
@@ -100,11 +103,17 @@ def run(args: argparse.Namespace) -> int:
     seats = bot_seats(args.bots, names)
     headless = os.environ.get("SDL_VIDEODRIVER") == "dummy"
     fast = args.fast or (headless and len(seats) == len(names))
+    reader_profile = None
+    if args.profile is not None:
+        from einhorn_table.calibration.profile import load_profile
+
+        reader_profile = load_profile(args.profile).reader_profile()
     options = DemoOptions(
         names=names, games=args.games, bots=seats, strategy=args.strategy,
         chance=random.Random(args.seed), seed=args.seed, size=parse_size(args.size),
         fullscreen=args.fullscreen, screenshots=args.screenshots, state=args.state_dir,
         wall=lambda: datetime.now(UTC), fast=fast, resume=args.resume,
+        reader_profile=reader_profile,
     )
     result = run_demo(options)
     print(result.standings)

@@ -21,6 +21,7 @@ from einhorn_table.table.bots import BotDriver, Move, Press, Throw
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.loop import TableLoop
 from einhorn_table.table.resume import Choice
+from einhorn_table.vision.profile import ReaderProfile
 
 #: Seconds the final standings stay on screen before a headless demo exits.
 FINAL_SECONDS = 3.0
@@ -46,6 +47,8 @@ class DemoOptions:
     resume: bool = False
     variant: Variant = EINHORN
     camera_size: tuple[int, int] = (640, 480)
+    #: The reader's settings (a calibration profile's), or None for the general ones.
+    reader_profile: ReaderProfile | None = None
 
 
 @dataclass
@@ -148,7 +151,7 @@ def run_demo(options: DemoOptions) -> DemoResult:
     players = len(names)
     camera = SynthSource(clock, seed=options.seed, players=players, size=options.camera_size)
     camera.open()
-    tray = VisionTray(camera, make_watcher(), make_reader(), clock)
+    tray = VisionTray(camera, make_watcher(), make_reader(options.reader_profile), clock)
     colours = camera.table.player_colors
     seats = [Seat(name, colours[i], DICE_PALETTE_NAMES[i]) for i, name in enumerate(names)]
     controller = TableController(match, recorder, seats, recorder,
