@@ -22,7 +22,7 @@ from einhorn_table.vision.grouping import (
     sample_colour,
 )
 from einhorn_table.vision.layouts import GRID, LAYOUTS, LayoutFit, fit_layout
-from einhorn_table.vision.pips import GreyImage, contrast_map, find_pips
+from einhorn_table.vision.pips import GreyImage, Pip, contrast_map, find_pips
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.results import Box, DieReading, FrameReading
 
@@ -61,6 +61,9 @@ class _Candidate:
     #: Edge length of the fitted face (pixels) and its centre.
     size: float
     centre: tuple[float, float]
+    #: The pips the reading rests on, and the nine pip places of the face (image).
+    members: tuple[Pip, ...] = ()
+    places: npt.NDArray[np.float64] | None = None
 
 
 def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) -> FrameReading:
@@ -112,6 +115,8 @@ def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) ->
                 )
             if candidate is not None:
                 candidates.append(candidate)
+    candidates = _without_faces_taken_for_pips(candidates)
+    candidates = [_within_frame(c, width=grey.shape[1], height=grey.shape[0]) for c in candidates]
     dice = _resolve_overlaps(candidates)
     if scale < 1.0:
         dice = [_rescale(die, 1.0 / scale) for die in dice]
@@ -236,7 +241,66 @@ def _assess(
     )
     reading = DieReading(box, value, round(confidence, 3), _body_colour(group))
     centre = fit.to_image(np.array([[0.5, 0.5]]))[0]
-    return _Candidate(reading, count, plausible, checks, size, (float(centre[0]), float(centre[1])))
+    return _Candidate(
+        reading,
+        count,
+        plausible,
+        checks,
+        size,
+        (float(centre[0]), float(centre[1])),
+        tuple(c.pip for c in group),
+        fit.to_image(_GRID_POINTS),
+    )
+
+
+def _without_faces_taken_for_pips(candidates: list[_Candidate]) -> list[_Candidate]:
+    """The candidates less those whose "pips" hold pips of the other polarity.
+
+    A light die on a dark table is itself a light blob, as big as a pip may be: a
+    blob that has the other kind of pips inside it is a whole face, not a pip, and
+    reading it as one would give a die many times too big (a 1, or a 2 spanning two
+    dice).
+    """
+    pips = [pip for candidate in candidates for pip in candidate.members]
+    if not pips:
+        return candidates
+    xs = np.array([pip.x for pip in pips])
+    ys = np.array([pip.y for pip in pips])
+    rs = np.array([pip.radius for pip in pips])
+    dark = np.array([pip.dark for pip in pips])
+
+    def holds_pips(blob: Pip) -> bool:
+        inside = np.hypot(xs - blob.x, ys - blob.y) < blob.radius
+        return bool(np.any(inside & (dark != blob.dark) & (rs < 0.5 * blob.radius)))
+
+    return [c for c in candidates if not any(holds_pips(pip) for pip in c.members)]
+
+
+_GRID_POINTS = np.array(GRID)
+
+
+def _within_frame(candidate: _Candidate, width: int, height: int) -> _Candidate:
+    """The candidate with its box clipped to the frame; a face whose pip places are
+    not all in view may hide pips beyond the frame's edge, so its value is withheld."""
+    reading = candidate.reading
+    x0, y0, x1, y1 = reading.box
+    clipped: Box = (max(0.0, x0), max(0.0, y0), min(float(width), x1), min(float(height), y1))
+    radius = float(np.mean([pip.radius for pip in candidate.members])) if candidate.members else 0.0
+    places = candidate.places
+    in_view = places is None or bool(
+        np.all(
+            (places[:, 0] >= -radius)
+            & (places[:, 0] <= width - 1 + radius)
+            & (places[:, 1] >= -radius)
+            & (places[:, 1] <= height - 1 + radius)
+        )
+    )
+    if clipped != reading.box:
+        candidate = replace(candidate, reading=replace(reading, box=clipped))
+    if not in_view:
+        candidate.checks["in_view"] = 0.0
+        candidate = _unsure(candidate)
+    return candidate
 
 
 def _read_parts(
