@@ -162,7 +162,8 @@ def _assess(
     points = np.array([[c.pip.x, c.pip.y] for c in group])
     if count > 6 or (count == 1 and (mean_r < 2.0 or group[0].pip.elongation >= 1.6)):
         return None
-    fit = fit_layout(points, single_pip_face=6.5 * mean_r)
+    exits = _face_exits(colour, group[0], mean_r) if count == 1 else np.zeros(0)
+    fit = fit_layout(points, single_pip_face=_lone_face_size(exits, mean_r))
     if fit is None:
         return None
     size = fit.scale
@@ -222,7 +223,8 @@ def _assess(
         pip = group[0].pip
         face = group[0].body_colour
         clutter, unevenness = _lone_pip_surroundings(colour, contrast, pip.x, pip.y, mean_r, face)
-        edges = _edge_fraction(colour, pip.x, pip.y, mean_r, face, tolerance)
+        edges = float(np.isfinite(exits).mean())
+        checks["centred"] = _ramp(_off_centre(exits), 0.15, 0.3)
         checks["clear_around"] = _ramp(clutter / pip_contrast, 0.2, 0.35)
         checks["even_around"] = _ramp(unevenness / pip_contrast, 0.12, 0.25)
         checks["face_edges"] = _ramp(-edges, -0.8, -0.6)
@@ -232,13 +234,7 @@ def _assess(
         return None
     confidence = float(min(checks.values()))
     value: int | None = fit.value if confidence >= profile.min_confidence else None
-    corners = fit.corners()
-    box: Box = (
-        float(corners[:, 0].min()),
-        float(corners[:, 1].min()),
-        float(corners[:, 0].max()),
-        float(corners[:, 1].max()),
-    )
+    box = _lone_pip_box(group[0].pip, exits, size) if count == 1 else _fitted_box(fit)
     reading = DieReading(box, value, round(confidence, 3), _body_colour(group))
     centre = fit.to_image(np.array([[0.5, 0.5]]))[0]
     return _Candidate(
@@ -433,17 +429,80 @@ _RAY_ANGLES = np.linspace(0, 2 * np.pi, 12, endpoint=False)
 _RAY_STEPS = np.linspace(3.0, 11.0, 32)
 
 
-def _edge_fraction(
-    colour: ColourImage, x: float, y: float, radius: float, body: Colour, tolerance: float
-) -> float:
-    """Share of rays from a lone pip that leave its face within a die's reach."""
+def _fitted_box(fit: LayoutFit) -> Box:
+    """The box around the fitted face."""
+    corners = fit.corners()
+    return (
+        float(corners[:, 0].min()),
+        float(corners[:, 1].min()),
+        float(corners[:, 0].max()),
+        float(corners[:, 1].max()),
+    )
+
+
+def _lone_pip_box(pip: Pip, exits: npt.NDArray[np.float64], size: float) -> Box:
+    """The box of a 1's face: around its outline where that shows on most sides (a
+    square of edge ``size``, turned any way, spans 1 to 1.41 edges on each axis)."""
+    half = np.array([size / 2, size / 2])
+    if np.isfinite(exits).mean() >= 0.6:
+        points = _exit_points(exits)
+        reach = (points.max(axis=0) - points.min(axis=0)) / 2
+        half = np.clip(reach, size / 2, 0.71 * size)
+    return (
+        float(pip.x - half[0]),
+        float(pip.y - half[1]),
+        float(pip.x + half[0]),
+        float(pip.y + half[1]),
+    )
+
+
+def _face_exits(colour: ColourImage, context: PipContext, radius: float) -> npt.NDArray[np.float64]:
+    """How far (pixels) each ray from a lone pip runs before it leaves the pip's face
+    (its colour), within a die's reach; inf where it does not leave it."""
+    pip = context.pip
+    tolerance = face_tolerance(pip.contrast)
     steps = _RAY_STEPS * radius
-    xs = x + np.outer(np.cos(_RAY_ANGLES), steps)
-    ys = y + np.outer(np.sin(_RAY_ANGLES), steps)
+    xs = pip.x + np.outer(np.cos(_RAY_ANGLES), steps)
+    ys = pip.y + np.outer(np.sin(_RAY_ANGLES), steps)
     values = sample_colour(colour, xs.ravel(), ys.ravel())
-    distances = colour_distance(values, body).reshape(xs.shape)
-    hits = np.any(distances > tolerance, axis=1)
-    return float(hits.mean())
+    off_face = colour_distance(values, context.body_colour).reshape(xs.shape) > tolerance
+    first = np.argmax(off_face, axis=1)
+    exits: npt.NDArray[np.float64] = np.where(off_face.any(axis=1), steps[first], np.inf)
+    return exits
+
+
+def _lone_face_size(exits: npt.NDArray[np.float64], radius: float) -> float:
+    """The edge length of a lone pip's face: from where its face ends around it where
+    that shows on most sides, else a typical face for a pip of this size."""
+    if len(exits) == 0 or np.isfinite(exits).mean() < 0.6:
+        return _TYPICAL_ONE * radius
+    # Rays from the middle of a square leave it on average 0.56 of its edge away.
+    size = float(np.median(exits[np.isfinite(exits)])) / 0.56
+    return float(np.clip(size, _TYPICAL_ONE * radius, _LARGEST_ONE * radius))
+
+
+#: The face of a 1 in pip radii: typical, and the largest (the smallest pip of a 1).
+_TYPICAL_ONE = 6.5
+_LARGEST_ONE = 11.0
+
+
+def _exit_points(exits: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Where the rays that leave the face do so, relative to the pip."""
+    found = np.isfinite(exits)
+    return np.column_stack(
+        [exits[found] * np.cos(_RAY_ANGLES[found]), exits[found] * np.sin(_RAY_ANGLES[found])]
+    )
+
+
+def _off_centre(exits: npt.NDArray[np.float64]) -> float:
+    """How far a lone pip lies from the middle of its face's outline, in face sizes
+    (the one pip of a 1 sits in the middle)."""
+    if np.isfinite(exits).sum() < 3:
+        return 1.0
+    points = _exit_points(exits)
+    low, high = points.min(axis=0), points.max(axis=0)
+    size = float(np.sqrt(max((high - low).prod(), 1e-9)))
+    return float(np.hypot(*((low + high) / 2)) / size)
 
 
 def _body_colour(group: list[PipContext]) -> tuple[int, int, int]:
