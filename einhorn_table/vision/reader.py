@@ -542,7 +542,7 @@ def _resolve_overlaps(candidates: list[_Candidate]) -> list[DieReading]:
         c.reading
         for c in readings
         if c.reading.value is not None
-        or (c.pips > 1 and _convincing_pips(c) and not _beside(c, read))
+        or (c.pips > 1 and _convincing_pips(c) and not _beside(c, read) and _in_view(c))
     ]
 
 
@@ -580,3 +580,8 @@ def _rescale(die: DieReading, factor: float) -> DieReading:
     x0, y0, x1, y1 = die.box
     box: Box = (x0 * factor, y0 * factor, x1 * factor, y1 * factor)
     return DieReading(box, die.value, die.confidence, die.color)
+
+
+def _in_view(candidate: _Candidate) -> bool:
+    """Whether all the pip places of the candidate's face lie in the frame."""
+    return candidate.checks.get("in_view", 1.0) > 0.0
