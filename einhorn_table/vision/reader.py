@@ -63,7 +63,7 @@ class _Candidate:
     centre: tuple[float, float]
     #: The pips the reading rests on, and the nine pip places of the face (image).
     members: tuple[Pip, ...] = ()
-    places: npt.NDArray[np.float64] | None = None
+    fit: LayoutFit | None = None
 
 
 def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) -> FrameReading:
@@ -107,6 +107,13 @@ def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) ->
                     candidates.append(_unsure(candidate))
                 continue
             candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
+            if len(group) >= 3 and (candidate is None or candidate.reading.value is None):
+                trimmed = _read_without_faint_strays(
+                    group, grey, contrast, colour, profile, min_die, max_die
+                )
+                if trimmed is not None:
+                    candidates.append(trimmed)
+                    continue
             if len(group) >= 4 and (candidate is None or candidate.reading.value is None):
                 # Perhaps a top face and a side face joined up: part them more strictly.
                 parts = group_pips(grey, colour, [c.pip for c in group], strictness=0.5)
@@ -245,7 +252,7 @@ def _assess(
         size,
         (float(centre[0]), float(centre[1])),
         tuple(c.pip for c in group),
-        fit.to_image(_GRID_POINTS),
+        fit,
     )
 
 
@@ -282,7 +289,7 @@ def _within_frame(candidate: _Candidate, width: int, height: int) -> _Candidate:
     x0, y0, x1, y1 = reading.box
     clipped: Box = (max(0.0, x0), max(0.0, y0), min(float(width), x1), min(float(height), y1))
     radius = float(np.mean([pip.radius for pip in candidate.members])) if candidate.members else 0.0
-    places = candidate.places
+    places = None if candidate.fit is None else candidate.fit.to_image(_GRID_POINTS)
     in_view = places is None or bool(
         np.all(
             (places[:, 0] >= -radius)
@@ -297,6 +304,46 @@ def _within_frame(candidate: _Candidate, width: int, height: int) -> _Candidate:
         candidate.checks["in_view"] = 0.0
         candidate = _unsure(candidate)
     return candidate
+
+
+def _read_without_faint_strays(
+    group: list[PipContext],
+    grey: GreyImage,
+    contrast: GreyImage,
+    colour: ColourImage,
+    profile: ReaderProfile,
+    min_die: float,
+    max_die: float,
+) -> _Candidate | None:
+    """The face read without the blobs far fainter than the group's pips (a die's shadowed
+    edge, a speck beside it), where it reads without them and they lie off its face."""
+    contrasts = np.array([c.pip.contrast for c in group])
+    faint = contrasts < _FAINT_STRAY * float(np.median(contrasts))
+    if not faint.any() or faint.sum() > 1:
+        return None
+    kept = [c for c, stray in zip(group, faint.tolist(), strict=True) if not stray]
+    if len(kept) < 3:
+        # Two pips are as often a part of a larger face whose other pips are faint.
+        return None
+    candidate = _assess(kept, grey, contrast, colour, profile, min_die, max_die)
+    if candidate is None or candidate.reading.value is None or candidate.fit is None:
+        return None
+    strays = [c.pip for c, stray in zip(group, faint.tolist(), strict=True) if stray]
+    if not all(_beyond_pip_places(candidate.fit, pip) for pip in strays):
+        return None
+    return candidate
+
+
+#: A blob with less than this share of its group's median contrast is a faint stray.
+_FAINT_STRAY = 0.75
+
+
+def _beyond_pip_places(fit: LayoutFit, pip: Pip) -> bool:
+    """Whether a blob lies beyond where any pip of the fitted face could be (pip centres
+    lie a quarter of the face in from its edges), so it cannot be one of its pips."""
+    inverse = np.linalg.inv(np.vstack([fit.matrix, [0.0, 0.0, 1.0]]))
+    u, v, _ = inverse @ np.array([pip.x, pip.y, 1.0])
+    return not (0.1 <= u <= 0.9 and 0.1 <= v <= 0.9)
 
 
 def _read_parts(
