@@ -124,6 +124,7 @@ def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) ->
                 candidates.append(candidate)
     candidates = _without_faces_taken_for_pips(candidates)
     candidates = [_within_frame(c, width=grey.shape[1], height=grey.shape[0]) for c in candidates]
+    candidates = _lone_pips_sized_like_the_dice(candidates)
     dice = _resolve_overlaps(candidates)
     if scale < 1.0:
         dice = [_rescale(die, 1.0 / scale) for die in dice]
@@ -280,6 +281,23 @@ def _without_faces_taken_for_pips(candidates: list[_Candidate]) -> list[_Candida
 
 
 _GRID_POINTS = np.array(GRID)
+
+
+def _lone_pips_sized_like_the_dice(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Lone pips whose face is far from the size of the dice read from several pips in
+    the same frame (all lie at one distance from the camera) are not read as 1s: a
+    whole dark die, or one pip of a die whose other pips did not join it."""
+    sizes = [c.size for c in candidates if c.pips > 1 and c.reading.value is not None]
+    if len(sizes) < 2:
+        return candidates
+    low, high = (share * float(np.median(sizes)) for share in _LONE_SIZE_RANGE)
+    return [
+        _unsure(c) if c.pips == 1 and not low <= c.size <= high else c for c in candidates
+    ]
+
+
+#: The sizes a 1 may have, as shares of the frame's typical die.
+_LONE_SIZE_RANGE = (0.65, 2.0)
 
 
 def _within_frame(candidate: _Candidate, width: int, height: int) -> _Candidate:
@@ -512,10 +530,16 @@ def _face_exits(colour: ColourImage, context: PipContext, radius: float) -> npt.
     xs = pip.x + np.outer(np.cos(_RAY_ANGLES), steps)
     ys = pip.y + np.outer(np.sin(_RAY_ANGLES), steps)
     values = sample_colour(colour, xs.ravel(), ys.ravel())
-    off_face = colour_distance(values, context.body_colour).reshape(xs.shape) > tolerance
+    distances = colour_distance(values, context.body_colour).reshape(xs.shape)
+    off_face = distances > _EDGE_SHARE * tolerance
     first = np.argmax(off_face, axis=1)
     exits: npt.NDArray[np.float64] = np.where(off_face.any(axis=1), steps[first], np.inf)
     return exits
+
+
+#: A ray leaves a lone pip's face where the colour strays this share of the face
+#: tolerance from the face (a white die on a pale table differs only a little).
+_EDGE_SHARE = 0.6
 
 
 def _lone_face_size(exits: npt.NDArray[np.float64], radius: float) -> float:
