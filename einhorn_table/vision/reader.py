@@ -168,7 +168,7 @@ def _assess(
     radii = np.array([c.pip.radius for c in group])
     mean_r = float(radii.mean())
     points = np.array([[c.pip.x, c.pip.y] for c in group])
-    if count > 6 or (count == 1 and (mean_r < 2.0 or group[0].pip.elongation >= 1.6)):
+    if count > 6 or (count == 1 and (mean_r < 2.0 or group[0].pip.elongation >= 1.9)):
         return None
     exits = _face_exits(colour, group[0], mean_r) if count == 1 else np.zeros(0)
     fit = fit_layout(points, single_pip_face=_lone_face_size(exits, mean_r))
@@ -190,7 +190,7 @@ def _assess(
     elongations = [c.pip.elongation for c in group]
     checks["alike_shapes"] = _ramp(float(np.log(max(elongations) / min(elongations))), 0.25, 0.4)
     checks["roundness"] = _ramp(
-        worst_elongation, 1.5 if count > 1 else 1.3, 2.2 if count > 1 else 1.6
+        worst_elongation, 1.5 if count > 1 else 1.45, 2.2 if count > 1 else 1.9
     )
     # The pips sit where the layout puts them.
     checks["layout"] = _ramp(fit.residual, 0.06, 0.16)
