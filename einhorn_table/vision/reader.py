@@ -22,7 +22,7 @@ from einhorn_table.vision.grouping import (
     sample_colour,
 )
 from einhorn_table.vision.layouts import GRID, LAYOUTS, LayoutFit, fit_layout
-from einhorn_table.vision.pips import GreyImage, contrast_map, find_pips
+from einhorn_table.vision.pips import GreyImage, Pip, contrast_map, find_pips
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.results import Box, DieReading, FrameReading
 
@@ -61,6 +61,9 @@ class _Candidate:
     #: Edge length of the fitted face (pixels) and its centre.
     size: float
     centre: tuple[float, float]
+    #: The pips the reading rests on, and the nine pip places of the face (image).
+    members: tuple[Pip, ...] = ()
+    fit: LayoutFit | None = None
 
 
 def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) -> FrameReading:
@@ -104,6 +107,13 @@ def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) ->
                     candidates.append(_unsure(candidate))
                 continue
             candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
+            if len(group) >= 3 and (candidate is None or candidate.reading.value is None):
+                trimmed = _read_without_faint_strays(
+                    group, grey, contrast, colour, profile, min_die, max_die
+                )
+                if trimmed is not None:
+                    candidates.append(trimmed)
+                    continue
             if len(group) >= 4 and (candidate is None or candidate.reading.value is None):
                 # Perhaps a top face and a side face joined up: part them more strictly.
                 parts = group_pips(grey, colour, [c.pip for c in group], strictness=0.5)
@@ -112,6 +122,9 @@ def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) ->
                 )
             if candidate is not None:
                 candidates.append(candidate)
+    candidates = _without_faces_taken_for_pips(candidates)
+    candidates = [_within_frame(c, width=grey.shape[1], height=grey.shape[0]) for c in candidates]
+    candidates = _lone_pips_sized_like_the_dice(candidates)
     dice = _resolve_overlaps(candidates)
     if scale < 1.0:
         dice = [_rescale(die, 1.0 / scale) for die in dice]
@@ -155,9 +168,10 @@ def _assess(
     radii = np.array([c.pip.radius for c in group])
     mean_r = float(radii.mean())
     points = np.array([[c.pip.x, c.pip.y] for c in group])
-    if count > 6 or (count == 1 and (mean_r < 2.0 or group[0].pip.elongation >= 1.6)):
+    if count > 6 or (count == 1 and (mean_r < 2.0 or group[0].pip.elongation >= 1.9)):
         return None
-    fit = fit_layout(points, single_pip_face=6.5 * mean_r)
+    exits = _face_exits(colour, group[0], mean_r) if count == 1 else np.zeros(0)
+    fit = fit_layout(points, single_pip_face=_lone_face_size(exits, mean_r))
     if fit is None:
         return None
     size = fit.scale
@@ -176,7 +190,7 @@ def _assess(
     elongations = [c.pip.elongation for c in group]
     checks["alike_shapes"] = _ramp(float(np.log(max(elongations) / min(elongations))), 0.25, 0.4)
     checks["roundness"] = _ramp(
-        worst_elongation, 1.5 if count > 1 else 1.3, 2.2 if count > 1 else 1.6
+        worst_elongation, 1.5 if count > 1 else 1.45, 2.2 if count > 1 else 1.9
     )
     # The pips sit where the layout puts them.
     checks["layout"] = _ramp(fit.residual, 0.06, 0.16)
@@ -217,7 +231,8 @@ def _assess(
         pip = group[0].pip
         face = group[0].body_colour
         clutter, unevenness = _lone_pip_surroundings(colour, contrast, pip.x, pip.y, mean_r, face)
-        edges = _edge_fraction(colour, pip.x, pip.y, mean_r, face, tolerance)
+        edges = float(np.isfinite(exits).mean())
+        checks["centred"] = _ramp(_off_centre(exits), 0.15, 0.3)
         checks["clear_around"] = _ramp(clutter / pip_contrast, 0.2, 0.35)
         checks["even_around"] = _ramp(unevenness / pip_contrast, 0.12, 0.25)
         checks["face_edges"] = _ramp(-edges, -0.8, -0.6)
@@ -227,16 +242,126 @@ def _assess(
         return None
     confidence = float(min(checks.values()))
     value: int | None = fit.value if confidence >= profile.min_confidence else None
-    corners = fit.corners()
-    box: Box = (
-        float(corners[:, 0].min()),
-        float(corners[:, 1].min()),
-        float(corners[:, 0].max()),
-        float(corners[:, 1].max()),
-    )
+    box = _lone_pip_box(group[0].pip, exits, size) if count == 1 else _fitted_box(fit)
     reading = DieReading(box, value, round(confidence, 3), _body_colour(group))
     centre = fit.to_image(np.array([[0.5, 0.5]]))[0]
-    return _Candidate(reading, count, plausible, checks, size, (float(centre[0]), float(centre[1])))
+    return _Candidate(
+        reading,
+        count,
+        plausible,
+        checks,
+        size,
+        (float(centre[0]), float(centre[1])),
+        tuple(c.pip for c in group),
+        fit,
+    )
+
+
+def _without_faces_taken_for_pips(candidates: list[_Candidate]) -> list[_Candidate]:
+    """The candidates less those whose "pips" hold pips of the other polarity.
+
+    A light die on a dark table is itself a light blob, as big as a pip may be: a
+    blob that has the other kind of pips inside it is a whole face, not a pip, and
+    reading it as one would give a die many times too big (a 1, or a 2 spanning two
+    dice).
+    """
+    pips = [pip for candidate in candidates for pip in candidate.members]
+    if not pips:
+        return candidates
+    xs = np.array([pip.x for pip in pips])
+    ys = np.array([pip.y for pip in pips])
+    rs = np.array([pip.radius for pip in pips])
+    dark = np.array([pip.dark for pip in pips])
+
+    def holds_pips(blob: Pip) -> bool:
+        inside = np.hypot(xs - blob.x, ys - blob.y) < blob.radius
+        return bool(np.any(inside & (dark != blob.dark) & (rs < 0.5 * blob.radius)))
+
+    return [c for c in candidates if not any(holds_pips(pip) for pip in c.members)]
+
+
+_GRID_POINTS = np.array(GRID)
+
+
+def _lone_pips_sized_like_the_dice(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Lone pips whose face is far from the size of the dice read from several pips in
+    the same frame (all lie at one distance from the camera) are not read as 1s: a
+    whole dark die, or one pip of a die whose other pips did not join it."""
+    sizes = [c.size for c in candidates if c.pips > 1 and c.reading.value is not None]
+    if len(sizes) < 2:
+        return candidates
+    low, high = (share * float(np.median(sizes)) for share in _LONE_SIZE_RANGE)
+    return [
+        _unsure(c) if c.pips == 1 and not low <= c.size <= high else c for c in candidates
+    ]
+
+
+#: The sizes a 1 may have, as shares of the frame's typical die.
+_LONE_SIZE_RANGE = (0.65, 2.0)
+
+
+def _within_frame(candidate: _Candidate, width: int, height: int) -> _Candidate:
+    """The candidate with its box clipped to the frame; a face whose pip places are
+    not all in view may hide pips beyond the frame's edge, so its value is withheld."""
+    reading = candidate.reading
+    x0, y0, x1, y1 = reading.box
+    clipped: Box = (max(0.0, x0), max(0.0, y0), min(float(width), x1), min(float(height), y1))
+    radius = float(np.mean([pip.radius for pip in candidate.members])) if candidate.members else 0.0
+    places = None if candidate.fit is None else candidate.fit.to_image(_GRID_POINTS)
+    in_view = places is None or bool(
+        np.all(
+            (places[:, 0] >= -radius)
+            & (places[:, 0] <= width - 1 + radius)
+            & (places[:, 1] >= -radius)
+            & (places[:, 1] <= height - 1 + radius)
+        )
+    )
+    if clipped != reading.box:
+        candidate = replace(candidate, reading=replace(reading, box=clipped))
+    if not in_view:
+        candidate.checks["in_view"] = 0.0
+        candidate = _unsure(candidate)
+    return candidate
+
+
+def _read_without_faint_strays(
+    group: list[PipContext],
+    grey: GreyImage,
+    contrast: GreyImage,
+    colour: ColourImage,
+    profile: ReaderProfile,
+    min_die: float,
+    max_die: float,
+) -> _Candidate | None:
+    """The face read without the blobs far fainter than the group's pips (a die's shadowed
+    edge, a speck beside it), where it reads without them and they lie off its face."""
+    contrasts = np.array([c.pip.contrast for c in group])
+    faint = contrasts < _FAINT_STRAY * float(np.median(contrasts))
+    if not faint.any() or faint.sum() > 1:
+        return None
+    kept = [c for c, stray in zip(group, faint.tolist(), strict=True) if not stray]
+    if len(kept) < 3:
+        # Two pips are as often a part of a larger face whose other pips are faint.
+        return None
+    candidate = _assess(kept, grey, contrast, colour, profile, min_die, max_die)
+    if candidate is None or candidate.reading.value is None or candidate.fit is None:
+        return None
+    strays = [c.pip for c, stray in zip(group, faint.tolist(), strict=True) if stray]
+    if not all(_beyond_pip_places(candidate.fit, pip) for pip in strays):
+        return None
+    return candidate
+
+
+#: A blob with less than this share of its group's median contrast is a faint stray.
+_FAINT_STRAY = 0.75
+
+
+def _beyond_pip_places(fit: LayoutFit, pip: Pip) -> bool:
+    """Whether a blob lies beyond where any pip of the fitted face could be (pip centres
+    lie a quarter of the face in from its edges), so it cannot be one of its pips."""
+    inverse = np.linalg.inv(np.vstack([fit.matrix, [0.0, 0.0, 1.0]]))
+    u, v, _ = inverse @ np.array([pip.x, pip.y, 1.0])
+    return not (0.1 <= u <= 0.9 and 0.1 <= v <= 0.9)
 
 
 def _read_parts(
@@ -369,17 +494,86 @@ _RAY_ANGLES = np.linspace(0, 2 * np.pi, 12, endpoint=False)
 _RAY_STEPS = np.linspace(3.0, 11.0, 32)
 
 
-def _edge_fraction(
-    colour: ColourImage, x: float, y: float, radius: float, body: Colour, tolerance: float
-) -> float:
-    """Share of rays from a lone pip that leave its face within a die's reach."""
+def _fitted_box(fit: LayoutFit) -> Box:
+    """The box around the fitted face."""
+    corners = fit.corners()
+    return (
+        float(corners[:, 0].min()),
+        float(corners[:, 1].min()),
+        float(corners[:, 0].max()),
+        float(corners[:, 1].max()),
+    )
+
+
+def _lone_pip_box(pip: Pip, exits: npt.NDArray[np.float64], size: float) -> Box:
+    """The box of a 1's face: around its outline where that shows on most sides (a
+    square of edge ``size``, turned any way, spans 1 to 1.41 edges on each axis)."""
+    half = np.array([size / 2, size / 2])
+    if np.isfinite(exits).mean() >= 0.6:
+        points = _exit_points(exits)
+        reach = (points.max(axis=0) - points.min(axis=0)) / 2
+        half = np.clip(reach, size / 2, 0.71 * size)
+    return (
+        float(pip.x - half[0]),
+        float(pip.y - half[1]),
+        float(pip.x + half[0]),
+        float(pip.y + half[1]),
+    )
+
+
+def _face_exits(colour: ColourImage, context: PipContext, radius: float) -> npt.NDArray[np.float64]:
+    """How far (pixels) each ray from a lone pip runs before it leaves the pip's face
+    (its colour), within a die's reach; inf where it does not leave it."""
+    pip = context.pip
+    tolerance = face_tolerance(pip.contrast)
     steps = _RAY_STEPS * radius
-    xs = x + np.outer(np.cos(_RAY_ANGLES), steps)
-    ys = y + np.outer(np.sin(_RAY_ANGLES), steps)
+    xs = pip.x + np.outer(np.cos(_RAY_ANGLES), steps)
+    ys = pip.y + np.outer(np.sin(_RAY_ANGLES), steps)
     values = sample_colour(colour, xs.ravel(), ys.ravel())
-    distances = colour_distance(values, body).reshape(xs.shape)
-    hits = np.any(distances > tolerance, axis=1)
-    return float(hits.mean())
+    distances = colour_distance(values, context.body_colour).reshape(xs.shape)
+    off_face = distances > _EDGE_SHARE * tolerance
+    first = np.argmax(off_face, axis=1)
+    exits: npt.NDArray[np.float64] = np.where(off_face.any(axis=1), steps[first], np.inf)
+    return exits
+
+
+#: A ray leaves a lone pip's face where the colour strays this share of the face
+#: tolerance from the face (a white die on a pale table differs only a little).
+_EDGE_SHARE = 0.6
+
+
+def _lone_face_size(exits: npt.NDArray[np.float64], radius: float) -> float:
+    """The edge length of a lone pip's face: from where its face ends around it where
+    that shows on most sides, else a typical face for a pip of this size."""
+    if len(exits) == 0 or np.isfinite(exits).mean() < 0.6:
+        return _TYPICAL_ONE * radius
+    # Rays from the middle of a square leave it on average 0.56 of its edge away.
+    size = float(np.median(exits[np.isfinite(exits)])) / 0.56
+    return float(np.clip(size, _TYPICAL_ONE * radius, _LARGEST_ONE * radius))
+
+
+#: The face of a 1 in pip radii: typical, and the largest (the smallest pip of a 1).
+_TYPICAL_ONE = 6.5
+_LARGEST_ONE = 11.0
+
+
+def _exit_points(exits: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Where the rays that leave the face do so, relative to the pip."""
+    found = np.isfinite(exits)
+    return np.column_stack(
+        [exits[found] * np.cos(_RAY_ANGLES[found]), exits[found] * np.sin(_RAY_ANGLES[found])]
+    )
+
+
+def _off_centre(exits: npt.NDArray[np.float64]) -> float:
+    """How far a lone pip lies from the middle of its face's outline, in face sizes
+    (the one pip of a 1 sits in the middle)."""
+    if np.isfinite(exits).sum() < 3:
+        return 1.0
+    points = _exit_points(exits)
+    low, high = points.min(axis=0), points.max(axis=0)
+    size = float(np.sqrt(max((high - low).prod(), 1e-9)))
+    return float(np.hypot(*((low + high) / 2)) / size)
 
 
 def _body_colour(group: list[PipContext]) -> tuple[int, int, int]:
@@ -419,7 +613,7 @@ def _resolve_overlaps(candidates: list[_Candidate]) -> list[DieReading]:
         c.reading
         for c in readings
         if c.reading.value is not None
-        or (c.pips > 1 and _convincing_pips(c) and not _beside(c, read))
+        or (c.pips > 1 and _convincing_pips(c) and not _beside(c, read) and _in_view(c))
     ]
 
 
@@ -457,3 +651,8 @@ def _rescale(die: DieReading, factor: float) -> DieReading:
     x0, y0, x1, y1 = die.box
     box: Box = (x0 * factor, y0 * factor, x1 * factor, y1 * factor)
     return DieReading(box, die.value, die.confidence, die.color)
+
+
+def _in_view(candidate: _Candidate) -> bool:
+    """Whether all the pip places of the candidate's face lie in the frame."""
+    return candidate.checks.get("in_view", 1.0) > 0.0
