@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 from gpiozero import Device
@@ -13,9 +14,10 @@ from einhorn_table.adapters.clock import FakeClock
 from einhorn_table.adapters.gpio_buttons import ButtonStations
 from einhorn_table.calibration.autopilot import Autopilot
 from einhorn_table.calibration.camera_lock import lock_for
-from einhorn_table.calibration.eyes import CameraEyes
+from einhorn_table.calibration.eyes import CameraEyes, read_in_tray
 from einhorn_table.calibration.fit import Tally
 from einhorn_table.calibration.flow import CalibrationFlow, FlowSettings, Step
+from einhorn_table.calibration.geometry import Corners
 from einhorn_table.calibration.profile import load_profile, save_profile
 from einhorn_table.calibration.session import SynthRoller, run_flow
 from einhorn_table.calibration.view import CalibrationView
@@ -23,7 +25,6 @@ from einhorn_table.ports import Button
 from einhorn_table.stations.gestures import GestureTiming
 from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map
 from einhorn_table.vision.profile import ReaderProfile
-from einhorn_table.vision.reader import read_frame
 from einhorn_table.vision.scoring import LabelledDie, SetScore, score_image
 from einhorn_table.vision.synth import DICE_PALETTE, SynthTable
 from tests.calibration_helpers import TableSource
@@ -96,13 +97,15 @@ def calibrate(
     return flow, parent, roller
 
 
-def figures(table: SynthTable, profile: ReaderProfile, photos: int = 40) -> SetScore:
+def figures(table: SynthTable, profile: ReaderProfile, photos: int = 40,
+            corners: Corners | None = None) -> SetScore:
+    """How a reader does on fresh pictures, read as ``play`` reads (inside the tray, if known)."""
     score = SetScore()
     for k in range(photos):
         frame = table.still([(k + i) % 6 + 1 for i in range(4)],
                             colors=[table.player_colors[k % 2]] * 4)
         labels = [LabelledDie(d.value or 0, tuple(float(v) for v in d.box)) for d in frame.dice]
-        score.add(score_image(labels, read_frame(frame.image, profile).dice))
+        score.add(score_image(labels, read_in_tray(frame.image, profile, corners).dice))
     return score
 
 
@@ -137,7 +140,8 @@ def test_the_whole_flow_on_mock_pins_makes_a_profile_that_reads_this_table_bette
     # by the measure calibrating chooses with (a silent error costs four right reads,
     # a phantom die half of one), and without phantom dice.
     before = tally(figures(small_dice_table(12), ReaderProfile()))
-    after = tally(figures(small_dice_table(12), profile.reader_profile()))
+    corners = cast(Corners, tuple(profile.tray.corners))
+    after = tally(figures(small_dice_table(12), profile.reader_profile(), corners=corners))
     assert after.score > before.score
     assert after.phantoms < before.phantoms
 

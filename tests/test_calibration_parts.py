@@ -89,8 +89,9 @@ def test_dice_section_and_reader_narrow_to_what_was_measured() -> None:
     dice = dice_section(measures)
     assert dice.die_px == pytest.approx(42.0) and dice.pip_polarity == "dark"
     reader = reader_for(dice)
-    # 0.75 x the smallest; 1.3 x the largest (57.2) but at least twice the smallest.
-    assert reader.min_die_px == pytest.approx(30.0) and reader.max_die_px == pytest.approx(60.0)
+    # 0.75 x the smallest; the largest stays the reader's own (its pip-contrast window).
+    assert reader.min_die_px == pytest.approx(30.0)
+    assert reader.max_die_px == ReaderProfile().max_die_px
     assert reader.pip_polarity == "dark"
     mixed = dice_section(measures + [DieMeasure(41.0, "light", 7.0, 80.0)] * 10)
     assert mixed.pip_polarity == "both"
@@ -153,12 +154,14 @@ def test_roll_tally_counts_right_wrong_and_phantom_dice() -> None:
     assert Tally(10, 1, 2).score == pytest.approx(10 - 4 - 1)
 
 
-def test_candidates_go_from_narrowed_to_the_base_and_ties_keep_the_first() -> None:
+def test_candidates_narrow_the_smallest_die_only_and_ties_keep_the_base() -> None:
     dice = DiceSection(die_px=30.0, die_px_min=26.0, die_px_max=34.0, pip_polarity="dark")
     candidates = candidate_readers(dice)
-    assert candidates[0].max_die_px < candidates[1].max_die_px < candidates[2].max_die_px
     assert candidates[-1] == ReaderProfile()
-    assert best_reader([Tally(5), Tally(5), Tally(6), Tally(6)]) == 2
+    assert candidates[0].min_die_px > ReaderProfile().min_die_px
+    assert all(c.max_die_px == ReaderProfile().max_die_px for c in candidates)
+    assert best_reader([Tally(5), Tally(6), Tally(6)]) == 2
+    assert best_reader([Tally(7), Tally(6)]) == 0
 
 
 def test_camera_eyes_see_flicker_and_glare_on_the_tray() -> None:

@@ -48,16 +48,7 @@ class CameraEyes:
         return light_sample(np.asarray(grey, dtype=np.uint8))
 
     def read(self, image: Image, profile: ReaderProfile, corners: Corners | None) -> FrameReading:
-        """The dice inside the tray (the picture cut to the tray, boxes in frame pixels)."""
-        if corners is None:
-            return read_frame(image, profile)
-        x0, y0, x1, y1 = bounding_box(corners, 4.0, _size(image))
-        reading = read_frame(np.ascontiguousarray(image[y0:y1, x0:x1]), profile)
-        return FrameReading(tuple(
-            DieReading((d.box[0] + x0, d.box[1] + y0, d.box[2] + x0, d.box[3] + y0),
-                       d.value, d.confidence, d.color)
-            for d in reading.dice
-        ))
+        return read_in_tray(image, profile, corners)
 
     def dice_colour(self, image: Image, boxes: Sequence[Box]) -> RGB:
         return dice_set_color(image, [
@@ -76,3 +67,19 @@ class CameraEyes:
 
 def _size(image: Image) -> tuple[int, int]:
     return int(image.shape[1]), int(image.shape[0])
+
+
+def read_in_tray(image: Image, profile: ReaderProfile, corners: Corners | None) -> FrameReading:
+    """The dice inside the tray: the picture cut to the tray's corners, boxes in frame pixels.
+
+    What lies outside the tray (its walls, the table, a hand) is never read as dice.
+    """
+    if corners is None:
+        return read_frame(image, profile)
+    x0, y0, x1, y1 = bounding_box(corners, 4.0, _size(image))
+    reading = read_frame(np.ascontiguousarray(image[y0:y1, x0:x1]), profile)
+    return FrameReading(tuple(
+        DieReading((d.box[0] + x0, d.box[1] + y0, d.box[2] + x0, d.box[3] + y0),
+                   d.value, d.confidence, d.color)
+        for d in reading.dice
+    ))

@@ -13,11 +13,8 @@ from einhorn_table.calibration.seeing import DieMeasure
 from einhorn_table.errors import EinhornError
 from einhorn_table.vision.profile import ReaderProfile
 
-#: The die size range given to the reader, around the sizes measured: tight, and
-#: wide at the large end (the reader's pip contrast window grows with it).
+#: The smallest die size given to the reader, as a share of the smallest measured.
 SMALL_MARGIN = 0.75
-LARGE_MARGIN = 1.3
-WIDE_MARGIN = 2.5
 #: Share of the measured dice that must agree on a pip polarity to fix it.
 POLARITY_AGREEMENT = 0.85
 #: The candidate thresholds for min_confidence, and what a silent error costs
@@ -88,37 +85,31 @@ def players_polarity(
 
 
 def reader_for(dice: DiceSection, base: ReaderProfile | None = None) -> ReaderProfile:
-    """The reader narrowed to these dice: their size range with a margin, their polarity."""
+    """The reader narrowed to these dice: their smallest size with a margin, their polarity.
+
+    The largest die size stays the base's (see :func:`candidate_readers`).
+    """
     base = base or ReaderProfile()
     if dice.die_px_min is None or dice.die_px_max is None:
         return replace(base, pip_polarity=dice.pip_polarity)
     low = max(base.min_die_px * 0.5, SMALL_MARGIN * dice.die_px_min)
-    high = max(low * 2.0, LARGE_MARGIN * dice.die_px_max)
-    return replace(
-        base,
-        min_die_px=round(low, 1),
-        max_die_px=round(high, 1),
-        pip_polarity=dice.pip_polarity,
-    )
+    return replace(base, min_die_px=round(low, 1), pip_polarity=dice.pip_polarity)
 
 
 def candidate_readers(
     dice: DiceSection, base: ReaderProfile | None = None
 ) -> tuple[ReaderProfile, ...]:
-    """The readers a calibration chooses from, most narrowed first, the base last.
+    """The readers a calibration chooses from, the base last.
 
-    Narrowing does not help every table alike (a small size range also shrinks
-    the window the reader judges pip contrast in), so the one that reads the
-    calibration's own dice best is taken (:func:`best_reader`).
+    The largest die size is left as the base has it: the reader judges pip
+    contrast in a window that shrinks with it, and a narrowed maximum read the
+    few dice of a calibration better yet gave more silent errors on fresh
+    pictures of the same table. Only the smallest die size and the pips' polarity
+    are narrowed; the one that reads the calibration's own dice best is taken
+    (:func:`best_reader`).
     """
     base = base or ReaderProfile()
-    tight = reader_for(dice, base)
-    found: list[ReaderProfile] = [tight]
-    if dice.die_px_max is not None:
-        found.append(replace(tight, max_die_px=round(
-            max(tight.max_die_px, WIDE_MARGIN * dice.die_px_max), 1)))
-    found.append(replace(tight, max_die_px=base.max_die_px))
-    found.append(base)
+    found: list[ReaderProfile] = [reader_for(dice, base), base]
     unique: list[ReaderProfile] = []
     for reader in found:
         if reader not in unique:
@@ -155,8 +146,12 @@ def roll_tally(read: Sequence[int | None], truth: Sequence[int]) -> Tally:
 
 
 def best_reader(tallies: Sequence[Tally]) -> int:
-    """The index of the best tally (on a tie, the first: candidates come most narrowed first)."""
-    return max(range(len(tallies)), key=lambda i: (tallies[i].score, -i))
+    """The index of the best tally; on a tie, the widest (candidates end with the base).
+
+    A calibration reads only a few dice; a narrowed reader must read them better
+    than the general one to be kept, since narrowing can cost on dice it did not see.
+    """
+    return max(range(len(tallies)), key=lambda i: (tallies[i].score, i))
 
 
 def choose_min_confidence(

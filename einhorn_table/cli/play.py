@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from einhorn_table.ports import Button, Controls, Gesture
 from einhorn_table.table.config import PlayerConfig
@@ -114,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.sources import create_source
     from einhorn_table.adapters.systemd_notify import FrameWatchdog, SystemdNotifier
     from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
+    from einhorn_table.calibration.eyes import read_in_tray
+    from einhorn_table.calibration.geometry import Corners
     from einhorn_table.calibration.paths import default_profile_path
     from einhorn_table.calibration.profile import load_profile
     from einhorn_table.cli.table_app import standings_text, start_match
@@ -133,7 +135,6 @@ def run(args: argparse.Namespace) -> int:
         preset_choice,
     )
     from einhorn_table.vision.profile import ReaderProfile
-    from einhorn_table.vision.reader import read_frame
 
     config = load_config(args.config)
     variant = (get_variant(config.variant) if config.variant in VARIANTS
@@ -143,9 +144,12 @@ def run(args: argparse.Namespace) -> int:
     profile_path = config.calibration or default_profile_path()
     camera_settings: CameraSettings | None = None
     profile = ReaderProfile()
+    tray_corners: Corners | None = None
     if config.calibration is not None or profile_path.is_file():
         calibration = load_profile(profile_path)
         profile, camera_settings = calibration.reader_profile(), calibration.camera
+        if len(calibration.tray.corners) == 4:
+            tray_corners = cast(Corners, tuple(calibration.tray.corners))
     clock = SystemClock()
     names = [p.name for p in config.players]
     setup = Setup.for_variant(variant, names, games=config.games)
@@ -186,8 +190,8 @@ def run(args: argparse.Namespace) -> int:
         controller = TableController(match, started.recorder, seats, started.recorder,
                                      archive=lambda: history_summary(store))
         source = create_source(config.camera, clock=clock, camera_settings=camera_settings)
-        tray = VisionTray(source, make_watcher(), lambda image: read_frame(image, profile),
-                          clock)
+        tray = VisionTray(source, make_watcher(),
+                          lambda image: read_in_tray(image, profile, tray_corners), clock)
         loop = TableLoop(controller, WatchedTray(tray, source, watchdog),
                          SeatControls(buttons, stations), clock, screen)
         how = "continued" if started.resumed else "started"
