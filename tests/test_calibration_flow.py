@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import cast
 
 import pytest
+from calibration_helpers import TableSource
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
@@ -27,7 +28,6 @@ from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.scoring import LabelledDie, SetScore, score_image
 from einhorn_table.vision.synth import DICE_PALETTE, SynthTable
-from tests.calibration_helpers import TableSource
 
 PIN_MAP = load_pin_map(default_pin_map_path())
 
