@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import cast
 
-import pytest
 from calibration_helpers import TableSource
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from einhorn_table.adapters.clock import FakeClock
@@ -30,18 +27,6 @@ from einhorn_table.vision.scoring import LabelledDie, SetScore, score_image
 from einhorn_table.vision.synth import DICE_PALETTE, SynthTable
 
 PIN_MAP = load_pin_map(default_pin_map_path())
-
-
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    saved = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved
 
 
 class PinPresser:

@@ -198,28 +198,10 @@ class CalibrationRenderer:
             pg.draw.rect(self.surface, (52, 60, 80) if active else PANEL, rect,
                          border_radius=self.s(8))
             colour = TEXT if active else DIM
-            self._sign(hint.sign, (rect.x + self.s(26), rect.centery), self.s(15), colour)
+            self.base.sign(hint.sign, (rect.x + self.s(26), rect.centery), self.s(15), colour)
             if active:
                 self.text(hint.does, 26, colour, (rect.x + self.s(50), rect.centery), "midleft",
                           max_width=rect.width - self.s(56))
-
-    def _sign(self, sign: str, centre: tuple[int, int], r: int,
-              colour: tuple[int, int, int]) -> None:
-        pg = self.pg
-        x, y = centre
-        thick = max(2, r // 4)
-        pg.draw.circle(self.surface, colour, centre, r + self.s(5), max(1, thick // 2))
-        if sign in ("-", "+"):
-            pg.draw.line(self.surface, colour, (x - r * 0.6, y), (x + r * 0.6, y), thick)
-        if sign == "+":
-            pg.draw.line(self.surface, colour, (x, y - r * 0.6), (x, y + r * 0.6), thick)
-        if sign == "X":
-            pg.draw.line(self.surface, colour, (x - r * 0.5, y - r * 0.5),
-                         (x + r * 0.5, y + r * 0.5), thick)
-            pg.draw.line(self.surface, colour, (x - r * 0.5, y + r * 0.5),
-                         (x + r * 0.5, y - r * 0.5), thick)
-        if sign == "OK":
-            self.text("OK", 20, colour, centre, "center")
 
     def _help(self, lines: tuple[str, ...]) -> None:
         pg = self.pg

@@ -405,13 +405,14 @@ class Renderer:
             active = bool(hint.does)
             pg.draw.rect(self.surface, (52, 60, 80) if active else PANEL, rect,
                          border_radius=self.s(8))
-            self._sign(hint.sign, (rect.x + self.s(26), rect.centery), self.s(15),
+            self.sign(hint.sign, (rect.x + self.s(26), rect.centery), self.s(15),
                        TEXT if active else DIM)
             label = hint.category.label if hint.does == "call it" else hint.does
             self.text(label, 26, TEXT if active else DIM, (rect.x + self.s(50), rect.centery),
                       "midleft", max_width=rect.width - self.s(56))
 
-    def _sign(self, sign: str, centre: tuple[int, int], r: int, colour: Colour) -> None:
+    def sign(self, sign: str, centre: tuple[int, int], r: int, colour: Colour) -> None:
+        """A button's sign (- + OK X) in a ring, as the stations show it."""
         pg = self.pg
         x, y = centre
         thick = max(2, r // 4)
@@ -571,7 +572,7 @@ class Renderer:
         self._chart(view, chart)
         for k, hint in enumerate(hints):  # the button that means something here: + history
             centre = (area.x + self.s(26) + k * self.s(150), area.bottom - self.s(20))
-            self._sign(hint.sign, centre, self.s(13), ACCENT)
+            self.sign(hint.sign, centre, self.s(13), ACCENT)
             self.text(hint.does, 32, ACCENT, (centre[0] + self.s(26), centre[1]), "midleft",
                       max_width=self.s(116))
 
