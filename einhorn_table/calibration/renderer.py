@@ -189,19 +189,7 @@ class CalibrationRenderer:
                 y += self.s(28)
 
     def _buttons(self, hints: tuple[Hint, ...], area: Any) -> None:
-        pg = self.pg
-        gap = self.s(6)
-        width = (area.width - gap * 3) / 4
-        for k, hint in enumerate(hints):
-            rect = pg.Rect(round(area.x + k * (width + gap)), area.y, round(width), area.height)
-            active = bool(hint.does)
-            pg.draw.rect(self.surface, (52, 60, 80) if active else PANEL, rect,
-                         border_radius=self.s(8))
-            colour = TEXT if active else DIM
-            self.base.sign(hint.sign, (rect.x + self.s(26), rect.centery), self.s(15), colour)
-            if active:
-                self.text(hint.does, 26, colour, (rect.x + self.s(50), rect.centery), "midleft",
-                          max_width=rect.width - self.s(56))
+        self.base.button_tiles([(h.sign, _clean(h.does)) for h in hints], area)
 
     def _help(self, lines: tuple[str, ...]) -> None:
         pg = self.pg

@@ -8,6 +8,7 @@ default font and drawing primitives are used, so it works on a bare Pi.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from einhorn_table.rules import Category
@@ -397,19 +398,24 @@ class Renderer:
         return y
 
     def _button_strip(self, hints: tuple[ButtonHint, ...], area: Any) -> None:
+        self.button_tiles(
+            [(h.sign, h.category.label if h.does == "call it" else h.does) for h in hints], area
+        )
+
+    def button_tiles(self, tiles: Sequence[tuple[str, str]], area: Any) -> None:
+        """The four buttons left to right: each its sign and what it does now ("": nothing)."""
         pg = self.pg
         gap = self.s(6)
         width = (area.width - gap * 3) / 4
-        for k, hint in enumerate(hints):
+        for k, (sign, label) in enumerate(tiles):
             rect = pg.Rect(round(area.x + k * (width + gap)), area.y, round(width), area.height)
-            active = bool(hint.does)
-            pg.draw.rect(self.surface, (52, 60, 80) if active else PANEL, rect,
+            colour = TEXT if label else DIM
+            pg.draw.rect(self.surface, (52, 60, 80) if label else PANEL, rect,
                          border_radius=self.s(8))
-            self.sign(hint.sign, (rect.x + self.s(26), rect.centery), self.s(15),
-                       TEXT if active else DIM)
-            label = hint.category.label if hint.does == "call it" else hint.does
-            self.text(label, 26, TEXT if active else DIM, (rect.x + self.s(50), rect.centery),
-                      "midleft", max_width=rect.width - self.s(56))
+            self.sign(sign, (rect.x + self.s(26), rect.centery), self.s(15), colour)
+            if label:
+                self.text(label, 26, colour, (rect.x + self.s(50), rect.centery), "midleft",
+                          max_width=rect.width - self.s(56))
 
     def sign(self, sign: str, centre: tuple[int, int], r: int, colour: Colour) -> None:
         """A button's sign (- + OK X) in a ring, as the stations show it."""
