@@ -1,12 +1,16 @@
 """Benchmark of the dice reader on the labelled photo sets.
 
     PYTHONPATH=. python benchmarks/vision.py [--datasets DIR] [--sets NAME ...]
-        [--misreads DIR]
+        [--misreads DIR] [--method combined|learned|classical] [--models DIR] [--fold K]
 
 Prints one table per set: detection recall and precision, dice read right,
 abstentions and silent errors (as shares of the labelled dice), rolls of three
 read right / flagged / silently wrong, and the median and 95th-percentile
 reading time per photo on one core (decoding the file is not timed).
+
+The learned reader was trained on these development photos, so its figures here
+are on photos it has seen. ``--fold 1 --models DIR`` measures models trained with
+``vision_models/train.py --train-fold 0 --out DIR`` on the fold they never saw.
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ import cv2
 import numpy as np
 
 from einhorn_table.vision.drawing import draw_reading
-from einhorn_table.vision.labelled import find_sets, load_set
+from einhorn_table.vision.labelled import find_sets, fold_of, load_set
+from einhorn_table.vision.learned import MODEL_DIR
+from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame
 from einhorn_table.vision.scoring import SetScore, score_image
 
@@ -32,16 +38,25 @@ def _percent(part: int, whole: int) -> str:
     return f"{100.0 * part / whole:6.1f} %" if whole else "     - "
 
 
-def benchmark_set(folder: Path, misreads: Path | None) -> tuple[SetScore, list[float]]:
+def benchmark_set(
+    folder: Path,
+    misreads: Path | None,
+    profile: ReaderProfile | None = None,
+    models: Path | None = None,
+    fold: int | None = None,
+) -> tuple[SetScore, list[float]]:
+    profile = profile or ReaderProfile()
     score = SetScore()
     times: list[float] = []
     for photo in load_set(folder):
+        if fold is not None and fold_of(folder.name, photo.path.name) != fold:
+            continue
         image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
         if image is None:
             print(f"  cannot decode {photo.path}", file=sys.stderr)
             continue
         start = time.perf_counter()
-        reading = read_frame(image)
+        reading = read_frame(image, profile, model_dir=models or MODEL_DIR)
         times.append((time.perf_counter() - start) * 1000.0)
         result = score_image(photo.dice, reading.dice)
         score.add(result)
@@ -83,8 +98,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-calibrated", action="store_true",
                         help="skip the calibrated column (calibrate on one half, measure on "
                         "the other)")
+    parser.add_argument("--method", choices=("combined", "learned", "classical"),
+                        default="combined", help="which reader (default: combined)")
+    parser.add_argument("--models", type=Path,
+                        help="the learned reader's models from this folder, not vision_models/")
+    parser.add_argument("--fold", type=int, choices=(0, 1),
+                        help="only the photos of this fold (einhorn_table.vision.labelled.fold_of)")
+    parser.add_argument("--min-confidence", type=float, default=ReaderProfile.min_confidence)
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
+    profile = ReaderProfile(method=args.method, min_confidence=args.min_confidence)
+    print(f"reader: {args.method}"
+          + (f", models from {args.models}" if args.models else "")
+          + (f", fold {args.fold} only" if args.fold is not None else "")
+          + f", min_confidence {args.min_confidence:g}")
     folders = find_sets(args.datasets)
     if args.sets:
         folders = [f for f in folders if f.name in args.sets]
@@ -92,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no labelled sets under {args.datasets}; pass --datasets DIR", file=sys.stderr)
         return 1
     for folder in folders:
-        score, times = benchmark_set(folder, args.misreads)
+        score, times = benchmark_set(folder, args.misreads, profile, args.models, args.fold)
         print_table(folder.name, score, times)
     if not args.no_calibrated:
         # Issue 7's column: each set calibrated (einhorn-table calibrate --from-labelled) on

@@ -150,7 +150,7 @@ def test_grey_frames_are_read() -> None:
 
 def test_profile_limits_which_pips_are_looked_for() -> None:
     image = load_photo("tomitomi3_crops__5_00006.png")
-    light_only = read_frame(image, ReaderProfile(pip_polarity="light"))
+    light_only = read_frame(image, ReaderProfile(method="classical", pip_polarity="light"))
     assert 5 not in [d.value for d in light_only.dice]
     with pytest.raises(Exception):  # noqa: B017 - frozen dataclass refuses changes
         ReaderProfile().min_confidence = 0.1  # type: ignore[misc]

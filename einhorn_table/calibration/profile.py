@@ -34,6 +34,7 @@ VERSION = 1
 Point = tuple[float, float]
 RGB = tuple[int, int, int]
 POLARITIES = ("dark", "light", "both")
+READER_METHODS = ("combined", "learned", "classical")
 REMAKE = "make the profile again with 'einhorn-table calibrate'"
 
 
@@ -229,7 +230,10 @@ DICE_CHECKS: dict[str, Check] = {
     "pip_polarity": _choice(*POLARITIES),
     "pip_contrast": _number,
 }
-READER_CHECKS = _checks_from_defaults(ReaderProfile, {"pip_polarity": _choice(*POLARITIES)})
+READER_CHECKS = _checks_from_defaults(
+    ReaderProfile,
+    {"pip_polarity": _choice(*POLARITIES), "method": _choice(*READER_METHODS)},
+)
 CHECK_CHECKS: dict[str, Check] = {"rolls": _integer, "dice": _integer, "right": _integer}
 TOP_CHECKS: dict[str, Check] = {"version": _integer, "made_by": _text, "made_at": _text}
 SECTIONS = ("camera", "tray", "dice", "reader", "players", "check")

@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     results.append(screen_result)
     results.append(checks.check_state_dir(args.state_dir or checks.default_state_dir()))
     results.append(profile_result)
+    results.append(checks.check_reader())
     groups = checks.check_groups(machine)
     if groups is not None:
         results.append(groups)

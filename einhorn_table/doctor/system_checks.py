@@ -114,3 +114,20 @@ def check_groups(machine: Machine) -> CheckResult | None:
         f"To run by hand: sudo usermod -aG {','.join(lacking)} $USER, then log out and in.",
         essential=False,
     )
+
+
+def check_reader(model_dir: Path | None = None) -> CheckResult:
+    """The learned dice reader's models are installed and load through OpenCV."""
+    from einhorn_table.vision.learned import MODEL_DIR, LearnedReader, ModelError
+
+    folder = model_dir or MODEL_DIR
+    try:
+        LearnedReader(folder)
+    except ModelError as error:
+        return CheckResult(
+            "dice reader",
+            Status.WARN,
+            f"{error}; the classical reader stands in, which reads fewer dice",
+            "Reinstall Einhorn Table (git pull, then ./start) to get vision_models/ back.",
+        )
+    return CheckResult("dice reader", Status.OK, f"learned models in {folder} load")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,3 +41,20 @@ def load_set(folder: Path) -> list[LabelledPhoto]:
 def find_sets(root: Path) -> list[Path]:
     """The set folders under ``root`` (those holding a ``labels.jsonl``), by name."""
     return sorted(p.parent for p in root.glob("*/labels.jsonl"))
+
+
+def fold_of(set_name: str, image_name: str, folds: int = 2) -> int:
+    """Which of ``folds`` folds a photo falls in, stable across runs and machines.
+
+    Photos taken moments apart (matteop65's numbered webcam frames, byler's
+    photos of the same minute) share a fold, so a model trained on one fold is
+    measured on the other without near-duplicates of its training photos.
+    """
+    stem = Path(image_name).stem
+    key = stem
+    prefix, _, number = stem.rpartition("_")
+    if set_name.startswith("matteop65") and number.isdigit():
+        key = f"{prefix}_{int(number) // 4}"
+    elif stem.startswith("IMG_") and len(stem) >= 17:
+        key = stem[:17]  # IMG_YYYYMMDD_HHMM: one minute of photos
+    return zlib.crc32(f"{set_name}/{key}".encode()) % folds

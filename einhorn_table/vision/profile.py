@@ -13,6 +13,10 @@ class ReaderProfile:
     size once it is known), which makes reading faster and abstaining rarer.
     """
 
+    #: Which reader: "combined" (the classical and the learned reader cross-checked),
+    #: "learned" (the trained models in ``vision_models/`` alone) or "classical" (pips
+    #: found and fitted, no model; also what stands in where the models are missing).
+    method: str = "combined"
     #: Frames larger than this (longest side, pixels) are shrunk before reading.
     max_side: int = 640
     #: Smallest and largest die (edge length in pixels of the full frame).
@@ -22,5 +26,6 @@ class ReaderProfile:
     pip_polarity: str = "both"
     #: Minimum contrast (grey levels) between a pip and the face around it.
     min_pip_contrast: float = 28.0
-    #: A die whose reading is less sure than this gets no value (None).
+    #: A die whose reading is less sure than this gets no value (None). Both readers
+    #: scale their confidence so that 0.5 is their own measured default bar.
     min_confidence: float = 0.5

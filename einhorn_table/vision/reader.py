@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -10,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from einhorn_table.errors import EinhornError
+from einhorn_table.vision.combined import combine
 from einhorn_table.vision.grouping import (
     Colour,
     PipContext,
@@ -22,6 +24,7 @@ from einhorn_table.vision.grouping import (
     sample_colour,
 )
 from einhorn_table.vision.layouts import GRID, LAYOUTS, LayoutFit, fit_layout
+from einhorn_table.vision.learned import MODEL_DIR, models_present, read_frame_learned
 from einhorn_table.vision.pips import GreyImage, Pip, contrast_map, find_pips
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.results import Box, DieReading, FrameReading
@@ -66,8 +69,33 @@ class _Candidate:
     fit: LayoutFit | None = None
 
 
-def read_frame(image: npt.NDArray[Any], profile: ReaderProfile | None = None) -> FrameReading:
-    """Find every die in a BGR (or grey) frame and read its value where sure."""
+def read_frame(
+    image: npt.NDArray[Any],
+    profile: ReaderProfile | None = None,
+    *,
+    model_dir: Path = MODEL_DIR,
+) -> FrameReading:
+    """Find every die in a BGR (or grey) frame and read its value where sure.
+
+    The profile's ``method`` picks the reader: both cross-checked ("combined",
+    :mod:`einhorn_table.vision.combined`), the learned one alone, or the classical
+    one alone (:func:`read_frame_classical`, also used where the models are missing).
+    ``model_dir`` holds the learned reader's models (by default ``vision_models/``).
+    """
+    profile = profile or ReaderProfile()
+    if profile.method in ("combined", "learned") and models_present(model_dir):
+        colour = _as_colour(image)
+        learned = read_frame_learned(colour, profile, model_dir)
+        if profile.method == "learned":
+            return FrameReading(tuple(die for die, _ in learned))
+        return combine(learned, read_frame_classical(colour, profile))
+    return read_frame_classical(image, profile)
+
+
+def read_frame_classical(
+    image: npt.NDArray[Any], profile: ReaderProfile | None = None
+) -> FrameReading:
+    """The classical reader: pips found, grouped into faces, fitted to the layouts."""
     profile = profile or ReaderProfile()
     colour = _as_colour(image)
     height, width = colour.shape[:2]

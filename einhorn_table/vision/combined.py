@@ -1,0 +1,59 @@
+"""The two readers together: the classical reader and the learned one, cross-checked.
+
+Measured on photos the models never saw (``vision_models/README.md``), neither
+reader is best everywhere: the classical one rarely errs on white dice from a
+fixed camera, the learned one finds and reads small and coloured dice the
+classical one misses. Together:
+
+* a die both readers find gets a value when both read the same value, or when
+  one reads a value and the other is unsure; when they read different values it
+  gets none (confidence 0), so the table asks; its box is the classical reader's,
+  fitted to the pips;
+* a die only the classical reader finds is kept as it read it;
+* a die only the learned reader finds is kept when the detector is fairly sure
+  it is a die (:data:`ALONE_SCORE`), so stray finds do not turn a roll of three
+  into a roll of four.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from einhorn_table.vision.results import DieReading, FrameReading
+from einhorn_table.vision.scoring import same_die
+
+#: A die only the learned reader finds needs at least this detector score.
+ALONE_SCORE = 0.5
+
+
+def combine(learned: list[tuple[DieReading, float]], classical: FrameReading) -> FrameReading:
+    """One reading from both readers' (see the module's rules)."""
+    dice: list[DieReading] = []
+    taken: set[int] = set()
+    for die, score in learned:
+        twins = [
+            i
+            for i, other in enumerate(classical.dice)
+            if i not in taken and (same_die(die.box, other.box) or same_die(other.box, die.box))
+        ]
+        if not twins:
+            if score >= ALONE_SCORE:
+                dice.append(die)
+            continue
+        taken.add(twins[0])
+        twin = classical.dice[twins[0]]
+        # The classical reader's box is fitted to the pips; the detector's is rougher.
+        dice.append(replace(_agreed(die, twin), box=twin.box))
+    dice.extend(other for i, other in enumerate(classical.dice) if i not in taken)
+    dice.sort(key=lambda d: (d.box[0], d.box[1]))
+    return FrameReading(tuple(dice))
+
+
+def _agreed(learned: DieReading, classical: DieReading) -> DieReading:
+    if learned.value is not None and classical.value is not None:
+        if learned.value != classical.value:
+            return replace(learned, value=None, confidence=0.0)
+        return replace(learned, confidence=max(learned.confidence, classical.confidence))
+    if classical.value is not None:
+        return replace(learned, value=classical.value, confidence=classical.confidence)
+    return learned

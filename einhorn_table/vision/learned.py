@@ -1,0 +1,306 @@
+"""The learned dice reader: a small die detector and a face classifier, run through OpenCV.
+
+Two ONNX models from ``vision_models/`` (trained by ``vision_models/train.py``; see
+``vision_models/MODEL_CARD.md``):
+
+* the **detector** looks at the whole frame and marks die centres on a grid four
+  pixels apart, with each die's width and height (CenterNet-style heat map);
+* the **face classifier** looks at one square crop per die, scaled to
+  :data:`CROP` pixels whatever the die's size, and says background, a value 1..6,
+  or "a die with no readable face" (cocked, smeared).
+
+A die gets a value only when the classifier is sure (``min_confidence``);
+otherwise it is reported with value None, so the table asks for a re-roll. Both
+models run through ``cv2.dnn``, so nothing beyond OpenCV is needed on a Pi.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from einhorn_table.errors import EinhornError
+from einhorn_table.vision.colours import die_color
+from einhorn_table.vision.profile import ReaderProfile
+from einhorn_table.vision.results import DieReading, FrameReading
+
+#: Where the trained models live (the repository's ``vision_models/`` folder).
+MODEL_DIR = Path(__file__).resolve().parents[2] / "vision_models"
+DETECTOR_FILE = "dice_detector.onnx"
+CLASSIFIER_FILE = "dice_faces.onnx"
+
+#: The detector's output grid step, in input pixels.
+STRIDE = 4
+#: The detector's input sides must be multiples of this.
+ALIGN = 32
+#: The classifier's crop side, in pixels.
+CROP = 40
+#: A crop is this many times the die's longer box side.
+CROP_MARGIN = 1.25
+#: The classifier's probability that is reported as confidence 0.5, the default bar
+#: (``ReaderProfile.min_confidence``); chosen on held-out photos (see the model card).
+PROBABILITY_BAR = 0.9
+#: A place the detector scores below this is no die.
+DETECTION_THRESHOLD = 0.3
+#: Two detections closer than this many die sides are one die (see :func:`distinct`).
+SAME_DIE_REACH = 0.7
+#: Classifier classes: 0 background, 1..6 the value up, 7 a die with no readable face.
+BACKGROUND = 0
+UNREADABLE = 7
+CLASSES = 8
+
+
+class ModelError(EinhornError):
+    """The learned reader's model files are missing or unreadable."""
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One die centre the detector found, in frame pixels."""
+
+    centre: tuple[float, float]
+    size: tuple[float, float]
+    score: float
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        (cx, cy), (w, h) = self.centre, self.size
+        return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
+def normalised(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """BGR uint8 (H, W, 3) to the models' input scale: float32, -0.5..0.5."""
+    return image.astype(np.float32) * np.float32(1 / 255) - np.float32(0.5)
+
+
+def padded_to_grid(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The frame padded on the right and bottom (edge pixels repeated) to multiples of ALIGN."""
+    height, width = image.shape[:2]
+    bottom = (-height) % ALIGN
+    right = (-width) % ALIGN
+    if bottom == 0 and right == 0:
+        return image
+    return np.asarray(
+        cv2.copyMakeBorder(image, 0, bottom, 0, right, cv2.BORDER_REPLICATE), np.uint8
+    )
+
+
+def crop_square(
+    image: npt.NDArray[np.uint8], centre: tuple[float, float], side: float, size: int = CROP
+) -> npt.NDArray[np.uint8]:
+    """A ``size`` x ``size`` crop of the square of ``side`` pixels around ``centre``;
+    parts outside the frame repeat its edge."""
+    height, width = image.shape[:2]
+    half = max(2.0, side / 2)
+    x0, y0 = round(centre[0] - half), round(centre[1] - half)
+    x1, y1 = round(centre[0] + half), round(centre[1] + half)
+    inner = image[max(0, y0) : min(height, y1), max(0, x0) : min(width, x1)]
+    if inner.size == 0:
+        return np.zeros((size, size, 3), np.uint8)
+    pads = (max(0, -y0), max(0, y1 - height), max(0, -x0), max(0, x1 - width))
+    if any(pads):
+        inner = np.asarray(cv2.copyMakeBorder(inner, *pads, cv2.BORDER_REPLICATE), np.uint8)
+    interpolation = cv2.INTER_AREA if inner.shape[0] > size else cv2.INTER_LINEAR
+    return np.asarray(cv2.resize(inner, (size, size), interpolation=interpolation), np.uint8)
+
+
+def decode_detections(
+    heat: npt.NDArray[np.float32],
+    geometry: npt.NDArray[np.float32],
+    *,
+    threshold: float,
+    limit: int = 64,
+) -> list[Detection]:
+    """Die centres from the detector's outputs: ``heat`` (h, w) in 0..1 and
+    ``geometry`` (4, h, w): x and y offsets within a grid cell, log width and log
+    height in grid steps. A centre is a local maximum of the heat above ``threshold``."""
+    peaks = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((heat >= peaks) & (heat >= threshold))
+    order = np.argsort(-heat[ys, xs])[:limit]
+    found = []
+    for y, x in zip(ys[order], xs[order], strict=True):
+        dx, dy, log_w, log_h = (float(v) for v in geometry[:, y, x])
+        centre = ((x + dx) * STRIDE, (y + dy) * STRIDE)
+        size = (float(np.exp(log_w)) * STRIDE, float(np.exp(log_h)) * STRIDE)
+        found.append(Detection(centre, size, float(heat[y, x])))
+    return found
+
+
+def confidence_of(probability: float, bar: float = PROBABILITY_BAR) -> float:
+    """The classifier's probability on the reader's confidence scale, where 0.5 is
+    the default bar: linear from 0 to ``bar`` (0 to 0.5) and from ``bar`` to 1."""
+    if probability <= bar:
+        return 0.5 * probability / bar
+    return 0.5 + 0.5 * (probability - bar) / (1.0 - bar)
+
+
+def distinct(detections: list[Detection], reach: float = SAME_DIE_REACH) -> list[Detection]:
+    """One detection per die: going from the strongest, a detection whose centre lies
+    within ``reach`` times the larger of the two dice's sides of one already kept is
+    the same die seen again, and is dropped."""
+    kept: list[Detection] = []
+    for d in sorted(detections, key=lambda d: -d.score):
+        side = max(d.size)
+        if all(
+            np.hypot(d.centre[0] - k.centre[0], d.centre[1] - k.centre[1])
+            >= reach * max(side, max(k.size))
+            for k in kept
+        ):
+            kept.append(d)
+    return kept
+
+
+def _sigmoid(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    return np.asarray(1.0 / (1.0 + np.exp(-x)), np.float32)
+
+
+def _softmax(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return np.asarray(e / e.sum(axis=1, keepdims=True), np.float32)
+
+
+class LearnedReader:
+    """The two models, loaded once; :meth:`read` reads a BGR frame."""
+
+    def __init__(self, model_dir: Path = MODEL_DIR) -> None:
+        paths = [model_dir / DETECTOR_FILE, model_dir / CLASSIFIER_FILE]
+        for path in paths:
+            if not path.is_file():
+                raise ModelError(
+                    f"the dice reader's model {path} is missing; reinstall Einhorn Table "
+                    "or train it with: python vision_models/train.py"
+                )
+        try:
+            self.detector: Any = cv2.dnn.readNetFromONNX(str(paths[0]))
+            self.classifier: Any = cv2.dnn.readNetFromONNX(str(paths[1]))
+        except cv2.error as error:
+            raise ModelError(
+                f"the dice reader's models in {model_dir} cannot be loaded ({error}); "
+                "reinstall Einhorn Table or retrain them with vision_models/train.py"
+            ) from error
+
+    def detect(self, image: npt.NDArray[np.uint8], threshold: float) -> list[Detection]:
+        """Die centres and sizes in a BGR frame."""
+        grid = padded_to_grid(image)
+        blob = normalised(grid).transpose(2, 0, 1)[np.newaxis]
+        self.detector.setInput(np.ascontiguousarray(blob))
+        out = np.asarray(self.detector.forward(), np.float32)[0]
+        heat = _sigmoid(out[0])
+        return distinct(decode_detections(heat, out[1:5], threshold=threshold))
+
+    def classify(
+        self, image: npt.NDArray[np.uint8], detections: list[Detection]
+    ) -> npt.NDArray[np.float32]:
+        """Class probabilities (n, CLASSES) for a crop around each detection: the mean
+        over the crop's four quarter turns, which a die's face does not change."""
+        if not detections:
+            return np.zeros((0, CLASSES), np.float32)
+        crops = np.stack(
+            [crop_square(image, d.centre, CROP_MARGIN * max(d.size)) for d in detections]
+        )
+        turns = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(4)])
+        blob = normalised(turns).transpose(0, 3, 1, 2)
+        self.classifier.setInput(np.ascontiguousarray(blob))
+        probabilities = _softmax(np.asarray(self.classifier.forward(), np.float32))
+        mean = probabilities.reshape(4, len(detections), CLASSES).mean(axis=0)
+        return np.asarray(mean, np.float32)
+
+    def read_scored(
+        self,
+        image: npt.NDArray[np.uint8],
+        *,
+        min_confidence: float,
+        detection_threshold: float = DETECTION_THRESHOLD,
+        min_die_px: float = 0.0,
+        max_die_px: float = 1e9,
+    ) -> list[tuple[DieReading, float]]:
+        """Every die in the frame, read where the classifier is sure, each with the
+        detector's score for it (0..1)."""
+        detections = [
+            d
+            for d in self.detect(image, detection_threshold)
+            if min_die_px <= max(d.size) <= max_die_px
+        ]
+        probabilities = self.classify(image, detections)
+        height, width = image.shape[:2]
+        dice = []
+        for detection, p in zip(detections, probabilities, strict=True):
+            if p[BACKGROUND] > 0.5:
+                continue
+            value = int(np.argmax(p[1:7])) + 1
+            confidence = confidence_of(float(p[value]))
+            box = _clipped(detection.box, width, height)
+            ibox = (int(box[0]), int(box[1]), int(np.ceil(box[2])), int(np.ceil(box[3])))
+            reading = DieReading(
+                box=box,
+                value=value if confidence >= min_confidence else None,
+                confidence=round(confidence, 3),
+                color=die_color(image, ibox),
+            )
+            dice.append((reading, detection.score))
+        dice.sort(key=lambda pair: (pair[0].box[0], pair[0].box[1]))
+        return dice
+
+    def read(self, image: npt.NDArray[np.uint8], *, min_confidence: float) -> FrameReading:
+        """Every die in the frame, read where the classifier is sure."""
+        scored = self.read_scored(image, min_confidence=min_confidence)
+        return FrameReading(tuple(die for die, _ in scored))
+
+
+def _clipped(
+    box: tuple[float, float, float, float], width: int, height: int
+) -> tuple[float, float, float, float]:
+    x0, y0, x1, y1 = box
+    return (max(0.0, x0), max(0.0, y0), min(float(width), x1), min(float(height), y1))
+
+
+@lru_cache(maxsize=4)
+def learned_reader(model_dir: Path = MODEL_DIR) -> LearnedReader:
+    """The reader for these models, loaded on first use and kept."""
+    return LearnedReader(model_dir)
+
+
+def models_present(model_dir: Path = MODEL_DIR) -> bool:
+    """Whether both model files are there."""
+    return (model_dir / DETECTOR_FILE).is_file() and (model_dir / CLASSIFIER_FILE).is_file()
+
+
+def read_frame_learned(
+    image: npt.NDArray[np.uint8], profile: ReaderProfile, model_dir: Path = MODEL_DIR
+) -> list[tuple[DieReading, float]]:
+    """The learned reader on a BGR frame, within the profile's frame and die sizes:
+    each die with the detector's score for it."""
+    height, width = image.shape[:2]
+    scale = min(1.0, profile.max_side / max(height, width))
+    if scale < 1.0:
+        size = (round(width * scale), round(height * scale))
+        image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
+    scored = learned_reader(model_dir).read_scored(
+        image,
+        min_confidence=profile.min_confidence,
+        min_die_px=0.7 * profile.min_die_px * scale,
+        max_die_px=1.3 * profile.max_die_px * scale,
+    )
+    if scale == 1.0:
+        return scored
+    return [
+        (
+            replace(
+                die,
+                box=(
+                    die.box[0] / scale,
+                    die.box[1] / scale,
+                    die.box[2] / scale,
+                    die.box[3] / scale,
+                ),
+            ),
+            score,
+        )
+        for die, score in scored
+    ]

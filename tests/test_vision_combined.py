@@ -1,0 +1,45 @@
+"""The two readers cross-checked: who wins, who is dropped, when the table must ask."""
+
+from __future__ import annotations
+
+from einhorn_table.vision.combined import ALONE_SCORE, combine
+from einhorn_table.vision.results import DieReading, FrameReading
+
+
+def die(x: float, value: int | None, confidence: float = 0.8) -> DieReading:
+    return DieReading((x, 10.0, x + 40.0, 50.0), value, confidence, (250, 250, 250))
+
+
+def test_readers_that_agree_give_the_value_with_the_surer_confidence() -> None:
+    reading = combine([(die(0, 4, 0.7), 0.9)], FrameReading((die(2, 4, 0.95),)))
+    assert [(d.value, d.confidence) for d in reading.dice] == [(4, 0.95)]
+
+
+def test_readers_that_disagree_give_no_value() -> None:
+    reading = combine([(die(0, 4), 0.9)], FrameReading((die(2, 6),)))
+    assert [(d.value, d.confidence) for d in reading.dice] == [(None, 0.0)]
+
+
+def test_an_unsure_reader_gives_way_to_a_sure_one() -> None:
+    learned_unsure = combine([(die(0, None, 0.3), 0.9)], FrameReading((die(2, 5, 0.9),)))
+    assert learned_unsure.values == (5,)
+    classical_unsure = combine([(die(0, 2, 0.9), 0.9)], FrameReading((die(2, None, 0.2),)))
+    assert classical_unsure.values == (2,)
+    both_unsure = combine([(die(0, None, 0.3), 0.9)], FrameReading((die(2, None, 0.2),)))
+    assert both_unsure.values == (None,)
+
+
+def test_a_die_only_one_reader_finds_is_kept_unless_the_detector_doubts_it() -> None:
+    classical_only = die(200, 3)
+    strong, weak = (die(0, 1), ALONE_SCORE + 0.1), (die(100, 6), ALONE_SCORE - 0.1)
+    reading = combine([strong, weak], FrameReading((classical_only,)))
+    assert reading.values == (1, 3)
+    assert reading.category is None  # two dice are no roll
+
+
+def test_a_roll_of_three_comes_out_in_order_across_the_tray() -> None:
+    learned = [(die(100, 2), 0.9), (die(0, 2), 0.9)]
+    reading = combine(learned, FrameReading((die(200, 2), die(101, 2))))
+    assert reading.values == (2, 2, 2)
+    # Left to right; a die both found has the classical reader's box (x0 101, not 100).
+    assert [d.box[0] for d in reading.dice] == [0, 101, 200]

@@ -1,0 +1,157 @@
+"""The learned reader's parts: crops, decoding, confidence, models, folds, fallback."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from einhorn_table.doctor.report import Status
+from einhorn_table.doctor.system_checks import check_reader
+from einhorn_table.vision import reader as reader_module
+from einhorn_table.vision.labelled import fold_of
+from einhorn_table.vision.learned import (
+    ALIGN,
+    CROP,
+    MODEL_DIR,
+    PROBABILITY_BAR,
+    STRIDE,
+    Detection,
+    LearnedReader,
+    ModelError,
+    confidence_of,
+    crop_square,
+    decode_detections,
+    distinct,
+    models_present,
+    padded_to_grid,
+)
+from einhorn_table.vision.profile import ReaderProfile
+from einhorn_table.vision.reader import read_frame, read_frame_classical
+from einhorn_table.vision.synth import SynthTable
+
+
+def test_crop_square_scales_the_square_around_the_centre() -> None:
+    image = np.zeros((100, 200, 3), np.uint8)
+    image[40:60, 90:110] = 255  # a white square of 20 px centred on (100, 50)
+    crop = crop_square(image, (100.0, 50.0), 40.0)
+    assert crop.shape == (CROP, CROP, 3)
+    # The square fills the middle half of the crop and nothing else.
+    assert crop[CROP // 4 + 2 : 3 * CROP // 4 - 2, CROP // 4 + 2 : 3 * CROP // 4 - 2].min() == 255
+    assert crop[: CROP // 4 - 2].max() == 0 and crop[3 * CROP // 4 + 2 :].max() == 0
+
+
+def test_crop_square_beyond_the_frame_repeats_the_edge() -> None:
+    image = np.full((50, 50, 3), 7, np.uint8)
+    image[:, 0] = 200  # the left edge column
+    crop = crop_square(image, (0.0, 25.0), 40.0)
+    assert crop.shape == (CROP, CROP, 3)
+    assert crop[:, : CROP // 2 - 2].min() == 200  # left half: the edge repeated
+    assert crop[:, -5:].max() == 7
+
+
+def test_frames_are_padded_to_the_detector_grid() -> None:
+    padded = padded_to_grid(np.zeros((480, 630, 3), np.uint8))
+    assert padded.shape[0] % ALIGN == 0 and padded.shape[1] % ALIGN == 0
+    assert padded.shape[:2] == (480, 640)
+
+
+def test_decoding_finds_each_peak_with_its_size() -> None:
+    heat = np.zeros((30, 40), np.float32)
+    geometry = np.zeros((4, 30, 40), np.float32)
+    heat[10, 5], heat[11, 5] = 0.9, 0.6  # one peak; its neighbour is no second die
+    geometry[:, 10, 5] = (0.5, 0.25, np.log(10.0), np.log(12.0))
+    heat[20, 30] = 0.4
+    geometry[:, 20, 30] = (0.0, 0.0, np.log(5.0), np.log(5.0))
+    heat[2, 2] = 0.1  # below the threshold
+    found = decode_detections(heat, geometry, threshold=0.3)
+    assert len(found) == 2
+    first, second = found
+    assert first.score == pytest.approx(0.9)
+    assert first.centre == pytest.approx((5.5 * STRIDE, 10.25 * STRIDE))
+    assert first.size == pytest.approx((10 * STRIDE, 12 * STRIDE), rel=1e-5)
+    assert second.centre == pytest.approx((30 * STRIDE, 20 * STRIDE))
+    x0, y0, x1, y1 = first.box
+    assert (x1 - x0, y1 - y0) == pytest.approx((40.0, 48.0), rel=1e-5)
+
+
+def test_confidence_scale_puts_the_bar_at_one_half() -> None:
+    assert confidence_of(0.0) == 0.0
+    assert confidence_of(1.0) == pytest.approx(1.0)
+    assert confidence_of(PROBABILITY_BAR) == pytest.approx(0.5)
+    probabilities = np.linspace(0, 1, 101)
+    scaled = [confidence_of(float(p)) for p in probabilities]
+    assert all(a < b for a, b in itertools.pairwise(scaled))
+
+
+def test_missing_models_are_reported_with_what_to_do(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match=r"missing.*train"):
+        LearnedReader(tmp_path)
+    assert not models_present(tmp_path)
+    (tmp_path / "dice_detector.onnx").write_bytes(b"not a model")
+    (tmp_path / "dice_faces.onnx").write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="cannot be loaded"):
+        LearnedReader(tmp_path)
+
+
+def test_the_shipped_models_are_small_enough_for_a_pi() -> None:
+    assert models_present()
+    total = sum(p.stat().st_size for p in MODEL_DIR.glob("*.onnx"))
+    assert total < 10_000_000
+
+
+def test_doctor_checks_the_models(tmp_path: Path) -> None:
+    assert check_reader().status is Status.OK
+    missing = check_reader(tmp_path)
+    assert missing.status is Status.WARN
+    assert "classical reader stands in" in missing.detail
+
+
+def test_without_models_the_classical_reader_stands_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    frame = SynthTable(seed=5).still([2, 4, 6])
+    classical = read_frame_classical(frame.image)
+    monkeypatch.setattr(reader_module, "models_present", lambda *_: False)
+    assert read_frame(frame.image) == classical
+
+
+def test_the_profile_picks_the_reader() -> None:
+    frame = SynthTable(seed=6).still([1, 3, 5])
+    classical = read_frame(frame.image, ReaderProfile(method="classical"))
+    assert classical == read_frame_classical(frame.image)
+    learned = read_frame(frame.image, ReaderProfile(method="learned"))
+    assert len(learned.dice) == 3
+    assert set(learned.values) - {None} <= {1, 3, 5}  # unsure maybe, never wrong
+
+
+def test_big_frames_keep_their_own_coordinates() -> None:
+    frame = SynthTable(seed=8).still([2, 5, 6])
+    big = cv2.resize(frame.image, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_LINEAR)
+    small = read_frame(frame.image)
+    large = read_frame(big)
+    assert len(small.dice) == len(large.dice) == 3
+    for a, b in zip(small.dice, large.dice, strict=True):
+        assert b.value == a.value
+        assert np.allclose(np.array(b.box) / 2, a.box, atol=4)
+
+
+def test_photos_moments_apart_share_a_fold() -> None:
+    assert fold_of("matteop65_d6", "train_two_36.jpg") == fold_of(
+        "matteop65_d6", "train_two_38.jpg"
+    )
+    assert fold_of("byler_d6", "IMG_20191208_111228.jpg") == fold_of(
+        "byler_d6", "IMG_20191208_111246.jpg"
+    )
+    folds = {fold_of("epanemu_dice3", f"test_dice_{i}.jpg") for i in range(40)}
+    assert folds == {0, 1}
+    assert fold_of("x", "a.jpg") == fold_of("x", "a.jpg")
+
+
+def test_a_die_found_twice_is_kept_once_and_touching_dice_both() -> None:
+    die = Detection((100.0, 100.0), (40.0, 40.0), 0.9)
+    again = Detection((110.0, 95.0), (36.0, 36.0), 0.5)  # the same die, weaker
+    touching = Detection((141.0, 100.0), (40.0, 40.0), 0.6)  # the next die, side by side
+    kept = distinct([again, touching, die])
+    assert kept == [die, touching]
