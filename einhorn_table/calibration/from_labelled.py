@@ -6,9 +6,9 @@
    readers, from narrowed to the size range and polarity measured, to the base
    (:func:`~einhorn_table.calibration.fit.candidate_readers`).
 3. Each candidate reads the photos with every die given a value; its
-   ``min_confidence`` is chosen where right reads outweigh silent errors most,
-   and the candidate that then reads best (right reads, less four per silent
-   error and half per phantom die) is kept.
+   ``min_confidence`` is chosen where right reads outweigh silent errors most
+   (never below the reader's default), and the candidate that then reads best
+   (right reads, less twenty per silent error and half per phantom die) is kept.
 
 Only what generalises to new photos of the same camera and dice is set.
 """
