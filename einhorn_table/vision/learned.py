@@ -1,7 +1,7 @@
 """The learned dice reader: a small die detector and a face classifier, run through OpenCV.
 
 Two ONNX models from ``vision_models/`` (trained by ``vision_models/train.py``; see
-``vision_models/MODEL_CARD.md``):
+``vision_models/README.md``, the model card):
 
 * the **detector** looks at the whole frame and marks die centres on a grid four
   pixels apart, with each die's width and height (CenterNet-style heat map);
@@ -11,7 +11,9 @@ Two ONNX models from ``vision_models/`` (trained by ``vision_models/train.py``; 
 
 A die gets a value only when the classifier is sure (``min_confidence``);
 otherwise it is reported with value None, so the table asks for a re-roll. Both
-models run through ``cv2.dnn``, so nothing beyond OpenCV is needed on a Pi.
+models run through ``cv2.dnn``, so nothing beyond OpenCV is needed on a Pi. By
+default the table cross-checks this reader with the classical one
+(:mod:`einhorn_table.vision.combined`).
 """
 
 from __future__ import annotations
