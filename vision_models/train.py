@@ -11,7 +11,7 @@ the synthetic table (``einhorn_table.vision.synth``), drawn from a fixed seed. W
 ``--train-fold K`` only the photos of fold K (``einhorn_table.vision.labelled.fold_of``)
 are used, so the other fold measures the models on photos they never saw.
 
-Everything is seeded; on two CPU cores the default run takes about 35 minutes.
+Everything is seeded; on two CPU cores the default run takes 20 to 35 minutes.
 """
 
 from __future__ import annotations
