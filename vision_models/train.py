@@ -103,7 +103,13 @@ def load_photos(root: Path, fold: int | None) -> list[Photo]:
             image = cv2.imread(str(labelled.path), cv2.IMREAD_COLOR)
             if image is None:
                 continue
-            classical = [d for d in read_frame_classical(image).dice if d.value is not None]
+            # The classical reader's faces are needed only where the labels lack them.
+            needs_faces = pip_boxes or any(die.box is None for die in labelled.dice)
+            classical = (
+                [d for d in read_frame_classical(image).dice if d.value is not None]
+                if needs_faces
+                else []
+            )
             dice, unsure = [], []
             for die in labelled.dice:
                 if die.box is None:

@@ -7,6 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 from einhorn_table.calibration.geometry import Corners, order_corners
+from einhorn_table.vision.frames import shrunk
 
 #: The tray fills at least this share of the frame, and leaves some of it free.
 MIN_AREA_SHARE = 0.15
@@ -24,11 +25,7 @@ def find_tray(image: npt.NDArray[np.uint8]) -> Corners | None:
     are scored by size and evenness (a tray floor is one colour).
     """
     grey = _u8(image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
-    height, width = grey.shape[:2]
-    scale = min(1.0, 320.0 / max(height, width))
-    if scale < 1.0:
-        grey = _u8(cv2.resize(grey, (round(width * scale), round(height * scale)),
-                              interpolation=cv2.INTER_AREA))
+    grey, scale = shrunk(grey, 320.0)
     small = _u8(cv2.GaussianBlur(grey, (5, 5), 0))
     frame_area = float(small.shape[0] * small.shape[1])
     _, light = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)

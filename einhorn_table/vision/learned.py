@@ -18,7 +18,7 @@ default the table cross-checks this reader with the classical one
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from einhorn_table.errors import EinhornError
 from einhorn_table.vision.colours import die_color
+from einhorn_table.vision.frames import shrunk
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.results import DieReading, FrameReading
 
@@ -278,11 +279,7 @@ def read_frame_learned(
 ) -> list[tuple[DieReading, float]]:
     """The learned reader on a BGR frame, within the profile's frame and die sizes:
     each die with the detector's score for it."""
-    height, width = image.shape[:2]
-    scale = min(1.0, profile.max_side / max(height, width))
-    if scale < 1.0:
-        size = (round(width * scale), round(height * scale))
-        image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
+    image, scale = shrunk(image, profile.max_side)
     scored = learned_reader(model_dir).read_scored(
         image,
         min_confidence=profile.min_confidence,
@@ -291,18 +288,4 @@ def read_frame_learned(
     )
     if scale == 1.0:
         return scored
-    return [
-        (
-            replace(
-                die,
-                box=(
-                    die.box[0] / scale,
-                    die.box[1] / scale,
-                    die.box[2] / scale,
-                    die.box[3] / scale,
-                ),
-            ),
-            score,
-        )
-        for die, score in scored
-    ]
+    return [(die.scaled(1.0 / scale), score) for die, score in scored]

@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from einhorn_table.errors import EinhornError
 from einhorn_table.vision.combined import combine
+from einhorn_table.vision.frames import shrunk
 from einhorn_table.vision.grouping import (
     Colour,
     PipContext,
@@ -97,12 +98,7 @@ def read_frame_classical(
 ) -> FrameReading:
     """The classical reader: pips found, grouped into faces, fitted to the layouts."""
     profile = profile or ReaderProfile()
-    colour = _as_colour(image)
-    height, width = colour.shape[:2]
-    scale = min(1.0, profile.max_side / max(height, width))
-    if scale < 1.0:
-        size = (round(width * scale), round(height * scale))
-        colour = np.asarray(cv2.resize(colour, size, interpolation=cv2.INTER_AREA), np.uint8)
+    colour, scale = shrunk(_as_colour(image), profile.max_side)
     grey: GreyImage = np.asarray(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), np.uint8)
     min_die = max(8.0, profile.min_die_px * scale)
     max_die = max(min_die * 2, profile.max_die_px * scale)
@@ -155,7 +151,7 @@ def read_frame_classical(
     candidates = _lone_pips_sized_like_the_dice(candidates)
     dice = _resolve_overlaps(candidates)
     if scale < 1.0:
-        dice = [_rescale(die, 1.0 / scale) for die in dice]
+        dice = [die.scaled(1.0 / scale) for die in dice]
     dice.sort(key=lambda d: (d.box[0], d.box[1]))
     return FrameReading(tuple(dice))
 
@@ -673,12 +669,6 @@ def _unless_beside_another_face(candidate: _Candidate, kept: list[_Candidate]) -
         candidate.checks["one_face_per_die"] = 0.0
         return _unsure(candidate)
     return candidate
-
-
-def _rescale(die: DieReading, factor: float) -> DieReading:
-    x0, y0, x1, y1 = die.box
-    box: Box = (x0 * factor, y0 * factor, x1 * factor, y1 * factor)
-    return DieReading(box, die.value, die.confidence, die.color)
 
 
 def _in_view(candidate: _Candidate) -> bool:

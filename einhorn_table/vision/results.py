@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from einhorn_table.rules.categories import Category, categorize
 
@@ -21,6 +21,11 @@ class DieReading:
     confidence: float
     #: The colour of the die body, (r, g, b).
     color: tuple[int, int, int]
+
+    def scaled(self, factor: float) -> DieReading:
+        """The same reading with its box in a frame ``factor`` times as large."""
+        x0, y0, x1, y1 = self.box
+        return replace(self, box=(x0 * factor, y0 * factor, x1 * factor, y1 * factor))
 
     @property
     def area(self) -> float:
