@@ -15,7 +15,9 @@ from einhorn_table.vision import reader as reader_module
 from einhorn_table.vision.labelled import fold_of
 from einhorn_table.vision.learned import (
     ALIGN,
+    CLASSIFIER_FILE,
     CROP,
+    DETECTOR_FILE,
     MODEL_DIR,
     PROBABILITY_BAR,
     STRIDE,
@@ -26,11 +28,16 @@ from einhorn_table.vision.learned import (
     crop_square,
     decode_detections,
     distinct,
+    frame_blob,
+    has_onnxruntime,
+    load_net,
     models_present,
+    normalised,
     padded_to_grid,
 )
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame, read_frame_classical
+from einhorn_table.vision.regions import DieMap
 from einhorn_table.vision.synth import SynthTable
 
 
@@ -51,6 +58,12 @@ def test_crop_square_beyond_the_frame_repeats_the_edge() -> None:
     assert crop.shape == (CROP, CROP, 3)
     assert crop[:, : CROP // 2 - 2].min() == 200  # left half: the edge repeated
     assert crop[:, -5:].max() == 7
+
+
+def test_the_frame_blob_is_the_normalised_frame_channels_first() -> None:
+    frame = np.random.default_rng(3).integers(0, 256, (48, 64, 3), dtype=np.uint8)
+    expected = normalised(frame).transpose(2, 0, 1)[np.newaxis]
+    np.testing.assert_array_equal(frame_blob(frame), expected)
 
 
 def test_frames_are_padded_to_the_detector_grid() -> None:
@@ -97,6 +110,35 @@ def test_missing_models_are_reported_with_what_to_do(tmp_path: Path) -> None:
         LearnedReader(tmp_path)
 
 
+def test_broken_models_are_reported_by_either_backend(tmp_path: Path) -> None:
+    (tmp_path / DETECTOR_FILE).write_bytes(b"\x08\x07 not a model")
+    for backend in ("opencv", "onnxruntime"):
+        if backend == "onnxruntime":
+            pytest.importorskip("onnxruntime")
+        with pytest.raises(ModelError, match="cannot be loaded"):
+            load_net(tmp_path / DETECTOR_FILE, backend)
+    with pytest.raises(ValueError, match="backend"):
+        load_net(MODEL_DIR / DETECTOR_FILE, "torch")
+
+
+def test_onnxruntime_and_opencv_run_the_models_alike() -> None:
+    pytest.importorskip("onnxruntime")
+    frame = SynthTable(seed=5).still([2, 5, 6]).image
+    blob = frame_blob(padded_to_grid(frame))
+    crops = np.ascontiguousarray(blob[:, :, :CROP, :CROP].repeat(3, axis=0))
+    for name, example in ((DETECTOR_FILE, blob), (CLASSIFIER_FILE, crops)):
+        fast = load_net(MODEL_DIR / name, "onnxruntime")(example)
+        plain = load_net(MODEL_DIR / name, "opencv")(example)
+        assert fast.shape == plain.shape
+        np.testing.assert_allclose(fast, plain, atol=1e-3)
+    by_backend = [
+        LearnedReader(MODEL_DIR, backend).read(frame, min_confidence=0.5)
+        for backend in ("onnxruntime", "opencv")
+    ]
+    assert [d.value for d in by_backend[0].dice] == [d.value for d in by_backend[1].dice]
+    assert len(by_backend[0].dice) == 3
+
+
 def test_the_shipped_models_are_small_enough_for_a_pi() -> None:
     assert models_present()
     total = sum(p.stat().st_size for p in MODEL_DIR.glob("*.onnx"))
@@ -104,7 +146,9 @@ def test_the_shipped_models_are_small_enough_for_a_pi() -> None:
 
 
 def test_doctor_checks_the_models(tmp_path: Path) -> None:
-    assert check_reader().status is Status.OK
+    found = check_reader()
+    assert found.status is Status.OK
+    assert ("run by onnxruntime" in found.detail) == has_onnxruntime()
     missing = check_reader(tmp_path)
     assert missing.status is Status.WARN
     assert "classical reader stands in" in missing.detail
@@ -155,3 +199,44 @@ def test_a_die_found_twice_is_kept_once_and_touching_dice_both() -> None:
     touching = Detection((141.0, 100.0), (40.0, 40.0), 0.6)  # the next die, side by side
     kept = distinct([again, touching, die])
     assert kept == [die, touching]
+
+
+def test_the_classical_reader_looks_only_where_dice_may_lie() -> None:
+    frame = SynthTable(seed=9).still([2, 4, 6])
+    everywhere = read_frame_classical(frame.image)
+    assert sorted(v or 0 for v in everywhere.values) == [2, 4, 6]
+    height, width = frame.image.shape[:2]
+    nowhere = DieMap(np.zeros((height // 8, width // 8), bool), 8.0)
+    assert read_frame_classical(frame.image, regions=nowhere).dice == ()
+    anywhere = DieMap(np.ones((height // 8 + 1, width // 8 + 1), bool), 8.0)
+    assert read_frame_classical(frame.image, regions=anywhere) == everywhere
+    first = frame.dice[0]
+    x0, y0, x1, y1 = (int(v) // 8 for v in first.box)
+    cells = np.zeros_like(nowhere.cells)
+    cells[y0 - 2 : y1 + 3, x0 - 2 : x1 + 3] = True
+    assert read_frame_classical(frame.image, regions=DieMap(cells, 8.0)).values == (first.value,)
+    # The same map over a frame twice the size.
+    big = cv2.resize(frame.image, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_LINEAR)
+    assert DieMap(cells, 8.0).scaled(2.0).mask(big.shape)[2 * 8 * y0 + 20, 2 * 8 * x0 + 20] == 255
+    # Shrunk back by a half, it is the first frame's map again.
+    assert np.array_equal(
+        DieMap(cells, 8.0).scaled(2.0).mask(frame.image.shape, 0.5),
+        DieMap(cells, 8.0).mask(frame.image.shape),
+    )
+
+
+def test_the_detector_maps_where_dice_may_lie() -> None:
+    frame = SynthTable(seed=10).still([1, 3, 5, 6])
+    seen = LearnedReader().read_scored(frame.image, min_confidence=0.5)
+    assert seen.regions is not None
+    mask = seen.regions.mask(frame.image.shape)
+    for die in frame.dice:
+        x0, y0, x1, y1 = (int(v) for v in die.box)
+        assert mask[y0:y1, x0:x1].min() == 255  # every die wholly inside
+    assert 0.05 < seen.regions.share < 0.5  # and most of the tray left out
+    doubled = seen.scaled(2.0)
+    assert doubled.regions is not None and doubled.regions.cell_px == 2 * seen.regions.cell_px
+    assert doubled.dice[0][0].box == pytest.approx(tuple(2 * v for v in seen.dice[0][0].box))
+    # With no die found there is nothing to size the map by: dice may lie anywhere.
+    empty = LearnedReader().read_scored(np.full_like(frame.image, 90), min_confidence=0.5)
+    assert empty.dice == () and empty.regions is None

@@ -117,8 +117,14 @@ def check_groups(machine: Machine) -> CheckResult | None:
 
 
 def check_reader(model_dir: Path | None = None) -> CheckResult:
-    """The learned dice reader's models are installed and load through OpenCV."""
-    from einhorn_table.vision.learned import MODEL_DIR, LearnedReader, ModelError
+    """The learned dice reader's models are installed and load (through onnxruntime
+    where it is installed, else OpenCV)."""
+    from einhorn_table.vision.learned import (
+        MODEL_DIR,
+        LearnedReader,
+        ModelError,
+        has_onnxruntime,
+    )
 
     folder = model_dir or MODEL_DIR
     try:
@@ -130,4 +136,7 @@ def check_reader(model_dir: Path | None = None) -> CheckResult:
             f"{error}; the classical reader stands in, which reads fewer dice",
             "Reinstall Einhorn Table (git pull, then ./start) to get vision_models/ back.",
         )
-    return CheckResult("dice reader", Status.OK, f"learned models in {folder} load")
+    runner = "onnxruntime" if has_onnxruntime() else "OpenCV (onnxruntime is not installed)"
+    return CheckResult(
+        "dice reader", Status.OK, f"learned models in {folder} load, run by {runner}"
+    )

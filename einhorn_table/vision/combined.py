@@ -17,6 +17,7 @@ classical one misses. Together:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from einhorn_table.vision.results import DieReading, FrameReading
@@ -26,7 +27,7 @@ from einhorn_table.vision.scoring import same_die
 ALONE_SCORE = 0.5
 
 
-def combine(learned: list[tuple[DieReading, float]], classical: FrameReading) -> FrameReading:
+def combine(learned: Sequence[tuple[DieReading, float]], classical: FrameReading) -> FrameReading:
     """One reading from both readers' (see the module's rules)."""
     dice: list[DieReading] = []
     taken: set[int] = set()

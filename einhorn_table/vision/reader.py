@@ -28,6 +28,7 @@ from einhorn_table.vision.layouts import GRID, LAYOUTS, LayoutFit, fit_layout
 from einhorn_table.vision.learned import MODEL_DIR, models_present, read_frame_learned
 from einhorn_table.vision.pips import GreyImage, Pip, contrast_map, find_pips
 from einhorn_table.vision.profile import ReaderProfile
+from einhorn_table.vision.regions import DieMap
 from einhorn_table.vision.results import Box, DieReading, FrameReading
 
 ColourImage = npt.NDArray[np.uint8]
@@ -88,18 +89,29 @@ def read_frame(
         colour = _as_colour(image)
         learned = read_frame_learned(colour, profile, model_dir)
         if profile.method == "learned":
-            return FrameReading(tuple(die for die, _ in learned))
-        return combine(learned, read_frame_classical(colour, profile))
+            return FrameReading(tuple(die for die, _ in learned.dice))
+        # The classical reader looks only where the detector sees anything die-like.
+        classical = read_frame_classical(colour, profile, regions=learned.regions)
+        return combine(learned.dice, classical)
     return read_frame_classical(image, profile)
 
 
 def read_frame_classical(
-    image: npt.NDArray[Any], profile: ReaderProfile | None = None
+    image: npt.NDArray[Any],
+    profile: ReaderProfile | None = None,
+    *,
+    regions: DieMap | None = None,
 ) -> FrameReading:
-    """The classical reader: pips found, grouped into faces, fitted to the layouts."""
+    """The classical reader: pips found, grouped into faces, fitted to the layouts.
+
+    With ``regions`` (where the detector says dice may lie) pips are looked for only
+    there, which saves the time spent on the rest of the frame's texture; the faces
+    found are judged as without it.
+    """
     profile = profile or ReaderProfile()
     colour, scale = shrunk(_as_colour(image), profile.max_side)
     grey: GreyImage = np.asarray(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), np.uint8)
+    inside = None if regions is None else regions.mask(grey.shape, scale)
     min_die = max(8.0, profile.min_die_px * scale)
     max_die = max(min_die * 2, profile.max_die_px * scale)
     kernel = int(np.clip(0.3 * max_die, 7, 81)) | 1
@@ -112,8 +124,11 @@ def read_frame_classical(
         passes.append((np.ascontiguousarray(colour[:, :, 2]), False))
     for channel, dark in passes:
         contrast = contrast_map(channel, kernel, dark)
+        searched = contrast
+        if inside is not None:
+            searched = np.asarray(cv2.bitwise_and(contrast, contrast, mask=inside), np.uint8)
         pips = find_pips(
-            contrast,
+            searched,
             min_radius=max(1.0, 0.04 * min_die),
             max_radius=0.16 * max_die,
             min_contrast=profile.min_pip_contrast,
@@ -315,9 +330,7 @@ def _lone_pips_sized_like_the_dice(candidates: list[_Candidate]) -> list[_Candid
     if len(sizes) < 2:
         return candidates
     low, high = (share * float(np.median(sizes)) for share in _LONE_SIZE_RANGE)
-    return [
-        _unsure(c) if c.pips == 1 and not low <= c.size <= high else c for c in candidates
-    ]
+    return [_unsure(c) if c.pips == 1 and not low <= c.size <= high else c for c in candidates]
 
 
 #: The sizes a 1 may have, as shares of the frame's typical die.
