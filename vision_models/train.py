@@ -46,7 +46,7 @@ from einhorn_table.vision.learned import (
     normalised,
 )
 from einhorn_table.vision.reader import read_frame_classical
-from einhorn_table.vision.synth import DICE_PALETTE, SynthTable
+from einhorn_table.vision.synth import DICE_PALETTE, SynthTable, pip_color_for
 
 HERE = Path(__file__).resolve().parent
 DATASETS = HERE.parent.parent / "shared" / "datasets"
@@ -175,9 +175,14 @@ def synthetic_photos(count: int, seed: int) -> list[Photo]:
         values: list[int | None] = [rng.randint(1, 6) for _ in range(n)]
         cocked = [k for k in range(n) if rng.random() < 0.08]
         colors = [_random_die_colour(rng) for _ in range(n)]
+        pips = [_random_pip_colour(rng, body) for body in colors]
         try:
             frame = table.still(
-                values, colors=colors, cocked=cocked, blur=rng.choice([0, 0, 0, 0.8, 1.5])
+                values,
+                colors=colors,
+                pips=pips,
+                cocked=cocked,
+                blur=rng.choice([0, 0, 0, 0.8, 1.5]),
             )
         except Exception:  # no room for these dice in this tray: draw another scene
             continue
@@ -187,10 +192,29 @@ def synthetic_photos(count: int, seed: int) -> list[Photo]:
 
 
 def _random_die_colour(rng: random.Random) -> tuple[int, int, int]:
+    if rng.random() < 0.2:  # dark bodies, as many players' dice are
+        return (rng.randrange(15, 70), rng.randrange(15, 70), rng.randrange(15, 80))
     if rng.random() < 0.5:
         r, g, b = DICE_PALETTE[rng.randrange(len(DICE_PALETTE))]
         return (int(r), int(g), int(b))
     return (rng.randrange(256), rng.randrange(256), rng.randrange(256))
+
+
+#: Pip colours of real dice besides black and white (RGB): red, yellow, gold, blue, green.
+PIP_COLOURS = ((200, 30, 35), (235, 210, 40), (190, 150, 60), (40, 80, 200), (40, 160, 70))
+
+
+def _random_pip_colour(rng: random.Random, body: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Mostly the usual pips (dark on light, light on dark); sometimes coloured pips,
+    as on the dark and marbled dice with red or yellow pips that players own."""
+    if rng.random() < 0.6:
+        return pip_color_for(body)
+    choices = [
+        c
+        for c in (*PIP_COLOURS, (20, 20, 20), (240, 240, 240))
+        if sum((a - b) ** 2 for a, b in zip(c, body, strict=True)) > 110**2
+    ]
+    return choices[rng.randrange(len(choices))] if choices else pip_color_for(body)
 
 
 def colour_jitter(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -486,12 +510,12 @@ def spoiled(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def classifier_samples(
     photos: list[Photo], rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
-    """One epoch of crops: every die once (twice for real photos), and background."""
+    """One epoch of crops: every die once (three times for real photos), and background."""
     crops, labels = [], []
     for photo in photos:
         image = photo.image
         height, width = image.shape[:2]
-        repeats = 1 if photo.source == "synthetic" else 2
+        repeats = 1 if photo.source == "synthetic" else 3
         boxes = [d.box for d in photo.dice]
         for die in photo.dice:
             x0, y0, x1, y1 = die.box
@@ -556,7 +580,7 @@ def train_classifier(photos: list[Photo], epochs: int, seed: int) -> FaceClassif
             x = torch.from_numpy(normalised(crops[index]).transpose(0, 3, 1, 2).copy())
             y = torch.from_numpy(labels[index])
             out = model(x)
-            loss = F.cross_entropy(out, y, label_smoothing=0.05)
+            loss = F.cross_entropy(out, y)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -596,9 +620,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--datasets", type=Path, default=DATASETS)
     parser.add_argument("--out", type=Path, default=HERE)
     parser.add_argument("--train-fold", type=int, choices=(0, 1), default=None)
-    parser.add_argument("--detector-steps", type=int, default=2000)
-    parser.add_argument("--classifier-epochs", type=int, default=40)
-    parser.add_argument("--synthetic", type=int, default=360)
+    parser.add_argument("--detector-steps", type=int, default=4000)
+    parser.add_argument("--classifier-epochs", type=int, default=60)
+    parser.add_argument("--synthetic", type=int, default=600)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
         "--threads", type=int, default=os.cpu_count() or 1, help="CPU threads for PyTorch"
