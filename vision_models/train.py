@@ -584,7 +584,10 @@ def train_classifier(photos: list[Photo], epochs: int, seed: int) -> FaceClassif
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
-            schedule.step()
+            # Epochs differ by a batch or two (the crops are drawn at random): past the
+            # planned steps, the learning rate stays at its last value.
+            if schedule.last_epoch + 1 < schedule.total_steps:
+                schedule.step()
             right += int((out.argmax(1) == y).sum())
         print(
             f"classifier epoch {epoch + 1:3d}/{epochs}  {len(labels)} crops  "
