@@ -4,14 +4,16 @@
     python vision_models/train.py --train-fold 0 --out /tmp/fold0   # hold fold 1 out
 
 Needs PyTorch (CPU build) for training only: ``pip install -e .[train]``. At run
-time the ONNX files load through ``cv2.dnn`` (``einhorn_table.vision.learned``).
+time the ONNX files load through onnxruntime or ``cv2.dnn``
+(``einhorn_table.vision.learned``).
 
 Data: every set in ``../shared/datasets`` (their development halves) and frames of
 the synthetic table (``einhorn_table.vision.synth``), drawn from a fixed seed. With
 ``--train-fold K`` only the photos of fold K (``einhorn_table.vision.labelled.fold_of``)
 are used, so the other fold measures the models on photos they never saw.
 
-Everything is seeded; on two CPU cores the default run takes 20 to 35 minutes.
+Everything is seeded; on two CPU cores the default run should take 35 to 45 minutes
+(see the model card, ``vision_models/README.md``).
 """
 
 from __future__ import annotations
