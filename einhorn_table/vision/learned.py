@@ -280,11 +280,7 @@ class LearnedReader:
         self.detector = load_net(model_dir / DETECTOR_FILE, backend)
         self.classifier = load_net(model_dir / CLASSIFIER_FILE, backend)
 
-    def detect(self, image: npt.NDArray[np.uint8], threshold: float) -> list[Detection]:
-        """Die centres and sizes in a BGR frame."""
-        return self._detect(image, threshold)[0]
-
-    def _detect(
+    def detect(
         self, image: npt.NDArray[np.uint8], threshold: float
     ) -> tuple[list[Detection], DieMap | None]:
         """Die centres and sizes in a BGR frame, and where dice may lie."""
@@ -325,7 +321,7 @@ class LearnedReader:
     ) -> LearnedFrame:
         """Every die in the frame, read where the classifier is sure, each with the
         detector's score for it (0..1); and the regions where a die might be."""
-        found, regions = self._detect(image, detection_threshold)
+        found, regions = self.detect(image, detection_threshold)
         detections = [d for d in found if min_die_px <= max(d.size) <= max_die_px]
         probabilities = self.classify(image, detections)
         height, width = image.shape[:2]

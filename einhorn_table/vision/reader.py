@@ -85,15 +85,21 @@ def read_frame(
     ``model_dir`` holds the learned reader's models (by default ``vision_models/``).
     """
     profile = profile or ReaderProfile()
-    if profile.method in ("combined", "learned") and models_present(model_dir):
-        colour = _as_colour(image)
-        learned = read_frame_learned(colour, profile, model_dir)
-        if profile.method == "learned":
-            return FrameReading(tuple(die for die, _ in learned.dice))
+    if profile.method not in ("combined", "learned") or not models_present(model_dir):
+        return read_frame_classical(image, profile)
+    # Both readers read the one shrunk frame, with the die sizes in its pixels.
+    colour, scale = shrunk(_as_colour(image), profile.max_side)
+    small = replace(
+        profile, min_die_px=profile.min_die_px * scale, max_die_px=profile.max_die_px * scale
+    )
+    learned = read_frame_learned(colour, small, model_dir)
+    if profile.method == "learned":
+        reading = FrameReading(tuple(die for die, _ in learned.dice))
+    else:
         # The classical reader looks only where the detector sees anything die-like.
-        classical = read_frame_classical(colour, profile, regions=learned.regions)
-        return combine(learned.dice, classical)
-    return read_frame_classical(image, profile)
+        classical = read_frame_classical(colour, small, regions=learned.regions)
+        reading = combine(learned.dice, classical)
+    return reading if scale == 1.0 else reading.scaled(1.0 / scale)
 
 
 def read_frame_classical(

@@ -38,6 +38,10 @@ class FrameReading:
 
     dice: tuple[DieReading, ...]
 
+    def scaled(self, factor: float) -> FrameReading:
+        """The same reading with its boxes in a frame ``factor`` times as large."""
+        return FrameReading(tuple(die.scaled(factor) for die in self.dice))
+
     @property
     def values(self) -> tuple[int | None, ...]:
         return tuple(die.value for die in self.dice)
