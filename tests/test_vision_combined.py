@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from einhorn_table.vision.combined import ALONE_SCORE, combine
 from einhorn_table.vision.results import DieReading, FrameReading
 
@@ -43,3 +45,17 @@ def test_a_roll_of_three_comes_out_in_order_across_the_tray() -> None:
     assert reading.values == (2, 2, 2)
     # Left to right; a die both found has the classical reader's box (x0 101, not 100).
     assert [d.box[0] for d in reading.dice] == [0, 101, 200]
+
+
+def test_a_die_seen_on_a_slant_is_reported_once_and_unread() -> None:
+    # The detector finds the top face (a 1) and the side face below it (a 5), and
+    # scores the side face higher; the classical reader sees one die it cannot read.
+    top = DieReading((440.0, 82.0, 478.0, 121.0), 1, 0.95, (240, 240, 240))
+    side = DieReading((425.0, 117.0, 474.0, 165.0), 5, 0.99, (240, 240, 240))
+    spanning = DieReading((430.0, 91.0, 470.0, 178.0), None, 0.0, (240, 240, 240))
+    reading = combine([(top, 0.48), (side, 0.59)], FrameReading((spanning,)))
+    assert [(d.value, d.box) for d in reading.dice] == [(None, spanning.box)]
+    # Where the classical reader read that die, its value stands as before (the side
+    # face, sure enough on its own, is one die more, so a roll of three is asked again).
+    read = replace(spanning, value=1, confidence=0.9)
+    assert combine([(top, 0.48), (side, 0.59)], FrameReading((read,))).values == (5, 1)

@@ -9,6 +9,10 @@ classical one misses. Together:
   one reads a value and the other is unsure; when they read different values it
   gets none (confidence 0), so the table asks; its box is the classical reader's,
   fitted to the pips;
+* a die the classical reader cannot read whose box holds two or more of the learned
+  reader's dice is one die seen on a slant, its top face and a side face (the
+  detector finds both, and often scores the side face higher): it is reported once,
+  with the classical box and no value, since which face is on top is not sure;
 * a die only the classical reader finds is kept as it read it;
 * a die only the learned reader finds is kept when the detector is fairly sure
   it is a die (:data:`ALONE_SCORE`), so stray finds do not turn a roll of three
@@ -17,6 +21,7 @@ classical one misses. Together:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -29,20 +34,36 @@ ALONE_SCORE = 0.5
 
 def combine(learned: Sequence[tuple[DieReading, float]], classical: FrameReading) -> FrameReading:
     """One reading from both readers' (see the module's rules)."""
-    dice: list[DieReading] = []
-    taken: set[int] = set()
-    for die, score in learned:
-        twins = [
+    twins_of = [
+        [
             i
             for i, other in enumerate(classical.dice)
-            if i not in taken and (same_die(die.box, other.box) or same_die(other.box, die.box))
+            if same_die(die.box, other.box) or same_die(other.box, die.box)
         ]
-        if not twins:
+        for die, _ in learned
+    ]
+    shared = Counter(i for twins in twins_of for i in twins)
+    slanted = {i for i, count in shared.items() if count >= 2 and classical.dice[i].value is None}
+    dice: list[DieReading] = []
+    taken: set[int] = set()
+    for (die, score), twins in zip(learned, twins_of, strict=True):
+        faces_of_one_die = [i for i in twins if i in slanted]
+        if faces_of_one_die:
+            # Top and side face of one die: reported once, as the classical die, unread.
+            dice.extend(
+                replace(classical.dice[i], value=None, confidence=0.0)
+                for i in faces_of_one_die
+                if i not in taken
+            )
+            taken.update(faces_of_one_die)
+            continue
+        free = [i for i in twins if i not in taken]
+        if not free:
             if score >= ALONE_SCORE:
                 dice.append(die)
             continue
-        taken.add(twins[0])
-        twin = classical.dice[twins[0]]
+        taken.add(free[0])
+        twin = classical.dice[free[0]]
         # The classical reader's box is fitted to the pips; the detector's is rougher.
         dice.append(replace(_agreed(die, twin), box=twin.box))
     dice.extend(other for i, other in enumerate(classical.dice) if i not in taken)
