@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from einhorn_table.errors import EinhornError
+from einhorn_table.vision.order_stats import median
 
 RGB = tuple[int, int, int]
 Lab = tuple[float, float, float]
@@ -168,17 +169,24 @@ def dice_set_color(image: npt.NDArray[np.uint8], boxes: Sequence[tuple[int, int,
 def _larger_of_two(lab: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
     """Which of these Lab pixels belong to the larger of two colour clusters (2-means,
     started from the median and the pixel furthest from it, so it is deterministic)."""
-    first = np.median(lab, axis=0)
-    second = lab[int(np.argmax(np.linalg.norm(lab - first, axis=1)))]
+    first = np.asarray(median(lab, axis=0), np.float32)
+    second = lab[int(np.argmax(_squared_distances(lab, first)))]
     in_first = np.ones(len(lab), dtype=bool)
     for _ in range(6):
-        in_first = np.linalg.norm(lab - first, axis=1) <= np.linalg.norm(lab - second, axis=1)
+        in_first = _squared_distances(lab, first) <= _squared_distances(lab, second)
         if in_first.all() or not in_first.any():
             return np.ones(len(lab), dtype=bool)
         first, second = lab[in_first].mean(axis=0), lab[~in_first].mean(axis=0)
     if float(np.linalg.norm(first - second)) < 12.0:
         return np.ones(len(lab), dtype=bool)  # one colour, only shaded: no pips here
     return in_first if in_first.sum() * 2 >= len(lab) else ~in_first
+
+
+def _squared_distances(
+    points: npt.NDArray[np.float32], centre: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float32]:
+    offsets = points - centre
+    return np.asarray(np.einsum("ij,ij->i", offsets, offsets), np.float32)
 
 
 @dataclass(frozen=True)

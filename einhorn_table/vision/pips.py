@@ -98,13 +98,27 @@ def _blobs(
 ) -> list[tuple[Pip, float]]:
     """The round blobs of one mask (outer outlines; holes filled), each with its peak."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return []
     side_min = 2.0 * np.sqrt(min_area / np.pi) * 0.6
     side_max = 2.0 * np.sqrt(max_area / np.pi) * 1.6
+    # The checks a blob's box alone settles, for all blobs at once: a filled outline
+    # covers at most its box, and must cover over half of it.
+    rects = np.array([cv2.boundingRect(contour) for contour in contours])
+    widths, heights = rects[:, 2], rects[:, 3]
+    longer, shorter = np.maximum(widths, heights), np.minimum(widths, heights)
+    box_area = widths * heights
+    possible = (
+        (longer >= side_min)
+        & (longer <= side_max)
+        & (longer <= 3 * shorter)
+        & (box_area >= min_area)
+        & (0.55 * box_area <= max_area)
+    )
     found: list[tuple[Pip, float]] = []
-    for contour in contours:
-        x0, y0, w, h = cv2.boundingRect(contour)
-        if max(w, h) < side_min or max(w, h) > side_max or max(w, h) > 3 * min(w, h):
-            continue
+    for index in np.flatnonzero(possible).tolist():
+        contour = contours[index]
+        x0, y0, w, h = (int(v) for v in rects[index])
         window = contrast[y0 : y0 + h, x0 : x0 + w]
         if window.max() < min_contrast:
             continue
@@ -113,11 +127,11 @@ def _blobs(
         area = float(np.count_nonzero(blob_u8))
         if not min_area <= area <= max_area or area < 0.55 * w * h:
             continue
-        blob = blob_u8.astype(bool)
-        pip = _describe(blob_u8, window[blob], x0, y0, dark)
+        inside = window[blob_u8.astype(bool)]
+        pip = _describe(blob_u8, inside, x0, y0, dark)
         if pip is None or pip.contrast < min_contrast * 0.6:
             continue
-        peak = float(window[blob].max())
+        peak = float(inside.max())
         if peak >= min_contrast:
             found.append((pip, peak))
     return found

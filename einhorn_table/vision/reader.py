@@ -26,6 +26,7 @@ from einhorn_table.vision.grouping import (
 )
 from einhorn_table.vision.layouts import GRID, LAYOUTS, LayoutFit, fit_layout
 from einhorn_table.vision.learned import MODEL_DIR, models_present, read_frame_learned
+from einhorn_table.vision.order_stats import median, percentile
 from einhorn_table.vision.pips import GreyImage, Pip, contrast_map, find_pips
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.regions import DieMap
@@ -222,7 +223,7 @@ def _assess(
     size = fit.scale
     if not min_die * 0.6 <= size <= max_die:
         return None
-    pip_contrast = float(np.median([c.pip.contrast for c in group]))
+    pip_contrast = float(median([c.pip.contrast for c in group]))
     spread = float(radii.std() / mean_r) if count > 1 else 0.0
     ratio = mean_r / size
 
@@ -256,9 +257,9 @@ def _assess(
     tolerance = face_tolerance(pip_contrast)
     if count > 1:
         face = sample_colour(colour, *fit.to_image(_FACE_POINTS[count]).T)
-        reference = np.median(np.array([c.body_colour for c in group]), axis=0)
+        reference = median([c.body_colour for c in group], axis=0)
         distances = np.sort(colour_distance(face, reference))
-        stray = float(distances[-2] if len(distances) >= 8 else np.percentile(distances, 85))
+        stray = float(distances[-2] if len(distances) >= 8 else percentile(distances, 85))
         checks["one_colour"] = _ramp(stray / tolerance, 0.7, 1.2)
     # The places where this value has no pip must be empty face.
     absent = _absent_contrast(fit, contrast, mean_r)
@@ -270,7 +271,7 @@ def _assess(
     checks["pip_contrast"] = _ramp(
         -pip_contrast, -1.6 * profile.min_pip_contrast, -profile.min_pip_contrast
     )
-    evenness = float(np.median([c.body_spread for c in group]))
+    evenness = float(median([c.body_spread for c in group]))
     checks["even_face"] = _ramp(evenness / max(pip_contrast, 1.0), 0.12, 0.3)
     if count == 1:
         pip = group[0].pip
@@ -379,7 +380,7 @@ def _read_without_faint_strays(
     """The face read without the blobs far fainter than the group's pips (a die's shadowed
     edge, a speck beside it), where it reads without them and they lie off its face."""
     contrasts = np.array([c.pip.contrast for c in group])
-    faint = contrasts < _FAINT_STRAY * float(np.median(contrasts))
+    faint = contrasts < _FAINT_STRAY * float(median(contrasts))
     if not faint.any() or faint.sum() > 1:
         return None
     kept = [c for c, stray in zip(group, faint.tolist(), strict=True) if not stray]
@@ -421,7 +422,7 @@ def _read_parts(
     parts = [part for part in parts if len(part) > 1]  # leftover pips are no dice
     if len(parts) < 2:
         return []
-    roundness = [float(np.median([c.pip.elongation for c in part])) for part in parts]
+    roundness = [float(median([c.pip.elongation for c in part])) for part in parts]
     order = np.argsort(roundness)
     top = int(order[0])
     clearly = roundness[int(order[1])] - roundness[top] >= 0.15
@@ -485,12 +486,14 @@ def _absent_contrast(fit: LayoutFit, contrast: GreyImage, radius: float) -> floa
         return 0.0
     empty = np.array([p for p in GRID if p not in used])
     centres = fit.to_image(empty)
-    offsets = np.array([[0.0, 0.0], [0.5, 0.0], [-0.5, 0.0], [0.0, 0.5], [0.0, -0.5]]) * radius
-    worst = 0.0
-    for cx, cy in centres:
-        values = sample(contrast, cx + offsets[:, 0], cy + offsets[:, 1])
-        worst = max(worst, float(np.median(values)))
-    return worst
+    xs = centres[:, :1] + radius * _NEAR_PLACE[:, 0]
+    ys = centres[:, 1:] + radius * _NEAR_PLACE[:, 1]
+    # Each place's median over the five points, the strongest place.
+    return float(median(sample(contrast, xs.ravel(), ys.ravel()).reshape(xs.shape), axis=1).max())
+
+
+#: The middle of a pip place and four points half a pip radius around it.
+_NEAR_PLACE = np.array([[0.0, 0.0], [0.5, 0.0], [-0.5, 0.0], [0.0, 0.5], [0.0, -0.5]])
 
 
 def _row_beside(fit: LayoutFit, contrast: GreyImage) -> float:
@@ -520,10 +523,8 @@ def _lone_pip_surroundings(
     """Around a lone pip: the strongest pip-like contrast and how uneven the face is."""
     xs = x + radius * _RING_XS
     ys = y + radius * _RING_YS
-    clutter = float(
-        np.percentile(sample(contrast, xs, ys).reshape(_RING_XS.shape), 90, axis=1).max()
-    )
-    unevenness = float(np.percentile(colour_distance(sample_colour(colour, xs, ys), body), 80))
+    clutter = float(percentile(sample(contrast, xs, ys).reshape(_RING_XS.shape), 90, axis=1).max())
+    unevenness = float(percentile(colour_distance(sample_colour(colour, xs, ys), body), 80))
     return clutter, unevenness
 
 
@@ -591,7 +592,7 @@ def _lone_face_size(exits: npt.NDArray[np.float64], radius: float) -> float:
     if len(exits) == 0 or np.isfinite(exits).mean() < 0.6:
         return _TYPICAL_ONE * radius
     # Rays from the middle of a square leave it on average 0.56 of its edge away.
-    size = float(np.median(exits[np.isfinite(exits)])) / 0.56
+    size = float(median(exits[np.isfinite(exits)])) / 0.56
     return float(np.clip(size, _TYPICAL_ONE * radius, _LARGEST_ONE * radius))
 
 
@@ -621,7 +622,7 @@ def _off_centre(exits: npt.NDArray[np.float64]) -> float:
 
 def _body_colour(group: list[PipContext]) -> tuple[int, int, int]:
     """The face colour around the pips, (r, g, b)."""
-    b, g, r = np.median(np.array([c.body_colour for c in group]), axis=0)
+    b, g, r = median([c.body_colour for c in group], axis=0)
     return (int(r), int(g), int(b))
 
 
