@@ -19,6 +19,7 @@ from einhorn_table.vision.colours import (
     delta_e,
     dice_set_color,
     die_color,
+    face_colours,
     group_by_colour,
     match_boxes_to_players,
     match_dice_to_players,
@@ -59,6 +60,16 @@ def test_die_color_ignores_the_pips() -> None:
     # The plain average of the same middle region is pulled far off by the pips.
     mean = white_die[35:65, 35:65].reshape(-1, 3).mean(axis=0)
     assert mean.max() < 215
+
+
+def test_face_colours_tell_the_pips_from_the_body_and_say_how_surely() -> None:
+    red_pips_on_black = face_colours(_drawn_die((25, 25, 25), (200, 30, 35)), (20, 20, 80, 80))
+    assert red_pips_on_black.body == (25, 25, 25)
+    assert red_pips_on_black.pips == (200, 30, 35)
+    assert red_pips_on_black.body_share > 0.7
+    plain = np.full((60, 60, 3), 200, np.uint8)
+    one_colour = face_colours(plain, (10, 10, 50, 50))
+    assert (one_colour.body, one_colour.pips, one_colour.body_share) == ((200, 200, 200), None, 1.0)
 
 
 @pytest.mark.parametrize("value", [1, 5, 6])

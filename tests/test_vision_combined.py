@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from einhorn_table.vision.combined import ALONE_SCORE, combine
+from einhorn_table.vision.colours import FaceColours
+from einhorn_table.vision.combined import (
+    ALONE_SCORE,
+    combine,
+    likely_pip_polarity,
+    missed_sure_dice,
+)
 from einhorn_table.vision.results import DieReading, FrameReading
 
 
@@ -59,3 +65,41 @@ def test_a_die_seen_on_a_slant_is_reported_once_and_unread() -> None:
     # face, sure enough on its own, is one die more, so a roll of three is asked again).
     read = replace(spanning, value=1, confidence=0.9)
     assert combine([(top, 0.48), (side, 0.59)], FrameReading((read,))).values == (5, 1)
+
+
+def _face(
+    body: tuple[int, int, int], pips: tuple[int, int, int], share: float = 0.85
+) -> FaceColours:
+    return FaceColours(body, pips, share)
+
+
+WHITE_DIE = _face((240, 240, 240), (20, 20, 20))
+BLACK_DIE_RED_PIPS = _face((30, 30, 35), (200, 30, 35))
+
+
+def test_the_classical_reader_looks_for_the_pips_the_dice_have() -> None:
+    three = [(die(0, 4), 0.9), (die(100, 2), 0.8), (die(200, 6), 0.7)]
+    assert likely_pip_polarity(three, [WHITE_DIE] * 3) == "dark"
+    assert likely_pip_polarity(three, [BLACK_DIE_RED_PIPS] * 3) == "light"
+    assert likely_pip_polarity(three, [WHITE_DIE, BLACK_DIE_RED_PIPS, WHITE_DIE]) == "both"
+    # Pips not told surely from the body (big pips fill the box's middle), or too
+    # alike in brightness: both kinds are looked for.
+    unsure = _face((15, 15, 15), (230, 230, 230), share=0.52)
+    assert likely_pip_polarity(three, [WHITE_DIE, WHITE_DIE, unsure]) == "both"
+    faint = _face((200, 200, 200), (180, 170, 170))
+    assert likely_pip_polarity(three, [WHITE_DIE, faint, WHITE_DIE]) == "both"
+    # A find the detector doubts does not count; no dice at all: both.
+    doubted = [*three, (die(300, None), ALONE_SCORE - 0.1)]
+    assert likely_pip_polarity(doubted, [WHITE_DIE] * 3 + [BLACK_DIE_RED_PIPS]) == "dark"
+    assert likely_pip_polarity([], []) == "both"
+
+
+def test_a_sure_die_left_unread_or_unseen_by_the_classical_reader_is_noticed() -> None:
+    learned = [(die(0, 4), 0.9), (die(100, None, 0.3), 0.8), (die(200, 2), ALONE_SCORE - 0.1)]
+    # Both read by the classical reader; the doubted find does not count.
+    assert not missed_sure_dice(learned, FrameReading((die(2, 4), die(102, 3))))
+    # The die the learned reader is sure of needs no classical value ...
+    assert not missed_sure_dice(learned, FrameReading((die(2, None), die(102, 3))))
+    # ... but one it cannot read does, and every sure die needs a classical find.
+    assert missed_sure_dice(learned, FrameReading((die(2, 4), die(102, None))))
+    assert missed_sure_dice(learned, FrameReading((die(102, 3),)))

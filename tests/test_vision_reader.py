@@ -13,8 +13,10 @@ import pytest
 
 from einhorn_table.errors import EinhornError
 from einhorn_table.rules.categories import Category
+from einhorn_table.vision import reader
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import FrameError, read_frame
+from einhorn_table.vision.results import FrameReading
 from einhorn_table.vision.scoring import LabelledDie, score_image
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vision"
@@ -175,6 +177,31 @@ def test_profile_limits_which_pips_are_looked_for() -> None:
     assert 5 not in [d.value for d in light_only.dice]
     with pytest.raises(Exception):  # noqa: B017 - frozen dataclass refuses changes
         ReaderProfile().min_confidence = 0.1  # type: ignore[misc]
+
+
+def test_the_classical_reader_looks_for_the_dice_s_own_pips_and_again_if_it_misses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    image = load_photo("matteop65_d6__train_dice_30.jpg")  # three white dice, black pips
+    looked_for: list[str] = []
+    classical = reader.read_frame_classical
+
+    def spy(
+        image: npt.NDArray[Any], profile: ReaderProfile | None = None, **kwargs: Any
+    ) -> FrameReading:
+        assert profile is not None
+        looked_for.append(profile.pip_polarity)
+        return classical(image, profile, **kwargs)
+
+    monkeypatch.setattr(reader, "read_frame_classical", spy)
+    assert read_frame(image).values == (1, 1, 1)
+    assert looked_for == ["dark"]
+    # Were the dice's colours misjudged (their pips taken for light ones), the light
+    # pips looked for would miss the dice: it looks again for both kinds.
+    looked_for.clear()
+    monkeypatch.setattr(reader, "likely_pip_polarity", lambda dice, faces: "light")
+    assert read_frame(image).values == (1, 1, 1)
+    assert looked_for == ["light", "both"]
 
 
 @pytest.mark.parametrize(

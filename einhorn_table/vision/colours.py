@@ -129,6 +129,16 @@ def alike_pairs(colors: Sequence[RGB], *, threshold: float = TOO_ALIKE) -> list[
     ]
 
 
+@dataclass(frozen=True)
+class FaceColours:
+    """What the middle of a die's box shows: its body colour, its pips' colour (None
+    where the middle shows one colour only) and the body's share of the pixels."""
+
+    body: RGB
+    pips: RGB | None
+    body_share: float
+
+
 def die_color(image: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> RGB:
     """The body colour (RGB) of the die in ``box`` (x0, y0, x1, y1) of a BGR frame.
 
@@ -136,6 +146,13 @@ def die_color(image: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> R
     die is turned, and leaves out the pips: the pixels there are split in two colour
     clusters and the larger one (pips cover well under half) is the body.
     """
+    return face_colours(image, box).body
+
+
+def face_colours(image: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> FaceColours:
+    """The die's body and pip colours as :func:`die_color` tells them apart. Where the
+    pips are large (a 6 with big pips fills most of the middle), the larger cluster can
+    be the pips: a ``body_share`` near one half says the two are not told apart surely."""
     height, width = image.shape[:2]
     x0, y0, x1, y1 = (int(v) for v in box)
     x0, y0 = max(x0, 0), max(y0, 0)
@@ -151,8 +168,15 @@ def die_color(image: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> R
     crop = np.ascontiguousarray(image[cy0:cy1, cx0:cx1])
     pixels = crop.reshape(-1, 3)
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    body = pixels[_larger_of_two(lab)]
-    b, g, r = (round(float(c)) for c in body.mean(axis=0))
+    in_body = _larger_of_two(lab)
+    share = float(in_body.mean())
+    return FaceColours(
+        _mean_rgb(pixels[in_body]), _mean_rgb(pixels[~in_body]) if share < 1.0 else None, share
+    )
+
+
+def _mean_rgb(bgr_pixels: npt.NDArray[np.uint8]) -> RGB:
+    b, g, r = (round(float(c)) for c in bgr_pixels.mean(axis=0))
     return (r, g, b)
 
 

@@ -17,6 +17,12 @@ classical one misses. Together:
 * a die only the learned reader finds is kept when the detector is fairly sure
   it is a die (:data:`ALONE_SCORE`), so stray finds do not turn a roll of three
   into a roll of four.
+
+To save time the classical reader looks only for the kind of pip (dark or light)
+that the dice the detector found surely have (:func:`likely_pip_polarity`), and
+looks again for both where that leaves a die the detector is sure of unseen, or
+unread by both readers (:func:`missed_sure_dice`). On held-out photos this reads
+exactly as many dice right as looking for both every time.
 """
 
 from __future__ import annotations
@@ -25,11 +31,64 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
+from einhorn_table.vision.colours import FaceColours
 from einhorn_table.vision.results import DieReading, FrameReading
 from einhorn_table.vision.scoring import same_die
 
 #: A die only the learned reader finds needs at least this detector score.
 ALONE_SCORE = 0.5
+#: A die's pips are told from its body (:class:`FaceColours`) surely enough to say
+#: which kind of pip it has when the body is at least this share of the middle of
+#: its box, and the two differ by at least this much in brightness (luma, 0..255).
+SURE_BODY_SHARE = 0.65
+SURE_BRIGHTNESS_GAP = 40.0
+
+
+def likely_pip_polarity(
+    learned: Sequence[tuple[DieReading, float]], faces: Sequence[FaceColours]
+) -> str:
+    """Which pips the classical reader need look for, from the dice the detector is
+    fairly sure of (:data:`ALONE_SCORE`): "dark" when all have pips surely darker than
+    their bodies, "light" when all have them surely lighter, else "both". Looking for
+    one kind of pip only about halves the classical reader's work, and spares it the
+    other kind's texture."""
+    kinds = {
+        _pip_kind(face)
+        for (_, score), face in zip(learned, faces, strict=True)
+        if score >= ALONE_SCORE
+    }
+    only = kinds.pop() if len(kinds) == 1 else None
+    return only or "both"
+
+
+def missed_sure_dice(learned: Sequence[tuple[DieReading, float]], classical: FrameReading) -> bool:
+    """Whether a die the detector is fairly sure of is left without a value by both
+    readers, or without a die of the classical reading at all."""
+    for die, score in learned:
+        if score < ALONE_SCORE:
+            continue
+        twins = [
+            other
+            for other in classical.dice
+            if same_die(die.box, other.box) or same_die(other.box, die.box)
+        ]
+        if not twins or (die.value is None and all(other.value is None for other in twins)):
+            return True
+    return False
+
+
+def _pip_kind(face: FaceColours) -> str | None:
+    if face.pips is None or face.body_share < SURE_BODY_SHARE:
+        return None
+    gap = _luma(face.body) - _luma(face.pips)
+    if abs(gap) < SURE_BRIGHTNESS_GAP:
+        return None
+    return "dark" if gap > 0 else "light"
+
+
+def _luma(rgb: tuple[int, int, int]) -> float:
+    r, g, b = rgb
+    return 0.299 * r + 0.587 * g + 0.114 * b
 
 
 def combine(learned: Sequence[tuple[DieReading, float]], classical: FrameReading) -> FrameReading:

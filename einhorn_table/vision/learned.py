@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from einhorn_table.errors import EinhornError
-from einhorn_table.vision.colours import die_color
+from einhorn_table.vision.colours import FaceColours, face_colours
 from einhorn_table.vision.frames import shrunk
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.regions import DieMap, spread
@@ -88,12 +88,15 @@ class LearnedFrame:
     #: scores at least REGION_THRESHOLD. None when it found no die to size that by
     #: (then dice may lie anywhere).
     regions: DieMap | None
+    #: Each die's body and pip colours, in the order of ``dice``.
+    faces: tuple[FaceColours, ...] = ()
 
     def scaled(self, factor: float) -> LearnedFrame:
         """The same, in a frame ``factor`` times as large."""
         return LearnedFrame(
             tuple((die.scaled(factor), score) for die, score in self.dice),
             None if self.regions is None else self.regions.scaled(factor),
+            self.faces,
         )
 
 
@@ -325,7 +328,7 @@ class LearnedReader:
         detections = [d for d in found if min_die_px <= max(d.size) <= max_die_px]
         probabilities = self.classify(image, detections)
         height, width = image.shape[:2]
-        dice = []
+        found_dice: list[tuple[DieReading, float, FaceColours]] = []
         for detection, p in zip(detections, probabilities, strict=True):
             if p[BACKGROUND] > 0.5:
                 continue
@@ -333,15 +336,20 @@ class LearnedReader:
             confidence = confidence_of(float(p[value]))
             box = _clipped(detection.box, width, height)
             ibox = (int(box[0]), int(box[1]), int(np.ceil(box[2])), int(np.ceil(box[3])))
+            face = face_colours(image, ibox)
             reading = DieReading(
                 box=box,
                 value=value if confidence >= min_confidence else None,
                 confidence=round(confidence, 3),
-                color=die_color(image, ibox),
+                color=face.body,
             )
-            dice.append((reading, detection.score))
-        dice.sort(key=lambda pair: (pair[0].box[0], pair[0].box[1]))
-        return LearnedFrame(tuple(dice), regions)
+            found_dice.append((reading, detection.score, face))
+        found_dice.sort(key=lambda found: (found[0].box[0], found[0].box[1]))
+        return LearnedFrame(
+            tuple((die, score) for die, score, _ in found_dice),
+            regions,
+            tuple(face for _, _, face in found_dice),
+        )
 
     def read(self, image: npt.NDArray[np.uint8], *, min_confidence: float) -> FrameReading:
         """Every die in the frame, read where the classifier is sure."""
