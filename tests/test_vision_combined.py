@@ -103,3 +103,13 @@ def test_a_sure_die_left_unread_or_unseen_by_the_classical_reader_is_noticed() -
     # ... but one it cannot read does, and every sure die needs a classical find.
     assert missed_sure_dice(learned, FrameReading((die(2, 4), die(102, None))))
     assert missed_sure_dice(learned, FrameReading((die(102, 3),)))
+
+
+def test_finds_far_apart_in_one_unread_classical_box_are_separate_dice() -> None:
+    # The classical reader joined pips across several dice into one box it could not
+    # read: the detector's dice there lie dice apart, so each keeps its own reading.
+    first = DieReading((218.0, 143.0, 257.0, 181.0), 2, 0.8, (200, 40, 40))
+    second = DieReading((242.0, 273.0, 282.0, 314.0), 4, 0.9, (200, 40, 40))
+    joined = DieReading((116.0, 96.0, 380.0, 360.0), None, 0.0, (200, 40, 40))
+    reading = combine([(first, 0.77), (second, 0.69)], FrameReading((joined,)))
+    assert 2 in reading.values and 4 in reading.values

@@ -10,9 +10,10 @@ classical one misses. Together:
   gets none (confidence 0), so the table asks; its box is the classical reader's,
   fitted to the pips;
 * a die the classical reader cannot read whose box holds two or more of the learned
-  reader's dice is one die seen on a slant, its top face and a side face (the
-  detector finds both, and often scores the side face higher): it is reported once,
-  with the classical box and no value, since which face is on top is not sure;
+  reader's dice, close together (:data:`SLANT_REACH`), is one die seen on a slant,
+  its top face and a side face (the detector finds both, and often scores the side
+  face higher): it is reported once, with the classical box and no value, since
+  which face is on top is not sure;
 * a die only the classical reader finds is kept as it read it;
 * a die only the learned reader finds is kept when the detector is fairly sure
   it is a die (:data:`ALONE_SCORE`), so stray finds do not turn a roll of three
@@ -27,7 +28,8 @@ exactly as many dice right as looking for both every time.
 
 from __future__ import annotations
 
-from collections import Counter
+import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -37,6 +39,8 @@ from einhorn_table.vision.scoring import same_die
 
 #: A die only the learned reader finds needs at least this detector score.
 ALONE_SCORE = 0.5
+#: The top and a side face of one die lie within this many die sides of each other.
+SLANT_REACH = 1.2
 #: A die's pips are told from its body (:class:`FaceColours`) surely enough to say
 #: which kind of pip it has when the body is at least this share of the middle of
 #: its box, and the two differ by at least this much in brightness (luma, 0..255).
@@ -101,8 +105,15 @@ def combine(learned: Sequence[tuple[DieReading, float]], classical: FrameReading
         ]
         for die, _ in learned
     ]
-    shared = Counter(i for twins in twins_of for i in twins)
-    slanted = {i for i, count in shared.items() if count >= 2 and classical.dice[i].value is None}
+    sharing: dict[int, list[DieReading]] = {}
+    for (die, _), twins in zip(learned, twins_of, strict=True):
+        for i in twins:
+            sharing.setdefault(i, []).append(die)
+    slanted = {
+        i
+        for i, faces in sharing.items()
+        if len(faces) >= 2 and classical.dice[i].value is None and _faces_of_one_die(faces)
+    }
     dice: list[DieReading] = []
     taken: set[int] = set()
     for (die, score), twins in zip(learned, twins_of, strict=True):
@@ -128,6 +139,17 @@ def combine(learned: Sequence[tuple[DieReading, float]], classical: FrameReading
     dice.extend(other for i, other in enumerate(classical.dice) if i not in taken)
     dice.sort(key=lambda d: (d.box[0], d.box[1]))
     return FrameReading(tuple(dice))
+
+
+def _faces_of_one_die(faces: Sequence[DieReading]) -> bool:
+    """Whether these finds lie close enough together to be faces of one die (their
+    centres within :data:`SLANT_REACH` of the larger find's side of each other)."""
+    centres = [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2) for d in faces]
+    side = max(max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in faces)
+    return all(
+        math.hypot(a[0] - b[0], a[1] - b[1]) <= SLANT_REACH * side
+        for a, b in itertools.combinations(centres, 2)
+    )
 
 
 def _agreed(learned: DieReading, classical: DieReading) -> DieReading:
