@@ -9,7 +9,6 @@ from einhorn_table.vision.combined import (
     ALONE_SCORE,
     combine,
     likely_pip_polarity,
-    missed_sure_dice,
 )
 from einhorn_table.vision.results import DieReading, FrameReading
 
@@ -92,17 +91,9 @@ def test_the_classical_reader_looks_for_the_pips_the_dice_have() -> None:
     doubted = [*three, (die(300, None), ALONE_SCORE - 0.1)]
     assert likely_pip_polarity(doubted, [WHITE_DIE] * 3 + [BLACK_DIE_RED_PIPS]) == "dark"
     assert likely_pip_polarity([], []) == "both"
-
-
-def test_a_sure_die_left_unread_or_unseen_by_the_classical_reader_is_noticed() -> None:
-    learned = [(die(0, 4), 0.9), (die(100, None, 0.3), 0.8), (die(200, 2), ALONE_SCORE - 0.1)]
-    # Both read by the classical reader; the doubted find does not count.
-    assert not missed_sure_dice(learned, FrameReading((die(2, 4), die(102, 3))))
-    # The die the learned reader is sure of needs no classical value ...
-    assert not missed_sure_dice(learned, FrameReading((die(2, None), die(102, 3))))
-    # ... but one it cannot read does, and every sure die needs a classical find.
-    assert missed_sure_dice(learned, FrameReading((die(2, 4), die(102, None))))
-    assert missed_sure_dice(learned, FrameReading((die(102, 3),)))
+    # A die the learned reader cannot read: the classical reader looks for both.
+    unread = [*three[:2], (die(200, None, 0.3), 0.7)]
+    assert likely_pip_polarity(unread, [WHITE_DIE] * 3) == "both"
 
 
 def test_finds_far_apart_in_one_unread_classical_box_are_separate_dice() -> None:

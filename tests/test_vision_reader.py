@@ -179,7 +179,7 @@ def test_profile_limits_which_pips_are_looked_for() -> None:
         ReaderProfile().min_confidence = 0.1  # type: ignore[misc]
 
 
-def test_the_classical_reader_looks_for_the_dice_s_own_pips_and_again_if_it_misses(
+def test_the_classical_reader_looks_for_the_dice_s_own_pips_and_misses_none_for_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     image = load_photo("matteop65_d6__train_dice_30.jpg")  # three white dice, black pips
@@ -196,12 +196,14 @@ def test_the_classical_reader_looks_for_the_dice_s_own_pips_and_again_if_it_miss
     monkeypatch.setattr(reader, "read_frame_classical", spy)
     assert read_frame(image).values == (1, 1, 1)
     assert looked_for == ["dark"]
-    # Were the dice's colours misjudged (their pips taken for light ones), the light
-    # pips looked for would miss the dice: it looks again for both kinds.
+    # Were the dice's colours misjudged (their pips taken for light ones), the
+    # classical reader would find none of them; the learned reader's values stand.
     looked_for.clear()
     monkeypatch.setattr(reader, "likely_pip_polarity", lambda dice, faces: "light")
+    light_only = classical(image, ReaderProfile(pip_polarity="light"))
+    assert 1 not in light_only.values
     assert read_frame(image).values == (1, 1, 1)
-    assert looked_for == ["light", "both"]
+    assert looked_for == ["light"]
 
 
 @pytest.mark.parametrize(

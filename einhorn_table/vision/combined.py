@@ -20,10 +20,10 @@ classical one misses. Together:
   into a roll of four.
 
 To save time the classical reader looks only for the kind of pip (dark or light)
-that the dice the detector found surely have (:func:`likely_pip_polarity`), and
-looks again for both where that leaves a die the detector is sure of unseen, or
-unread by both readers (:func:`missed_sure_dice`). On held-out photos this reads
-exactly as many dice right as looking for both every time.
+that the dice the detector found surely have, and only where the learned reader
+reads every one of them (:func:`likely_pip_polarity`): such a die whose pips it
+then misses keeps the learned reader's value, so none goes unread for it. On held-out
+photos this reads exactly as many dice right as looking for both kinds every time.
 """
 
 from __future__ import annotations
@@ -53,32 +53,22 @@ def likely_pip_polarity(
 ) -> str:
     """Which pips the classical reader need look for, from the dice the detector is
     fairly sure of (:data:`ALONE_SCORE`): "dark" when all have pips surely darker than
-    their bodies, "light" when all have them surely lighter, else "both". Looking for
-    one kind of pip only about halves the classical reader's work, and spares it the
-    other kind's texture."""
-    kinds = {
-        _pip_kind(face)
-        for (_, score), face in zip(learned, faces, strict=True)
+    their bodies, "light" when all have them surely lighter; "both" otherwise, and
+    wherever the learned reader cannot read one of them. Looking for one kind of pip
+    only about halves the classical reader's work, and spares it the other kind's
+    texture."""
+    sure = [
+        (die, face)
+        for (die, score), face in zip(learned, faces, strict=True)
         if score >= ALONE_SCORE
-    }
+    ]
+    if any(die.value is None for die, _ in sure):
+        # A die the learned reader cannot read is where the classical reader's full
+        # search matters most.
+        return "both"
+    kinds = {_pip_kind(face) for _, face in sure}
     only = kinds.pop() if len(kinds) == 1 else None
     return only or "both"
-
-
-def missed_sure_dice(learned: Sequence[tuple[DieReading, float]], classical: FrameReading) -> bool:
-    """Whether a die the detector is fairly sure of is left without a value by both
-    readers, or without a die of the classical reading at all."""
-    for die, score in learned:
-        if score < ALONE_SCORE:
-            continue
-        twins = [
-            other
-            for other in classical.dice
-            if same_die(die.box, other.box) or same_die(other.box, die.box)
-        ]
-        if not twins or (die.value is None and all(other.value is None for other in twins)):
-            return True
-    return False
 
 
 def _pip_kind(face: FaceColours) -> str | None:

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from einhorn_table.errors import EinhornError
-from einhorn_table.vision.combined import combine, likely_pip_polarity, missed_sure_dice
+from einhorn_table.vision.combined import combine, likely_pip_polarity
 from einhorn_table.vision.frames import shrunk
 from einhorn_table.vision.grouping import (
     Colour,
@@ -98,14 +98,10 @@ def read_frame(
         reading = FrameReading(tuple(die for die, _ in learned.dice))
     else:
         # The classical reader looks only where the detector sees anything die-like,
-        # and (unless calibration chose) only for the pips those dice's colours have;
-        # should that miss a die the detector is sure of, it looks again for both.
-        narrowed = small
+        # and (unless calibration chose) only for the kind of pip those dice have.
         if small.pip_polarity == "both":
-            narrowed = replace(small, pip_polarity=likely_pip_polarity(learned.dice, learned.faces))
-        classical = read_frame_classical(colour, narrowed, regions=learned.regions)
-        if narrowed is not small and missed_sure_dice(learned.dice, classical):
-            classical = read_frame_classical(colour, small, regions=learned.regions)
+            small = replace(small, pip_polarity=likely_pip_polarity(learned.dice, learned.faces))
+        classical = read_frame_classical(colour, small, regions=learned.regions)
         reading = combine(learned.dice, classical)
     return reading if scale == 1.0 else reading.scaled(1.0 / scale)
 
