@@ -120,27 +120,27 @@ def _blobs(
         contour = contours[index]
         x0, y0, w, h = (int(v) for v in rects[index])
         window = contrast[y0 : y0 + h, x0 : x0 + w]
-        if window.max() < min_contrast:
+        if cv2.minMaxLoc(window)[1] < min_contrast:
             continue
-        blob_u8 = np.zeros((h, w), np.uint8)
-        cv2.drawContours(blob_u8, [contour], -1, 1, thickness=-1, offset=(-x0, -y0))
-        area = float(np.count_nonzero(blob_u8))
+        blob = np.zeros((h, w), np.uint8)
+        cv2.drawContours(blob, [contour], -1, 1, thickness=-1, offset=(-x0, -y0))
+        moments = cv2.moments(blob, binaryImage=True)
+        area = moments["m00"]  # the blob's pixels
         if not min_area <= area <= max_area or area < 0.55 * w * h:
             continue
-        inside = window[blob_u8.astype(bool)]
-        pip = _describe(blob_u8, inside, x0, y0, dark)
+        pip = _describe(moments, cv2.mean(window, mask=blob)[0], x0, y0, dark)
         if pip is None or pip.contrast < min_contrast * 0.6:
             continue
-        peak = float(inside.max())
+        peak = cv2.minMaxLoc(window, mask=blob)[1]
         if peak >= min_contrast:
             found.append((pip, peak))
     return found
 
 
 def _describe(
-    blob: GreyImage, inside: npt.NDArray[np.uint8], x0: int, y0: int, dark: bool
+    moments: dict[str, float], contrast: float, x0: int, y0: int, dark: bool
 ) -> Pip | None:
-    moments = cv2.moments(blob, binaryImage=True)
+    """The pip a filled blob (its image moments) makes, with its mean contrast."""
     area = moments["m00"]
     if area <= 0:
         return None
@@ -164,6 +164,6 @@ def _describe(
         major=float(major),
         minor=float(minor),
         angle=float(angle),
-        contrast=float(inside.mean()),
+        contrast=float(contrast),
         dark=dark,
     )
