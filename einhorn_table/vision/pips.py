@@ -11,8 +11,11 @@ import numpy.typing as npt
 GreyImage = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
 
-#: The thresholds (grey levels of local contrast) at which blobs are looked for.
-_LEVELS: tuple[int, ...] = (16, 30, 50, 75, 105, 125, 145, 165, 190)
+#: The thresholds (grey levels of local contrast) at which blobs are looked for. A pip
+#: ends up outlined at the lowest level above about half its peak contrast (at most
+#: 255), which is never above 145; held-out photos read as well or better without the
+#: two higher levels there were (165 and 190), and in 5 % less time.
+_LEVELS: tuple[int, ...] = (16, 30, 50, 75, 105, 125, 145)
 
 
 @dataclass(frozen=True)
