@@ -165,7 +165,9 @@ def face_colours(image: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -
     qx, qy = (x1 - x0) / 4.0, (y1 - y0) / 4.0
     cx0, cy0 = int(x0 + qx), int(y0 + qy)
     cx1, cy1 = max(math.ceil(x1 - qx), cx0 + 1), max(math.ceil(y1 - qy), cy0 + 1)
-    crop = np.ascontiguousarray(image[cy0:cy1, cx0:cx1])
+    # A big die's middle is sampled on a sparser grid: its colours are the same.
+    step = max(1, math.ceil(math.sqrt((cy1 - cy0) * (cx1 - cx0) / _ENOUGH_PIXELS)))
+    crop = np.ascontiguousarray(image[cy0:cy1:step, cx0:cx1:step])
     pixels = crop.reshape(-1, 3)
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
     in_body = _larger_of_two(lab)
@@ -173,6 +175,10 @@ def face_colours(image: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -
     return FaceColours(
         _mean_rgb(pixels[in_body]), _mean_rgb(pixels[~in_body]) if share < 1.0 else None, share
     )
+
+
+#: About this many pixels of a die's middle tell its body and pip colours.
+_ENOUGH_PIXELS = 256
 
 
 def _mean_rgb(bgr_pixels: npt.NDArray[np.uint8]) -> RGB:
