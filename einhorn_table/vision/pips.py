@@ -121,7 +121,7 @@ def _blobs(
     found: list[tuple[Pip, float]] = []
     for index in np.flatnonzero(possible).tolist():
         contour = contours[index]
-        x0, y0, w, h = (int(v) for v in rects[index])
+        x0, y0, w, h = rects[index].tolist()
         window = contrast[y0 : y0 + h, x0 : x0 + w]
         if cv2.minMaxLoc(window)[1] < min_contrast:
             continue
