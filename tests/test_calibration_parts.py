@@ -14,7 +14,6 @@ from einhorn_table.calibration.fit import (
     PHANTOM_COST,
     SILENT_ERROR_COST,
     CalibrationError,
-    ReadOutcome,
     Tally,
     best_reader,
     candidate_readers,
@@ -101,14 +100,27 @@ def test_dice_section_and_reader_narrow_to_what_was_measured() -> None:
         dice_section([])
 
 
-def test_min_confidence_rises_where_low_confidence_reads_are_wrong() -> None:
-    sure = [ReadOutcome(0.9, True)] * 40
-    shaky_wrong = [ReadOutcome(0.6, False)] * 10
-    assert choose_min_confidence(sure + shaky_wrong) > 0.6
-    shaky_right = [ReadOutcome(0.4, True)] * 10
-    # Shaky readings that happened to be right do not lower the bar below the default.
-    assert choose_min_confidence(sure + shaky_right) == 0.5
-    assert choose_min_confidence(shaky_wrong) == 0.5  # too few outcomes: the default
+def _photos(right: int, wrong: int = 0, count: int = 10) -> list[Tally]:
+    """``count`` photos' tallies, each ``right`` dice right and ``wrong`` wrong."""
+    return [Tally(right, wrong)] * count
+
+
+def test_min_confidence_rises_where_a_higher_bar_stops_silent_errors() -> None:
+    # At 0.5 each photo has a die read wrong; from 0.7 up that die is asked about.
+    read_at = {0.5: _photos(4, 1), 0.6: _photos(4, 1), 0.7: _photos(4), 0.8: _photos(3)}
+    assert choose_min_confidence(read_at) == 0.7
+    # A bar that only costs right reads stays at the default, and none is below it.
+    costly = {0.4: _photos(5), 0.5: _photos(4), 0.7: _photos(3)}
+    assert choose_min_confidence(costly) == 0.5
+    # Too few dice read to tell: the default.
+    assert choose_min_confidence({0.5: _photos(1, 1, count=5), 0.7: _photos(1, count=5)}) == 0.5
+
+
+def test_a_higher_bar_that_lets_a_silent_error_through_is_not_taken() -> None:
+    # The combined reader takes the classical value where the learned one is unsure:
+    # at 0.8 a die the two readers disagreed on (asked about at 0.5) is read wrong.
+    read_at = {0.5: _photos(4), 0.8: [Tally(4, 1), *_photos(4, count=9)]}
+    assert choose_min_confidence(read_at) == 0.5
 
 
 def test_advice_names_small_dice_and_dim_light() -> None:
@@ -198,9 +210,8 @@ def test_the_autopilot_enters_dice_as_a_parent_would() -> None:
 
 
 def test_a_threshold_that_wins_on_one_half_only_keeps_the_default() -> None:
-    sure = [ReadOutcome(0.9, True)] * 40
-    # Shaky wrong reads only at even places: half of the outcomes gains, the other not.
-    lucky = sure + [ReadOutcome(0.6, k % 2 == 1) for k in range(12)]
+    # Wrong reads at 0.5 only on even photos: half of the photos gain from 0.7.
+    lucky = {0.5: [Tally(4, k % 2 == 0) for k in range(12)], 0.7: _photos(4, count=12)}
     assert choose_min_confidence(lucky) == 0.5
-    everywhere = sure + [ReadOutcome(0.6, False)] * 12
-    assert choose_min_confidence(everywhere) > 0.6
+    everywhere = {0.5: _photos(4, 1, count=12), 0.7: _photos(4, count=12)}
+    assert choose_min_confidence(everywhere) == 0.7

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -17,9 +17,10 @@ from einhorn_table.vision.profile import ReaderProfile
 SMALL_MARGIN = 0.75
 #: Share of the measured dice that must agree on a pip polarity to fix it.
 POLARITY_AGREEMENT = 0.85
-#: The candidate thresholds for min_confidence, and what a silent error costs
-#: against a die read right (a wrong payout is worse than twenty re-rolls).
-CONFIDENCE_STEPS = tuple(round(0.3 + 0.05 * k, 2) for k in range(13))
+#: The candidate thresholds for min_confidence (at and above the default 0.5; see
+#: :func:`choose_min_confidence`), and what a silent error costs against a die read
+#: right (a wrong payout is worse than twenty re-rolls).
+CONFIDENCE_STEPS = tuple(round(0.5 + 0.05 * k, 2) for k in range(9))
 SILENT_ERROR_COST = 20.0
 #: A die read where there is none makes the roll doubtful (re-roll), like an abstention.
 PHANTOM_COST = 0.5
@@ -29,14 +30,6 @@ DARK_DICE = 110.0
 
 class CalibrationError(EinhornError):
     """Calibrating could not finish; the message says what to do."""
-
-
-@dataclass(frozen=True)
-class ReadOutcome:
-    """A labelled (or confirmed) die the reader found: how sure it was and if it was right."""
-
-    confidence: float
-    right: bool
 
 
 def dice_section(measures: Sequence[DieMeasure]) -> DiceSection:
@@ -155,36 +148,33 @@ def best_reader(tallies: Sequence[Tally]) -> int:
 
 
 def choose_min_confidence(
-    outcomes: Sequence[ReadOutcome], default: float = ReaderProfile.min_confidence
+    read_at: Mapping[float, Sequence[Tally]], default: float = ReaderProfile.min_confidence
 ) -> float:
-    """The threshold that reads most dice right for fewest silent errors on these outcomes,
-    never below ``default`` (calibration may make the reader warier, not bolder).
+    """The bar that reads most dice right for fewest silent errors, from each candidate
+    bar's tallies of the same photos (in the same order) read with that bar; never
+    below ``default`` (calibration may make the reader warier, not bolder).
 
-    Score per step: dice right minus ``SILENT_ERROR_COST`` times dice wrong (those
-    under the threshold are abstentions, which cost nothing but a re-roll). With
-    too few outcomes the default stays; on a tie the step nearest the default wins.
-    The best step replaces the default only if it also scores better than the
-    default on each half of the outcomes (every other one): a step that wins by a
-    few lucky dice does not carry over to new photos.
+    Each bar is measured by reading with it, not by cutting one reading's
+    confidences: the combined reader takes the other reader's value where one is
+    unsure, so a higher bar can let a silent error through that a lower one stopped.
+    Score: right reads, less twenty per silent error and half per phantom die. With
+    too few dice read the default stays; on a tie the bar nearest the default wins.
+    The best bar replaces the default only if it also scores better on each half of
+    the photos (every other one): a bar that wins by a few lucky dice does not carry
+    over to new photos.
     """
-    if len(outcomes) < 20:
+    steps = sorted(s for s in read_at if s >= default)
+    if default not in read_at or not steps:
         return default
-    best = _best_step(outcomes, default)
-    halves = (outcomes[0::2], outcomes[1::2])
-    if all(_score(half, best) > _score(half, default) for half in halves):
+    at_default = read_at[default]
+    if sum(t.right + t.wrong for t in at_default) < 20:
+        return default
+
+    def score(tallies: Sequence[Tally]) -> float:
+        return sum(tallies, Tally()).score
+
+    best = max(steps, key=lambda s: (score(read_at[s]), -abs(s - default)))
+    halves = (slice(0, None, 2), slice(1, None, 2))
+    if all(score(read_at[best][half]) > score(at_default[half]) for half in halves):
         return best
     return default
-
-
-def _score(outcomes: Sequence[ReadOutcome], step: float) -> float:
-    kept = [o for o in outcomes if o.confidence >= step]
-    wrong = sum(1 for o in kept if not o.right)
-    return len(kept) - wrong - SILENT_ERROR_COST * wrong
-
-
-def _best_step(outcomes: Sequence[ReadOutcome], default: float) -> float:
-    # Never below the default: the readers' bars were set on photos they never saw,
-    # and a bar lowered on a few dozen of this table's rolls let wrong values through
-    # on the next rolls (byler_d6: 0.2 % silent errors went to 2.3 %).
-    steps = [s for s in CONFIDENCE_STEPS if s >= default] or [default]
-    return max(steps, key=lambda s: (_score(outcomes, s), -abs(s - default)))

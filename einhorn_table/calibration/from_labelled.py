@@ -5,10 +5,11 @@
 2. The dice section (size range, pip size, polarity, contrast) gives candidate
    readers, from narrowed to the size range and polarity measured, to the base
    (:func:`~einhorn_table.calibration.fit.candidate_readers`).
-3. Each candidate reads the photos with every die given a value; its
-   ``min_confidence`` is chosen where right reads outweigh silent errors most
-   (never below the reader's default), and the candidate that then reads best
-   (right reads, less twenty per silent error and half per phantom die) is kept.
+3. Each candidate reads the photos at each ``min_confidence`` from the reader's
+   default up; the one where right reads outweigh silent errors most is chosen
+   (:func:`~einhorn_table.calibration.fit.choose_min_confidence`), and the
+   candidate that then reads best (right reads, less twenty per silent error and
+   half per phantom die) is kept.
 
 Only what generalises to new photos of the same camera and dice is set.
 """
@@ -22,8 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 from einhorn_table.calibration.fit import (
+    CONFIDENCE_STEPS,
     CalibrationError,
-    ReadOutcome,
     Tally,
     best_reader,
     candidate_readers,
@@ -79,24 +80,26 @@ class _Trial:
 
 
 def _trial(reader: ReaderProfile, photos: Sequence[tuple[LabelledPhoto, Image]]) -> _Trial:
-    """The reader on the photos, its min_confidence chosen where it reads best."""
-    outcomes: list[ReadOutcome] = []
-    phantoms = 0
-    for photo, image in photos:
-        reading = read_frame(image, replace(reader, min_confidence=0.0))
-        pairs = match(photo.dice, reading.dice)
-        phantoms += len(reading.dice) - len(pairs)
-        for li, di in pairs:
-            die = reading.dice[di]
-            outcomes.append(ReadOutcome(die.confidence, die.value == photo.dice[li].value))
-    threshold = choose_min_confidence(outcomes, reader.min_confidence)
-    kept = [o for o in outcomes if o.confidence >= threshold]
-    tally = Tally(
-        right=sum(1 for o in kept if o.right),
-        wrong=sum(1 for o in kept if not o.right),
-        phantoms=phantoms,
+    """The reader on the photos, with the min_confidence at which it reads them best."""
+    steps = [s for s in CONFIDENCE_STEPS if s >= reader.min_confidence]
+    read_at = {
+        step: [_photo_tally(photo, image, replace(reader, min_confidence=step))
+               for photo, image in photos]
+        for step in sorted({reader.min_confidence, *steps})
+    }
+    threshold = choose_min_confidence(read_at, reader.min_confidence)
+    return _Trial(replace(reader, min_confidence=threshold), sum(read_at[threshold], Tally()))
+
+
+def _photo_tally(photo: LabelledPhoto, image: Image, reader: ReaderProfile) -> Tally:
+    reading = read_frame(image, reader)
+    pairs = match(photo.dice, reading.dice)
+    given = [(reading.dice[di].value, photo.dice[li].value) for li, di in pairs]
+    return Tally(
+        right=sum(1 for value, truth in given if value == truth),
+        wrong=sum(1 for value, truth in given if value is not None and value != truth),
+        phantoms=len(reading.dice) - len(pairs),
     )
-    return _Trial(replace(reader, min_confidence=threshold), tally)
 
 
 def _measure_photo(photo: LabelledPhoto, image: Image, base: ReaderProfile) -> list[DieMeasure]:
