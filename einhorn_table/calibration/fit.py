@@ -11,6 +11,7 @@ import numpy as np
 from einhorn_table.calibration.profile import DiceSection
 from einhorn_table.calibration.seeing import DieMeasure
 from einhorn_table.errors import EinhornError
+from einhorn_table.vision.brightness import luminance
 from einhorn_table.vision.profile import ReaderProfile
 
 #: The smallest die size given to the reader, as a share of the smallest measured.
@@ -69,10 +70,10 @@ def players_polarity(
     dice were not read), by their colour: dark dice have light pips.
     """
     found: set[str] = set()
-    for player_measures, (r, g, b) in zip(measures, colours, strict=True):
+    for player_measures, colour in zip(measures, colours, strict=True):
         seen = {m.polarity for m in player_measures if m.polarity is not None}
         if not seen:
-            seen = {"light" if 0.299 * r + 0.587 * g + 0.114 * b < DARK_DICE else "dark"}
+            seen = {"light" if luminance(colour) < DARK_DICE else "dark"}
         found |= seen
     return found.pop() if len(found) == 1 else "both"
 

@@ -37,7 +37,7 @@ from einhorn_table.calibration.seeing import DieMeasure
 from einhorn_table.vision.labelled import LabelledPhoto
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame
-from einhorn_table.vision.scoring import match
+from einhorn_table.vision.scoring import match, score_image
 
 Image = npt.NDArray[np.uint8]
 ImageLoader = Callable[[LabelledPhoto], Image | None]
@@ -92,14 +92,8 @@ def _trial(reader: ReaderProfile, photos: Sequence[tuple[LabelledPhoto, Image]])
 
 
 def _photo_tally(photo: LabelledPhoto, image: Image, reader: ReaderProfile) -> Tally:
-    reading = read_frame(image, reader)
-    pairs = match(photo.dice, reading.dice)
-    given = [(reading.dice[di].value, photo.dice[li].value) for li, di in pairs]
-    return Tally(
-        right=sum(1 for value, truth in given if value == truth),
-        wrong=sum(1 for value, truth in given if value is not None and value != truth),
-        phantoms=len(reading.dice) - len(pairs),
-    )
+    score = score_image(photo.dice, read_frame(image, reader).dice)
+    return Tally(right=score.right, wrong=score.wrong, phantoms=score.read - score.found)
 
 
 def _measure_photo(photo: LabelledPhoto, image: Image, base: ReaderProfile) -> list[DieMeasure]:

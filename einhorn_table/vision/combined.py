@@ -33,6 +33,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+from einhorn_table.vision.brightness import luminance
 from einhorn_table.vision.colours import FaceColours
 from einhorn_table.vision.results import DieReading, FrameReading
 from einhorn_table.vision.scoring import same_die
@@ -74,15 +75,10 @@ def likely_pip_polarity(
 def _pip_kind(face: FaceColours) -> str | None:
     if face.pips is None or face.body_share < SURE_BODY_SHARE:
         return None
-    gap = _luma(face.body) - _luma(face.pips)
+    gap = luminance(face.body) - luminance(face.pips)
     if abs(gap) < SURE_BRIGHTNESS_GAP:
         return None
     return "dark" if gap > 0 else "light"
-
-
-def _luma(rgb: tuple[int, int, int]) -> float:
-    r, g, b = rgb
-    return 0.299 * r + 0.587 * g + 0.114 * b
 
 
 def combine(learned: Sequence[tuple[DieReading, float]], classical: FrameReading) -> FrameReading:

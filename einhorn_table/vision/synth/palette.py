@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from einhorn_table.vision.brightness import luminance
+
 RGB = tuple[int, int, int]
 
 #: Well separated dice body colours, one per player in this order (RGB).
@@ -44,12 +46,6 @@ SKIN_TONES: tuple[RGB, ...] = (
 TRAY_FELT: RGB = (74, 86, 98)
 TRAY_WALL: RGB = (46, 42, 40)
 TABLE_WOOD: RGB = (168, 128, 88)
-
-
-def luminance(rgb: RGB) -> float:
-    """Relative brightness 0..255 of an RGB colour (Rec. 601 weights)."""
-    r, g, b = rgb
-    return 0.299 * r + 0.587 * g + 0.114 * b
 
 
 def pip_color_for(body: RGB) -> RGB:
