@@ -7,6 +7,8 @@ from dataclasses import replace
 from einhorn_table.vision.colours import FaceColours
 from einhorn_table.vision.combined import (
     ALONE_SCORE,
+    LIKELY_SCORE,
+    SURE_VALUE,
     combine,
     likely_pip_polarity,
 )
@@ -42,6 +44,19 @@ def test_a_die_only_one_reader_finds_is_kept_unless_the_detector_doubts_it() -> 
     reading = combine([strong, weak], FrameReading((classical_only,)))
     assert reading.values == (1, 3)
     assert reading.category is None  # two dice are no roll
+
+
+def test_a_die_the_detector_is_less_sure_of_is_kept_only_where_its_value_is_sure() -> None:
+    # A die on a slant: the detector scores it below ALONE_SCORE and the classical
+    # reader does not find it, but the classifier reads its face without doubt.
+    slanted = (die(100, 3, SURE_VALUE), LIKELY_SCORE)
+    assert combine([slanted], FrameReading(())).values == (3,)
+    # Less sure of the value, or a find the detector scores lower still: dropped.
+    unsure_value = (die(100, 3, SURE_VALUE - 0.05), LIKELY_SCORE + 0.05)
+    doubted_find = (die(100, 3, 1.0), LIKELY_SCORE - 0.01)
+    unread = (die(100, None, 0.95), LIKELY_SCORE + 0.05)
+    for find in (unsure_value, doubted_find, unread):
+        assert combine([find], FrameReading(())).dice == ()
 
 
 def test_a_roll_of_three_comes_out_in_order_across_the_tray() -> None:

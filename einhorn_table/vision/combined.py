@@ -16,8 +16,12 @@ classical one misses. Together:
   which face is on top is not sure;
 * a die only the classical reader finds is kept as it read it;
 * a die only the learned reader finds is kept when the detector is fairly sure
-  it is a die (:data:`ALONE_SCORE`), so stray finds do not turn a roll of three
-  into a roll of four.
+  it is a die (:data:`ALONE_SCORE`), or somewhat sure (:data:`LIKELY_SCORE`) and
+  the classifier very sure of its value (:data:`SURE_VALUE`), so stray finds do
+  not turn a roll of three into a roll of four. The detector scores a die seen
+  on a slant low (its top face looks foreshortened), and the classical reader
+  often cannot part its pips from the side faces': there the classifier's sure
+  value is what reads it.
 
 To save time the classical reader looks only for the kind of pip (dark or light)
 that the dice the detector found surely have, and only where the learned reader
@@ -38,8 +42,11 @@ from einhorn_table.vision.colours import FaceColours
 from einhorn_table.vision.results import DieReading, FrameReading
 from einhorn_table.vision.scoring import same_die
 
-#: A die only the learned reader finds needs at least this detector score.
+#: A die only the learned reader finds needs at least this detector score, or
+#: :data:`LIKELY_SCORE` with a value the classifier is :data:`SURE_VALUE` of.
 ALONE_SCORE = 0.5
+LIKELY_SCORE = 0.4
+SURE_VALUE = 0.9
 #: The top and a side face of one die lie within this many die sides of each other.
 SLANT_REACH = 1.2
 #: A die's pips are told from its body (:class:`FaceColours`) surely enough to say
@@ -115,7 +122,7 @@ def combine(learned: Sequence[tuple[DieReading, float]], classical: FrameReading
             continue
         free = [i for i in twins if i not in taken]
         if not free:
-            if score >= ALONE_SCORE:
+            if _found_surely_alone(die, score):
                 dice.append(die)
             continue
         taken.add(free[0])
@@ -125,6 +132,13 @@ def combine(learned: Sequence[tuple[DieReading, float]], classical: FrameReading
     dice.extend(other for i, other in enumerate(classical.dice) if i not in taken)
     dice.sort(key=lambda d: (d.box[0], d.box[1]))
     return FrameReading(tuple(dice))
+
+
+def _found_surely_alone(die: DieReading, score: float) -> bool:
+    """Whether a die only the learned reader finds is surely one (module rules)."""
+    if score >= ALONE_SCORE:
+        return True
+    return score >= LIKELY_SCORE and die.value is not None and die.confidence >= SURE_VALUE
 
 
 def _faces_of_one_die(faces: Sequence[DieReading]) -> bool:
