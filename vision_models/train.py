@@ -219,14 +219,38 @@ def _random_pip_colour(rng: random.Random, body: tuple[int, int, int]) -> tuple[
     return choices[rng.randrange(len(choices))] if choices else pip_color_for(body)
 
 
-def colour_jitter(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+@dataclass(frozen=True)
+class ColourChanges:
+    """How often an augmented crop loses its own colours: channels swapped, the
+    image inverted, made grey."""
+
+    swap: float
+    invert: float
+    grey: float
+
+
+#: The detector learns where dice are whatever their colours.
+DETECTOR_COLOURS = ColourChanges(swap=0.3, invert=0.15, grey=0.2)
+#: The classifier keeps dice's own colours more often: which of a face's two
+#: colours is pip and which is body is much of what it reads (marbled dice, red
+#: pips on dark dice).
+CLASSIFIER_COLOURS = ColourChanges(swap=0.1, invert=0.05, grey=0.05)
+#: Real dice are shown this many times an epoch, byler_d6's coloured and marbled
+#: dice (the hardest to read) more often; synthetic ones once.
+REAL_REPEATS = 3
+MORE_REPEATS = {"byler_d6": 5}
+
+
+def colour_jitter(
+    image: np.ndarray, rng: np.random.Generator, changes: ColourChanges = DETECTOR_COLOURS
+) -> np.ndarray:
     """Lamp, white balance, contrast, channel order, sometimes inverted, blur and noise."""
     out = image.astype(np.float32)
-    if rng.random() < 0.3:
+    if rng.random() < changes.swap:
         out = out[:, :, rng.permutation(3)]
-    if rng.random() < 0.15:
+    if rng.random() < changes.invert:
         out = 255.0 - out
-    if rng.random() < 0.2:
+    if rng.random() < changes.grey:
         grey = out.mean(axis=2, keepdims=True)
         out = np.repeat(grey, 3, axis=2)
     gain = rng.uniform(0.6, 1.4) * rng.uniform(0.85, 1.15, size=3)
@@ -512,12 +536,17 @@ def spoiled(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def classifier_samples(
     photos: list[Photo], rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
-    """One epoch of crops: every die once (three times for real photos), and background."""
+    """One epoch of crops: every die once (real ones :data:`REAL_REPEATS` times, some
+    sets' :data:`MORE_REPEATS` times), and background."""
+
+    def jitter(crop: np.ndarray) -> np.ndarray:
+        return colour_jitter(crop, rng, CLASSIFIER_COLOURS)
+
     crops, labels = [], []
     for photo in photos:
         image = photo.image
         height, width = image.shape[:2]
-        repeats = 1 if photo.source == "synthetic" else 3
+        repeats = 1 if photo.source == "synthetic" else REAL_REPEATS
         boxes = [d.box for d in photo.dice]
         for die in photo.dice:
             x0, y0, x1, y1 = die.box
@@ -525,10 +554,10 @@ def classifier_samples(
             centre = ((x0 + x1) / 2, (y0 + y1) / 2)
             for _ in range(repeats):
                 crop = _patch(image, centre, side, rng)
-                crops.append(colour_jitter(crop, rng))
+                crops.append(jitter(crop))
                 labels.append(UNREADABLE if die.value is None else die.value)
             if rng.random() < 0.15:
-                crops.append(colour_jitter(spoiled(_patch(image, centre, side, rng), rng), rng))
+                crops.append(jitter(spoiled(_patch(image, centre, side, rng), rng)))
                 labels.append(UNREADABLE)
             # Far off-centre: mostly not this die.
             if rng.random() < 0.3:
@@ -536,15 +565,26 @@ def classifier_samples(
                 turn = rng.uniform(0, 2 * math.pi)
                 c = (centre[0] + away * math.cos(turn), centre[1] + away * math.sin(turn))
                 if not _near_any(c, side * 0.6, boxes):
-                    crops.append(colour_jitter(_patch(image, c, side, rng), rng))
+                    crops.append(jitter(_patch(image, c, side, rng)))
                     labels.append(BACKGROUND)
         typical = float(np.median([max(b[2] - b[0], b[3] - b[1]) for b in boxes]))
         for _ in range(len(photo.dice) if photo.source != "tomitomi3_crops" else 0):
             side = CROP_MARGIN * typical * rng.uniform(0.6, 1.6)
             c = (rng.uniform(0, width), rng.uniform(0, height))
             if not _near_any(c, side * 0.6, boxes):
-                crops.append(colour_jitter(_patch(image, c, side, rng), rng))
+                crops.append(jitter(_patch(image, c, side, rng)))
                 labels.append(BACKGROUND)
+    # The sets shown more often: their dice again, after the rest.
+    for source, times in sorted(MORE_REPEATS.items()):
+        again = [photo for photo in photos if photo.source == source]
+        for _ in range(times - REAL_REPEATS):
+            for photo in again:
+                for die in photo.dice:
+                    x0, y0, x1, y1 = die.box
+                    side = CROP_MARGIN * max(x1 - x0, y1 - y0)
+                    crop = _patch(photo.image, ((x0 + x1) / 2, (y0 + y1) / 2), side, rng)
+                    crops.append(jitter(crop))
+                    labels.append(UNREADABLE if die.value is None else die.value)
     return np.stack(crops), np.array(labels, np.int64)
 
 
