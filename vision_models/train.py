@@ -538,54 +538,54 @@ def classifier_samples(
 ) -> tuple[np.ndarray, np.ndarray]:
     """One epoch of crops: every die once (real ones :data:`REAL_REPEATS` times, some
     sets' :data:`MORE_REPEATS` times), and background."""
-
-    def jitter(crop: np.ndarray) -> np.ndarray:
-        return colour_jitter(crop, rng, CLASSIFIER_COLOURS)
-
     crops, labels = [], []
+
+    def add(crop: np.ndarray, label: int) -> None:
+        crops.append(colour_jitter(crop, rng, CLASSIFIER_COLOURS))
+        labels.append(label)
+
     for photo in photos:
         image = photo.image
         height, width = image.shape[:2]
         repeats = 1 if photo.source == "synthetic" else REAL_REPEATS
         boxes = [d.box for d in photo.dice]
         for die in photo.dice:
-            x0, y0, x1, y1 = die.box
-            side = CROP_MARGIN * max(x1 - x0, y1 - y0)
-            centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+            centre, side = _crop_square_of(die)
             for _ in range(repeats):
-                crop = _patch(image, centre, side, rng)
-                crops.append(jitter(crop))
-                labels.append(UNREADABLE if die.value is None else die.value)
+                add(_patch(image, centre, side, rng), _label_of(die))
             if rng.random() < 0.15:
-                crops.append(jitter(spoiled(_patch(image, centre, side, rng), rng)))
-                labels.append(UNREADABLE)
+                add(spoiled(_patch(image, centre, side, rng), rng), UNREADABLE)
             # Far off-centre: mostly not this die.
             if rng.random() < 0.3:
                 away = rng.uniform(0.8, 1.1) * side
                 turn = rng.uniform(0, 2 * math.pi)
                 c = (centre[0] + away * math.cos(turn), centre[1] + away * math.sin(turn))
                 if not _near_any(c, side * 0.6, boxes):
-                    crops.append(jitter(_patch(image, c, side, rng)))
-                    labels.append(BACKGROUND)
+                    add(_patch(image, c, side, rng), BACKGROUND)
         typical = float(np.median([max(b[2] - b[0], b[3] - b[1]) for b in boxes]))
         for _ in range(len(photo.dice) if photo.source != "tomitomi3_crops" else 0):
             side = CROP_MARGIN * typical * rng.uniform(0.6, 1.6)
             c = (rng.uniform(0, width), rng.uniform(0, height))
             if not _near_any(c, side * 0.6, boxes):
-                crops.append(jitter(_patch(image, c, side, rng)))
-                labels.append(BACKGROUND)
+                add(_patch(image, c, side, rng), BACKGROUND)
     # The sets shown more often: their dice again, after the rest.
     for source, times in sorted(MORE_REPEATS.items()):
         again = [photo for photo in photos if photo.source == source]
         for _ in range(times - REAL_REPEATS):
             for photo in again:
                 for die in photo.dice:
-                    x0, y0, x1, y1 = die.box
-                    side = CROP_MARGIN * max(x1 - x0, y1 - y0)
-                    crop = _patch(photo.image, ((x0 + x1) / 2, (y0 + y1) / 2), side, rng)
-                    crops.append(jitter(crop))
-                    labels.append(UNREADABLE if die.value is None else die.value)
+                    add(_patch(photo.image, *_crop_square_of(die), rng), _label_of(die))
     return np.stack(crops), np.array(labels, np.int64)
+
+
+def _crop_square_of(die: Die) -> tuple[tuple[float, float], float]:
+    """The centre and side of the square the classifier sees around a die."""
+    x0, y0, x1, y1 = die.box
+    return ((x0 + x1) / 2, (y0 + y1) / 2), CROP_MARGIN * max(x1 - x0, y1 - y0)
+
+
+def _label_of(die: Die) -> int:
+    return UNREADABLE if die.value is None else die.value
 
 
 def _near_any(
