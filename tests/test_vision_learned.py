@@ -20,6 +20,8 @@ from einhorn_table.vision.learned import (
     DETECTOR_FILE,
     MODEL_DIR,
     PROBABILITY_BAR,
+    QUARTER_TURNS,
+    SECOND_LOOK_VIEWS,
     STRIDE,
     Detection,
     LearnedReader,
@@ -34,6 +36,7 @@ from einhorn_table.vision.learned import (
     models_present,
     normalised,
     padded_to_grid,
+    views,
 )
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame, read_frame_classical
@@ -89,6 +92,58 @@ def test_decoding_finds_each_peak_with_its_size() -> None:
     assert second.centre == pytest.approx((30 * STRIDE, 20 * STRIDE))
     x0, y0, x1, y1 = first.box
     assert (x1 - x0, y1 - y0) == pytest.approx((40.0, 48.0), rel=1e-5)
+
+
+def test_a_crop_has_eight_views_each_turn_and_its_mirror_image() -> None:
+    crops = np.zeros((2, 6, 6, 3), np.uint8)
+    crops[0, 0, 1] = 255  # a mark beside the top left corner: no turn or mirror keeps it
+    crops[1, 5, 4] = 255
+    eight = views(crops, range(8))
+    assert eight.shape == (16, 6, 6, 3)
+    marks = [tuple(np.argwhere(eight[k * 2, :, :, 0] == 255)[0]) for k in range(8)]
+    assert len(set(marks)) == 8  # every view of the crop differs
+    assert marks[0] == (0, 1)
+    assert marks[4] == (0, 4)  # the mirror image
+    for k in range(8):  # view-major: view k of crop i is at k * n + i
+        assert np.array_equal(eight[k * 2 + 1], views(crops[1:], range(8))[k])
+    assert np.array_equal(views(crops, range(2)), eight[:4])
+    assert np.array_equal(views(crops, range(2, 8)), eight[4:])
+    with pytest.raises(ValueError, match="views 0 to 7"):
+        views(crops, range(9))
+
+
+def test_only_a_die_the_first_views_leave_unsure_gets_a_second_look() -> None:
+    reader = LearnedReader(MODEL_DIR)
+    batches: list[int] = []
+
+    def classifier(blob: np.ndarray) -> np.ndarray:
+        # Bright crops are a sure 3; dark ones a 4 or a 5, more surely a 4 in
+        # views whose top left quarter is bright.
+        batches.append(len(blob))
+        logits = np.zeros((len(blob), 8), np.float32)
+        for row, crop in enumerate(blob):
+            if crop.mean() > 0:
+                logits[row, 3] = 10.0
+            else:
+                logits[row, 4] = 4.0 if crop[:, :20, :20].mean() > -0.2 else 2.0
+                logits[row, 5] = 2.0
+        return logits
+
+    reader.classifier = classifier
+    frame = np.full((100, 200, 3), 230, np.uint8)
+    frame[30:70, 130:170] = 20
+    frame[30:50, 130:150] = 180  # the dark die's top left corner is bright
+    dice = [Detection((50.0, 50.0), (40.0, 40.0), 0.9), Detection((150.0, 50.0), (40.0, 40.0), 0.9)]
+    probabilities = reader.classify(frame, dice)
+    assert batches == [2 * QUARTER_TURNS, SECOND_LOOK_VIEWS - QUARTER_TURNS]
+    assert probabilities[0, 3] > 0.99  # the sure die keeps its first reading
+    crop = crop_square(frame, (150.0, 50.0), 1.25 * 40.0)
+    by_view = [
+        classifier(normalised(v)[None].transpose(0, 3, 1, 2)) for v in views(crop[None], range(8))
+    ]
+    expected = np.mean([np.exp(v[0]) / np.exp(v[0]).sum() for v in by_view], axis=0)
+    np.testing.assert_allclose(probabilities[1], expected, rtol=1e-5)
+    assert probabilities[1, 4] < PROBABILITY_BAR  # two of eight views see the bright corner
 
 
 def test_confidence_scale_puts_the_bar_at_one_half() -> None:

@@ -55,6 +55,12 @@ CROP = 40
 #: as well as all four (byler better, epanemu and matteop a die either way), in
 #: 2.5 ms less a photo (see the model card).
 QUARTER_TURNS = 2
+#: A die those views leave unsure (no value reaching PROBABILITY_BAR, and not
+#: background) gets a second look: the crop in all four quarter turns and their
+#: mirror images, averaged. On held-out photos this read 1.6 and 0.6 % more of
+#: byler's dice and 1.1 and 0.7 % more of epanemu's, with no silent error more,
+#: at the cost of a classifier run only for the few unsure dice (see the model card).
+SECOND_LOOK_VIEWS = 8
 #: A crop is this many times the die's longer box side.
 CROP_MARGIN = 1.25
 #: The classifier's probability that is reported as confidence 0.5, the default bar
@@ -272,6 +278,18 @@ def distinct(detections: list[Detection], reach: float = SAME_DIE_REACH) -> list
     return kept
 
 
+def views(crops: npt.NDArray[np.uint8], which: range) -> npt.NDArray[np.uint8]:
+    """Views ``which`` (of 0 to 7) of each of ``crops`` (n, h, w, 3): views 0 to 3
+    are the crop in each quarter turn, 4 to 7 its mirror image in each. View-major:
+    the j-th view asked for of crop i is at ``j * n + i``. A die's face reads the
+    same in all."""
+    if not 0 <= which.start < which.stop <= 8 or which.step != 1:
+        raise ValueError(f"a crop has the views 0 to 7, not {which}")
+    mirrored = crops[:, :, ::-1]
+    chosen = [np.rot90(mirrored if k >= 4 else crops, k % 4, axes=(1, 2)) for k in which]
+    return np.ascontiguousarray(np.concatenate(chosen))
+
+
 def _sigmoid(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return np.asarray(1.0 / (1.0 + np.exp(-x)), np.float32)
 
@@ -306,17 +324,31 @@ class LearnedReader:
         self, image: npt.NDArray[np.uint8], detections: list[Detection]
     ) -> npt.NDArray[np.float32]:
         """Class probabilities (n, CLASSES) for a crop around each detection: the mean
-        over the crop turned :data:`QUARTER_TURNS` quarter turns."""
+        over the crop turned :data:`QUARTER_TURNS` quarter turns, or, where that
+        leaves the die unsure, over its :data:`SECOND_LOOK_VIEWS` views."""
         if not detections:
             return np.zeros((0, CLASSES), np.float32)
         crops = np.stack(
             [crop_square(image, d.centre, CROP_MARGIN * max(d.size)) for d in detections]
         )
-        turns = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(QUARTER_TURNS)])
-        blob = normalised(turns).transpose(0, 3, 1, 2)
+        first = range(QUARTER_TURNS)
+        mean = self._mean_over_views(crops, first)
+        unsure = (mean[:, BACKGROUND] <= 0.5) & (mean[:, 1:7].max(axis=1) < PROBABILITY_BAR)
+        if unsure.any():
+            more = range(QUARTER_TURNS, SECOND_LOOK_VIEWS)
+            mean[unsure] = (
+                len(first) * mean[unsure] + len(more) * self._mean_over_views(crops[unsure], more)
+            ) / SECOND_LOOK_VIEWS
+        return mean
+
+    def _mean_over_views(
+        self, crops: npt.NDArray[np.uint8], which: range
+    ) -> npt.NDArray[np.float32]:
+        """The classifier's probabilities for each crop, averaged over its views
+        ``which`` (see :func:`views`)."""
+        blob = normalised(views(crops, which)).transpose(0, 3, 1, 2)
         probabilities = _softmax(self.classifier(np.ascontiguousarray(blob)))
-        mean = probabilities.reshape(QUARTER_TURNS, len(detections), CLASSES).mean(axis=0)
-        return np.asarray(mean, np.float32)
+        return np.asarray(probabilities.reshape(len(which), len(crops), CLASSES).mean(axis=0))
 
     def read_scored(
         self,
