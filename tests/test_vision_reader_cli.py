@@ -10,10 +10,13 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from einhorn_table.cli import COMMANDS
 from einhorn_table.cli import read as read_command
+from einhorn_table.vision.drawing import draw_reading
+from einhorn_table.vision.results import DieReading, FrameReading
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vision"
 ROLL = "matteop65_d6__train_five_25.jpg"
@@ -108,14 +111,51 @@ def test_read_with_a_calibration_profile_and_a_broken_one(tmp_path: Path) -> Non
     photo = repo / "tests" / "fixtures" / "vision" / "tomitomi3_crops__5_00006.png"
     profile = repo / "calibration" / "tomitomi3_crops.toml"
     good = subprocess.run(
-        [sys.executable, "-m", "einhorn_table", "read", "--json", "--profile", str(profile),
-         str(photo)], capture_output=True, text=True, cwd=repo, check=False)
+        [
+            sys.executable,
+            "-m",
+            "einhorn_table",
+            "read",
+            "--json",
+            "--profile",
+            str(profile),
+            str(photo),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=repo,
+        check=False,
+    )
     assert good.returncode == 0, good.stderr
     assert [d["value"] for d in json.loads(good.stdout)["dice"]] == [5]
     broken = tmp_path / "broken.toml"
     broken.write_text("version = 1\n[reader]\ncolour = 3\n", encoding="utf-8")
     bad = subprocess.run(
         [sys.executable, "-m", "einhorn_table", "read", "--profile", str(broken), str(photo)],
-        capture_output=True, text=True, cwd=repo, check=False)
+        capture_output=True,
+        text=True,
+        cwd=repo,
+        check=False,
+    )
     assert bad.returncode == 1
     assert "colour" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_die_s_value_is_not_drawn_across_the_die_it_touches() -> None:
+    # Two dice touching, one above the other: the lower one's value would go above
+    # its box, inside the upper die's, and read as that die's.
+    frame = np.full((300, 300, 3), 128, np.uint8)
+    upper = DieReading(box=(100.0, 100.0, 160.0, 160.0), value=3, confidence=1.0, color=(0, 0, 0))
+    lower = DieReading(box=(100.0, 160.0, 160.0, 220.0), value=5, confidence=0.9, color=(0, 0, 0))
+    drawn = draw_reading(frame, FrameReading((upper, lower)), ())
+    scale = drawn.shape[0] / frame.shape[0]
+    for x0, y0, x1, y1 in (upper.box, lower.box):
+        inner = drawn[
+            round(y0 * scale) + 3 : round(y1 * scale) - 2,
+            round(x0 * scale) + 3 : round(x1 * scale) - 2,
+        ]
+        assert (inner == 128).all()
+    # Both values are drawn: text pixels lie above the upper die and below the lower.
+    changed = (drawn != 128).any(axis=2)
+    assert changed[: round(100 * scale) - 1, round(100 * scale) : round(160 * scale)].any()
+    assert changed[round(220 * scale) + 2 :, round(100 * scale) : round(160 * scale)].any()

@@ -49,13 +49,48 @@ def draw_reading(
         x0, y0, x1, y1 = (round(v * factor) for v in label.box)
         cv2.rectangle(canvas, (x0, y0), (x1, y1), _LABEL, 1)
         _outlined_text(canvas, str(label.value), (x0, y1 + 14), font_scale, _LABEL)
-    for die in reading.dice:
-        x0, y0, x1, y1 = (round(v * factor) for v in die.box)
+    boxes = [tuple(round(v * factor) for v in die.box) for die in reading.dice]
+    taken: list[tuple[int, int, int, int]] = []
+    for die, box in zip(reading.dice, boxes, strict=True):
+        x0, y0, x1, y1 = box
         colour = _SURE if die.value is not None else _UNSURE
         cv2.rectangle(canvas, (x0, y0), (x1, y1), colour, 2)
-        text = f"{die.value if die.value is not None else '?'} {die.confidence:.2f}"
-        _outlined_text(canvas, text, (x0, max(12, y0 - 4)), font_scale, colour)
+        text = f"{die.value if die.value is not None else '?'}  {die.confidence:.2f}"
+        others = [b for b in boxes if b is not box] + taken
+        origin, area = _text_place(canvas, text, font_scale, box, others)
+        taken.append(area)
+        _outlined_text(canvas, text, origin, font_scale, colour)
     return canvas
+
+
+def _text_place(
+    canvas: npt.NDArray[np.uint8],
+    text: str,
+    scale: float,
+    box: tuple[int, int, int, int],
+    others: Sequence[tuple[int, int, int, int]],
+) -> tuple[tuple[int, int], tuple[int, int, int, int]]:
+    """Where a die's text goes (its baseline origin, and the area it covers): above
+    its box, else below it, else right or left of it, the first that stays in the
+    frame and clear of other dice's boxes and texts (where dice touch, text drawn
+    across a neighbour's box reads as that die's); above it if none is clear."""
+    (width, height), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 3)
+    x0, y0, x1, y1 = box
+    middle = (y0 + y1 + height) // 2
+    places = ((x0, y0 - 4), (x0, y1 + height + 4), (x1 + 4, middle), (x0 - width - 4, middle))
+    frame_height, frame_width = canvas.shape[:2]
+    for left, baseline in places:
+        area = (left, baseline - height - 2, left + width, baseline + 3)
+        inside = area[0] >= 0 and area[1] >= 0 and area[2] <= frame_width
+        if inside and area[3] <= frame_height and not any(_overlap(area, o) for o in others):
+            return (left, baseline), area
+    left = min(max(0, x0), max(0, frame_width - width))
+    baseline = max(height + 2, y0 - 4)
+    return (left, baseline), (left, baseline - height - 2, left + width, baseline + 3)
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _outlined_text(
