@@ -117,25 +117,28 @@ def test_only_a_die_the_first_views_leave_unsure_gets_a_second_look() -> None:
     batches: list[int] = []
 
     def classifier(blob: np.ndarray) -> np.ndarray:
-        # Bright crops are a sure 3; dark ones a 4 or a 5, more surely a 4 in
-        # views whose top left quarter is bright.
+        # Bright crops are a sure 3; dark ones a 4 or a 5, surely a 4 in views whose
+        # top left quarter is bright; grey ones anything.
         batches.append(len(blob))
         logits = np.zeros((len(blob), 8), np.float32)
         for row, crop in enumerate(blob):
-            if crop.mean() > 0:
+            if crop.mean() > 0.2:
                 logits[row, 3] = 10.0
-            else:
-                logits[row, 4] = 4.0 if crop[:, :20, :20].mean() > -0.2 else 2.0
+            elif crop.mean() < 0:
+                logits[row, 4] = 5.0 if crop[:, :20, :20].mean() > 0 else 2.0
                 logits[row, 5] = 2.0
         return logits
 
     reader.classifier = classifier
-    frame = np.full((100, 200, 3), 230, np.uint8)
+    frame = np.full((100, 300, 3), 230, np.uint8)
     frame[30:70, 130:170] = 20
     frame[30:50, 130:150] = 180  # the dark die's top left corner is bright
-    dice = [Detection((50.0, 50.0), (40.0, 40.0), 0.9), Detection((150.0, 50.0), (40.0, 40.0), 0.9)]
+    frame[:, 200:] = 150
+    dice = [Detection((x, 50.0), (40.0, 40.0), 0.9) for x in (50.0, 150.0, 250.0)]
     probabilities = reader.classify(frame, dice)
-    assert batches == [2 * QUARTER_TURNS, SECOND_LOOK_VIEWS - QUARTER_TURNS]
+    # The dark die is 64 % sure of its 4 over the first two views: it is looked at
+    # again. The grey one, 12.5 % sure of anything, cannot reach the bar: it is not.
+    assert batches == [3 * QUARTER_TURNS, SECOND_LOOK_VIEWS - QUARTER_TURNS]
     assert probabilities[0, 3] > 0.99  # the sure die keeps its first reading
     crop = crop_square(frame, (150.0, 50.0), 1.25 * 40.0)
     by_view = [
@@ -144,6 +147,7 @@ def test_only_a_die_the_first_views_leave_unsure_gets_a_second_look() -> None:
     expected = np.mean([np.exp(v[0]) / np.exp(v[0]).sum() for v in by_view], axis=0)
     np.testing.assert_allclose(probabilities[1], expected, rtol=1e-5)
     assert probabilities[1, 4] < PROBABILITY_BAR  # two of eight views see the bright corner
+    np.testing.assert_allclose(probabilities[2], np.full(8, 1 / 8), rtol=1e-5)
 
 
 def test_confidence_scale_puts_the_bar_at_one_half() -> None:

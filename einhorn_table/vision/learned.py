@@ -58,9 +58,13 @@ QUARTER_TURNS = 2
 #: A die those views leave unsure (no value reaching PROBABILITY_BAR, and not
 #: background) gets a second look: the crop in all four quarter turns and their
 #: mirror images, averaged. On held-out photos this read 1.6 and 0.6 % more of
-#: byler's dice and 1.1 and 0.7 % more of epanemu's, with no silent error more,
-#: at the cost of a classifier run only for the few unsure dice (see the model card).
+#: byler's dice and 1.1 and 0.7 % more of epanemu's, with no silent error more.
+#: It costs a classifier run of six views, only for the unsure dice whose likeliest
+#: value could still reach the bar, or that may be no die at all (background
+#: probability at least SECOND_LOOK_BACKGROUND; the second look drops some such
+#: crops as background), see the model card.
 SECOND_LOOK_VIEWS = 8
+SECOND_LOOK_BACKGROUND = 0.25
 #: A crop is this many times the die's longer box side.
 CROP_MARGIN = 1.25
 #: The classifier's probability that is reported as confidence 0.5, the default bar
@@ -325,17 +329,23 @@ class LearnedReader:
     ) -> npt.NDArray[np.float32]:
         """Class probabilities (n, CLASSES) for a crop around each detection: the mean
         over the crop turned :data:`QUARTER_TURNS` quarter turns, or, where that
-        leaves the die unsure, over its :data:`SECOND_LOOK_VIEWS` views."""
+        leaves the die unsure but a second look could make it sure, over its
+        :data:`SECOND_LOOK_VIEWS` views."""
         if not detections:
             return np.zeros((0, CLASSES), np.float32)
         crops = np.stack(
             [crop_square(image, d.centre, CROP_MARGIN * max(d.size)) for d in detections]
         )
-        first = range(QUARTER_TURNS)
+        first, more = range(QUARTER_TURNS), range(QUARTER_TURNS, SECOND_LOOK_VIEWS)
         mean = self._mean_over_views(crops, first)
-        unsure = (mean[:, BACKGROUND] <= 0.5) & (mean[:, 1:7].max(axis=1) < PROBABILITY_BAR)
+        # A value can reach the bar over all the views only if its probability over
+        # the first ones is at least ``floor`` (were every other view sure of it);
+        # a crop that may be no die is looked at again too, as that may show it.
+        floor = (SECOND_LOOK_VIEWS * PROBABILITY_BAR - len(more)) / len(first)
+        top = mean[:, 1:7].max(axis=1)
+        could_change = (top >= floor) | (mean[:, BACKGROUND] >= SECOND_LOOK_BACKGROUND)
+        unsure = (mean[:, BACKGROUND] <= 0.5) & (top < PROBABILITY_BAR) & could_change
         if unsure.any():
-            more = range(QUARTER_TURNS, SECOND_LOOK_VIEWS)
             mean[unsure] = (
                 len(first) * mean[unsure] + len(more) * self._mean_over_views(crops[unsure], more)
             ) / SECOND_LOOK_VIEWS
