@@ -75,18 +75,25 @@ def _text_place(
     frame and clear of other dice's boxes and texts (where dice touch, text drawn
     across a neighbour's box reads as that die's); above it if none is clear."""
     (width, height), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 3)
+    frame_height, frame_width = canvas.shape[:2]
+
+    def area(left: int, baseline: int) -> tuple[int, int, int, int]:
+        return (left, baseline - height - 2, left + width, baseline + 3)
+
     x0, y0, x1, y1 = box
     middle = (y0 + y1 + height) // 2
     places = ((x0, y0 - 4), (x0, y1 + height + 4), (x1 + 4, middle), (x0 - width - 4, middle))
-    frame_height, frame_width = canvas.shape[:2]
+    frame = (0, 0, frame_width, frame_height)
     for left, baseline in places:
-        area = (left, baseline - height - 2, left + width, baseline + 3)
-        inside = area[0] >= 0 and area[1] >= 0 and area[2] <= frame_width
-        if inside and area[3] <= frame_height and not any(_overlap(area, o) for o in others):
-            return (left, baseline), area
-    left = min(max(0, x0), max(0, frame_width - width))
-    baseline = max(height + 2, y0 - 4)
-    return (left, baseline), (left, baseline - height - 2, left + width, baseline + 3)
+        covered = area(left, baseline)
+        if _within(covered, frame) and not any(_overlap(covered, o) for o in others):
+            return (left, baseline), covered
+    left, baseline = min(max(0, x0), max(0, frame_width - width)), max(height + 2, y0 - 4)
+    return (left, baseline), area(left, baseline)
+
+
+def _within(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]
 
 
 def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:

@@ -65,6 +65,8 @@ QUARTER_TURNS = 2
 #: crops as background), see the model card.
 SECOND_LOOK_VIEWS = 8
 SECOND_LOOK_BACKGROUND = 0.25
+#: A crop the classifier calls background with more than this probability is no die.
+BACKGROUND_BAR = 0.5
 #: A crop is this many times the die's longer box side.
 CROP_MARGIN = 1.25
 #: The classifier's probability that is reported as confidence 0.5, the default bar
@@ -344,7 +346,7 @@ class LearnedReader:
         floor = (SECOND_LOOK_VIEWS * PROBABILITY_BAR - len(more)) / len(first)
         top = mean[:, 1:7].max(axis=1)
         could_change = (top >= floor) | (mean[:, BACKGROUND] >= SECOND_LOOK_BACKGROUND)
-        unsure = (mean[:, BACKGROUND] <= 0.5) & (top < PROBABILITY_BAR) & could_change
+        unsure = (mean[:, BACKGROUND] <= BACKGROUND_BAR) & (top < PROBABILITY_BAR) & could_change
         if unsure.any():
             mean[unsure] = (
                 len(first) * mean[unsure] + len(more) * self._mean_over_views(crops[unsure], more)
@@ -377,7 +379,7 @@ class LearnedReader:
         height, width = image.shape[:2]
         found_dice: list[tuple[DieReading, float, FaceColours]] = []
         for detection, p in zip(detections, probabilities, strict=True):
-            if p[BACKGROUND] > 0.5:
+            if p[BACKGROUND] > BACKGROUND_BAR:
                 continue
             value = int(np.argmax(p[1:7])) + 1
             confidence = confidence_of(float(p[value]))
