@@ -124,20 +124,23 @@ def _by_angle(points: Points) -> list[int]:
     return [int(i) for i in np.argsort(angles)]
 
 
-def _affine(face: Points, image: Points) -> tuple[Points, float]:
+def _affine_fits(face: Points, images: Points) -> tuple[Points, Points]:
+    """The least-squares affine maps from ``face`` (n x 2) to each of ``images``
+    (k x n x 2), all at once: the 2x3 matrices (k x 2 x 3) and their residuals (k)."""
     homogeneous = np.hstack([face, np.ones((len(face), 1))])
-    solution, *_ = np.linalg.lstsq(homogeneous, image, rcond=None)
-    matrix: Points = np.asarray(solution.T, dtype=np.float64)
-    error = homogeneous @ solution - image
-    scale = float(np.sqrt(abs(np.linalg.det(matrix[:, :2]))))
-    residual = float(np.sqrt((error**2).sum(axis=1).mean()) / max(scale, 1e-9))
-    return matrix, residual
+    # The face points are fixed, so one pseudo-inverse solves every assignment.
+    solutions = np.einsum("ij,kjl->kil", np.linalg.pinv(homogeneous), images)
+    errors = np.einsum("ij,kjl->kil", homogeneous, solutions) - images
+    matrices: Points = np.ascontiguousarray(solutions.transpose(0, 2, 1))
+    linear = matrices[:, :, :2]
+    determinants = linear[:, 0, 0] * linear[:, 1, 1] - linear[:, 0, 1] * linear[:, 1, 0]
+    scales = np.sqrt(np.abs(determinants))
+    residuals: Points = np.sqrt((errors**2).sum(axis=2).mean(axis=1)) / np.maximum(scales, 1e-9)
+    return matrices, residuals
 
 
-def _fit_affine(points: Points) -> LayoutFit | None:
+def _fit_affine(points: Points) -> LayoutFit:
     count = len(points)
-    face = np.array(LAYOUTS[count])
-    best: tuple[float, Points] | None = None
     if count == 4:
         candidates: list[tuple[list[int], list[int]]] = [(list(range(4)), [])]
     elif count == 5:
@@ -149,34 +152,25 @@ def _fit_affine(points: Points) -> LayoutFit | None:
         for pair in itertools.combinations(range(6), 2):
             rest = [i for i in range(6) if i not in pair]
             candidates.append((rest, list(pair)))
+    assignments: list[list[int]] = []
     for corners, middles in candidates:
         order = _by_angle(points[corners])
         corner_idx = [corners[i] for i in order]
-        if count == 4:
-            assignment = corner_idx
-        elif count == 5:
-            assignment = [*corner_idx, middles[0]]
-        else:
-            # Middles sit between corners 0-3 and 1-2 (the long sides of the 6).
-            m03 = (points[corner_idx[0]] + points[corner_idx[3]]) / 2
-            first, second = middles
-            if np.linalg.norm(points[first] - m03) <= np.linalg.norm(points[second] - m03):
-                assignment = [*corner_idx, first, second]
-            else:
-                assignment = [*corner_idx, second, first]
-        for shift in range(2 if count == 6 else 1):
+        if count == 6:
             # A 6 has its middles on one pair of opposite sides: try both pairings.
-            if shift:
-                rolled = corner_idx[1:] + corner_idx[:1]
-                m03 = (points[rolled[0]] + points[rolled[3]]) / 2
-                first, second = middles
-                if np.linalg.norm(points[first] - m03) <= np.linalg.norm(points[second] - m03):
-                    assignment = [*rolled, first, second]
-                else:
-                    assignment = [*rolled, second, first]
-            matrix, residual = _affine(face, points[assignment])
-            if best is None or residual < best[0]:
-                best = (residual, matrix)
-    if best is None:
-        return None
-    return LayoutFit(count, best[1], best[0])
+            assignments.append(_with_middles(points, corner_idx, middles))
+            assignments.append(_with_middles(points, corner_idx[1:] + corner_idx[:1], middles))
+        else:
+            assignments.append(corner_idx + middles)
+    matrices, residuals = _affine_fits(np.array(LAYOUTS[count]), points[np.array(assignments)])
+    best = int(np.argmin(residuals))
+    return LayoutFit(count, matrices[best], float(residuals[best]))
+
+
+def _with_middles(points: Points, corners: list[int], middles: list[int]) -> list[int]:
+    """A 6's pips in layout order: its middles sit between corners 0-3 and 1-2."""
+    m03 = (points[corners[0]] + points[corners[3]]) / 2
+    first, second = middles
+    if np.linalg.norm(points[first] - m03) <= np.linalg.norm(points[second] - m03):
+        return [*corners, first, second]
+    return [*corners, second, first]
