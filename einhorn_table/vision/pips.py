@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -67,15 +68,15 @@ def find_pips(
     # near half its contrast, whatever the blur), and is dropped when it swallows several.
     for level in sorted(_LEVELS, reverse=True):
         mask = np.asarray(cv2.threshold(contrast, level, 1, cv2.THRESH_BINARY)[1], np.uint8)
+        blobs = _blobs(mask, contrast, min_area, max_area, min_contrast, dark)
+        if not blobs:
+            continue
         # Blobs of one level never overlap each other: compare them with the pips
-        # kept from the levels above only.
-        xs = np.array([k.x for k in kept])
-        ys = np.array([k.y for k in kept])
-        rs = np.array([k.radius for k in kept])
+        # kept from the levels above only (each row: the kept pips within a blob's reach).
+        near = _within_reach([pip for pip, _ in blobs], kept)
         new: list[tuple[Pip, float]] = []
-        for pip, peak in _blobs(mask, contrast, min_area, max_area, min_contrast, dark):
-            near = np.hypot(xs - pip.x, ys - pip.y) < pip.radius + 0.5 * rs
-            inside = np.flatnonzero(near).tolist()
+        for (pip, peak), row in zip(blobs, near, strict=True):
+            inside = np.flatnonzero(row).tolist()
             if not inside:
                 new.append((pip, peak))
             elif len(inside) == 1:
@@ -89,6 +90,18 @@ def find_pips(
         kept.extend(pip for pip, _ in new)
         peaks.extend(peak for _, peak in new)
     return kept
+
+
+def _within_reach(blobs: list[Pip], kept: list[Pip]) -> npt.NDArray[np.bool_]:
+    """For each blob, which kept pips have their centres within the blob's radius
+    plus half their own."""
+    if not kept:
+        return np.zeros((len(blobs), 0), bool)
+    new = np.array([(p.x, p.y, p.radius) for p in blobs])
+    old = np.array([(p.x, p.y, p.radius) for p in kept])
+    distances = np.hypot(new[:, :1] - old[:, 0], new[:, 1:2] - old[:, 1])
+    reach: npt.NDArray[np.bool_] = distances < new[:, 2:] + 0.5 * old[:, 2]
+    return reach
 
 
 def _blobs(
@@ -152,21 +165,21 @@ def _describe(
     mu20 = moments["mu20"] / area
     mu02 = moments["mu02"] / area
     mu11 = moments["mu11"] / area
-    spread = np.sqrt(max(((mu20 - mu02) / 2) ** 2 + mu11**2, 0.0))
-    major = 2.0 * np.sqrt(max((mu20 + mu02) / 2 + spread, 1e-6))
-    minor = 2.0 * np.sqrt(max((mu20 + mu02) / 2 - spread, 1e-6))
+    spread = math.sqrt(((mu20 - mu02) / 2) ** 2 + mu11**2)
+    major = 2.0 * math.sqrt(max((mu20 + mu02) / 2 + spread, 1e-6))
+    minor = 2.0 * math.sqrt(max((mu20 + mu02) / 2 - spread, 1e-6))
     # A filled ellipse has area pi*a*b; blobs with holes or branches fall short.
-    solidity = area / (np.pi * major * minor)
+    solidity = area / (math.pi * major * minor)
     if solidity < 0.75 or major / minor > 2.6:
         return None
-    angle = 0.5 * np.arctan2(2 * mu11, mu20 - mu02)
+    angle = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
     return Pip(
         x=x0 + cx,
         y=y0 + cy,
-        radius=float(np.sqrt(area / np.pi)),
-        major=float(major),
-        minor=float(minor),
-        angle=float(angle),
+        radius=math.sqrt(area / math.pi),
+        major=major,
+        minor=minor,
+        angle=angle,
         contrast=float(contrast),
         dark=dark,
     )
