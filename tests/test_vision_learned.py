@@ -18,6 +18,7 @@ from einhorn_table.vision.learned import (
     CLASSIFIER_FILE,
     CROP,
     DETECTOR_FILE,
+    MAX_SIZED_SESSIONS,
     MODEL_DIR,
     PROBABILITY_BAR,
     QUARTER_TURNS,
@@ -178,6 +179,23 @@ def test_broken_models_are_reported_by_either_backend(tmp_path: Path) -> None:
             load_net(tmp_path / DETECTOR_FILE, backend)
     with pytest.raises(ValueError, match="backend"):
         load_net(MODEL_DIR / DETECTOR_FILE, "torch")
+
+
+def test_the_detector_gives_the_same_outputs_in_a_session_per_frame_size() -> None:
+    """Frames of more sizes than there are kept sessions, some again after their
+    session went: each is run as the general session runs it."""
+    pytest.importorskip("onnxruntime")
+    general = load_net(MODEL_DIR / DETECTOR_FILE, "onnxruntime")
+    sized = load_net(MODEL_DIR / DETECTOR_FILE, "onnxruntime", per_shape=True)
+    table = SynthTable(seed=8)
+    sizes = [(480, 640), (256, 320), (480, 640), (320, 416), (224, 288), (160, 192), (256, 320)]
+    assert len(set(sizes)) > MAX_SIZED_SESSIONS
+    for height, width in sizes:
+        frame = np.asarray(cv2.resize(table.still([1, 4, 6]).image, (width, height)), np.uint8)
+        blob = frame_blob(padded_to_grid(frame))
+        expected = general(blob)
+        assert expected.shape == (1, 5, height // STRIDE, width // STRIDE)
+        np.testing.assert_allclose(sized(blob), expected, atol=1e-4)
 
 
 def test_onnxruntime_and_opencv_run_the_models_alike() -> None:

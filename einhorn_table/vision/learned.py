@@ -88,6 +88,10 @@ UNREADABLE = 7
 CLASSES = 8
 
 
+#: The detector's onnxruntime sessions made for one frame size each that are kept
+#: (see :func:`load_net`); the oldest goes when another size comes.
+MAX_SIZED_SESSIONS = 4
+
 #: Ways to run the models: "auto" picks onnxruntime where it is installed, else OpenCV.
 BACKENDS = ("auto", "onnxruntime", "opencv")
 
@@ -121,17 +125,34 @@ class ModelError(EinhornError):
     """The learned reader's model files are missing or unreadable."""
 
 
-def _onnxruntime_net(path: Path) -> Net:
+def _onnxruntime_net(path: Path, per_shape: bool = False) -> Net:
     import onnxruntime
 
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = max(1, cv2.getNumThreads())
-    options.inter_op_num_threads = 1
-    session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    name = session.get_inputs()[0].name
+    def session(fixed: dict[str, int]) -> onnxruntime.InferenceSession:
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = max(1, cv2.getNumThreads())
+        options.inter_op_num_threads = 1
+        for dimension, size in fixed.items():
+            options.add_free_dimension_override_by_name(dimension, size)
+        return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+    general = session({})
+    name = general.get_inputs()[0].name
+    free = [(axis, d) for axis, d in enumerate(general.get_inputs()[0].shape) if isinstance(d, str)]
+    # A session made for one input size plans its work for that size, which runs the
+    # detector on a 640x480 frame about a tenth faster; a camera's frames are all one
+    # size, so there are few such sessions to keep.
+    sized: dict[tuple[int, ...], onnxruntime.InferenceSession] = {}
 
     def run(blob: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        return np.asarray(session.run(None, {name: blob})[0], np.float32)
+        chosen = general
+        if per_shape and free:
+            if blob.shape not in sized:
+                if len(sized) >= MAX_SIZED_SESSIONS:
+                    sized.pop(next(iter(sized)))
+                sized[blob.shape] = session({d: blob.shape[axis] for axis, d in free})
+            chosen = sized[blob.shape]
+        return np.asarray(chosen.run(None, {name: blob})[0], np.float32)
 
     return run
 
@@ -155,8 +176,11 @@ def has_onnxruntime() -> bool:
     return True
 
 
-def load_net(path: Path, backend: str = "auto") -> Net:
-    """One ONNX model as a function from an input blob to its (first) output."""
+def load_net(path: Path, backend: str = "auto", *, per_shape: bool = False) -> Net:
+    """One ONNX model as a function from an input blob to its (first) output.
+
+    With ``per_shape`` onnxruntime runs each input size in a session of its own
+    (worth it for the detector, whose frames are large; not for the classifier)."""
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
     if not path.is_file():
@@ -166,7 +190,7 @@ def load_net(path: Path, backend: str = "auto") -> Net:
         )
     use_onnxruntime = backend == "onnxruntime" or (backend == "auto" and has_onnxruntime())
     try:
-        return _onnxruntime_net(path) if use_onnxruntime else _opencv_net(path)
+        return _onnxruntime_net(path, per_shape) if use_onnxruntime else _opencv_net(path)
     except ImportError:
         raise
     except Exception as error:  # each backend has its own error types for a bad file
@@ -309,7 +333,7 @@ class LearnedReader:
     """The two models, loaded once; :meth:`read` reads a BGR frame."""
 
     def __init__(self, model_dir: Path = MODEL_DIR, backend: str = "auto") -> None:
-        self.detector = load_net(model_dir / DETECTOR_FILE, backend)
+        self.detector = load_net(model_dir / DETECTOR_FILE, backend, per_shape=True)
         self.classifier = load_net(model_dir / CLASSIFIER_FILE, backend)
 
     def detect(
