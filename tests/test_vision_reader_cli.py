@@ -17,6 +17,7 @@ from einhorn_table.cli import COMMANDS
 from einhorn_table.cli import read as read_command
 from einhorn_table.vision.drawing import draw_reading
 from einhorn_table.vision.results import DieReading, FrameReading
+from einhorn_table.vision.scoring import LabelledDie
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vision"
 ROLL = "matteop65_d6__train_five_25.jpg"
@@ -139,6 +140,20 @@ def test_read_with_a_calibration_profile_and_a_broken_one(tmp_path: Path) -> Non
     )
     assert bad.returncode == 1
     assert "colour" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_die_s_value_is_not_drawn_across_a_label_s_value() -> None:
+    # A label's value goes under its box: here just where the die's value would go,
+    # above the die's box. The die's value must go elsewhere, and still be drawn.
+    frame = np.full((300, 300, 3), 128, np.uint8)
+    die = DieReading(box=(100.0, 100.0, 160.0, 160.0), value=3, confidence=1.0, color=(0, 0, 0))
+    label = LabelledDie(box=(100.0, 40.0, 160.0, 90.0), value=6)
+    drawn = draw_reading(frame, FrameReading((die,)), (label,))
+    scale = drawn.shape[0] / frame.shape[0]
+    sure_green = np.abs(drawn.astype(int) - (60, 200, 60)).sum(axis=2) < 60
+    top, bottom = round(100 * scale), round(160 * scale)
+    assert not sure_green[: top - 2].any()
+    assert sure_green[bottom + 2 :].any()
 
 
 def test_a_die_s_value_is_not_drawn_across_the_die_it_touches() -> None:

@@ -40,17 +40,18 @@ def draw_reading(
     else:
         factor = 1.0
     font_scale = 0.5
+    # Where text is drawn already: the dice's values keep clear of the labels'.
+    taken: list[tuple[int, int, int, int]] = []
     for label in labels:
         if label.box is None:
-            _outlined_text(
-                canvas, f"label {label.value}", (4, canvas.shape[0] - 8), font_scale, _LABEL
-            )
-            continue
-        x0, y0, x1, y1 = (round(v * factor) for v in label.box)
-        cv2.rectangle(canvas, (x0, y0), (x1, y1), _LABEL, 1)
-        _outlined_text(canvas, str(label.value), (x0, y1 + 14), font_scale, _LABEL)
+            text, origin = f"label {label.value}", (4, canvas.shape[0] - 8)
+        else:
+            x0, y0, x1, y1 = (round(v * factor) for v in label.box)
+            cv2.rectangle(canvas, (x0, y0), (x1, y1), _LABEL, 1)
+            text, origin = str(label.value), (x0, y1 + 14)
+        _outlined_text(canvas, text, origin, font_scale, _LABEL)
+        taken.append(_text_area(text, font_scale, origin))
     boxes = [tuple(round(v * factor) for v in die.box) for die in reading.dice]
-    taken: list[tuple[int, int, int, int]] = []
     for die, box in zip(reading.dice, boxes, strict=True):
         x0, y0, x1, y1 = box
         colour = _SURE if die.value is not None else _UNSURE
@@ -78,7 +79,7 @@ def _text_place(
     frame_height, frame_width = canvas.shape[:2]
 
     def area(left: int, baseline: int) -> tuple[int, int, int, int]:
-        return (left, baseline - height - 2, left + width, baseline + 3)
+        return _text_area(text, scale, (left, baseline))
 
     x0, y0, x1, y1 = box
     middle = (y0 + y1 + height) // 2
@@ -90,6 +91,13 @@ def _text_place(
             return (left, baseline), covered
     left, baseline = min(max(0, x0), max(0, frame_width - width)), max(height + 2, y0 - 4)
     return (left, baseline), area(left, baseline)
+
+
+def _text_area(text: str, scale: float, origin: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The area (x0, y0, x1, y1) that outlined text drawn from ``origin`` covers."""
+    (width, height), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 3)
+    left, baseline = origin
+    return (left, baseline - height - 2, left + width, baseline + 3)
 
 
 def _within(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
