@@ -50,7 +50,7 @@ def draw_reading(
             cv2.rectangle(canvas, (x0, y0), (x1, y1), _LABEL, 1)
             text, origin = str(label.value), (x0, y1 + 14)
         _outlined_text(canvas, text, origin, font_scale, _LABEL)
-        taken.append(_text_area(text, font_scale, origin))
+        taken.append(_text_area(origin, _text_size(text, font_scale)))
     boxes = [tuple(round(v * factor) for v in die.box) for die in reading.dice]
     for die, box in zip(reading.dice, boxes, strict=True):
         x0, y0, x1, y1 = box
@@ -75,28 +75,30 @@ def _text_place(
     its box, else below it, else right or left of it, the first that stays in the
     frame and clear of other dice's boxes and texts (where dice touch, text drawn
     across a neighbour's box reads as that die's); above it if none is clear."""
-    (width, height), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 3)
+    size = _text_size(text, scale)
+    width, height = size
     frame_height, frame_width = canvas.shape[:2]
-
-    def area(left: int, baseline: int) -> tuple[int, int, int, int]:
-        return _text_area(text, scale, (left, baseline))
-
     x0, y0, x1, y1 = box
     middle = (y0 + y1 + height) // 2
     places = ((x0, y0 - 4), (x0, y1 + height + 4), (x1 + 4, middle), (x0 - width - 4, middle))
     frame = (0, 0, frame_width, frame_height)
     for left, baseline in places:
-        covered = area(left, baseline)
+        covered = _text_area((left, baseline), size)
         if _within(covered, frame) and not any(_overlap(covered, o) for o in others):
             return (left, baseline), covered
     left, baseline = min(max(0, x0), max(0, frame_width - width)), max(height + 2, y0 - 4)
-    return (left, baseline), area(left, baseline)
+    return (left, baseline), _text_area((left, baseline), size)
 
 
-def _text_area(text: str, scale: float, origin: tuple[int, int]) -> tuple[int, int, int, int]:
-    """The area (x0, y0, x1, y1) that outlined text drawn from ``origin`` covers."""
+def _text_size(text: str, scale: float) -> tuple[int, int]:
+    """The width and height of outlined text (:func:`_outlined_text`)."""
     (width, height), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 3)
-    left, baseline = origin
+    return width, height
+
+
+def _text_area(origin: tuple[int, int], size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The area (x0, y0, x1, y1) that outlined text of ``size`` drawn from ``origin`` covers."""
+    (left, baseline), (width, height) = origin, size
     return (left, baseline - height - 2, left + width, baseline + 3)
 
 

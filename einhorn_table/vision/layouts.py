@@ -124,13 +124,23 @@ def _by_angle(points: Points) -> list[int]:
     return [int(i) for i in np.argsort(angles)]
 
 
-def _affine_fits(face: Points, images: Points) -> tuple[Points, Points]:
-    """The least-squares affine maps from ``face`` (n x 2) to each of ``images``
-    (k x n x 2), all at once: the 2x3 matrices (k x 2 x 3) and their residuals (k)."""
-    homogeneous = np.hstack([face, np.ones((len(face), 1))])
-    # The face points are fixed, so one pseudo-inverse solves every assignment.
-    solutions = np.einsum("ij,kjl->kil", np.linalg.pinv(homogeneous), images)
-    errors = np.einsum("ij,kjl->kil", homogeneous, solutions) - images
+def _homogeneous(count: int) -> Points:
+    face = np.array(LAYOUTS[count])
+    return np.hstack([face, np.ones((count, 1))])
+
+
+#: Each affine layout's pip places as [u, v, 1] rows, and their pseudo-inverse: the
+#: places are fixed, so every fit of that layout is one product with it.
+_HOMOGENEOUS = {count: _homogeneous(count) for count in (4, 5, 6)}
+_PSEUDO_INVERSES = {count: np.linalg.pinv(rows) for count, rows in _HOMOGENEOUS.items()}
+
+
+def _affine_fits(count: int, images: Points) -> tuple[Points, Points]:
+    """The least-squares affine maps from the layout of ``count`` pips to each of
+    ``images`` (k x count x 2), all at once: the 2x3 matrices (k x 2 x 3) and their
+    residuals (k)."""
+    solutions = np.einsum("ij,kjl->kil", _PSEUDO_INVERSES[count], images)
+    errors = np.einsum("ij,kjl->kil", _HOMOGENEOUS[count], solutions) - images
     matrices: Points = np.ascontiguousarray(solutions.transpose(0, 2, 1))
     linear = matrices[:, :, :2]
     determinants = linear[:, 0, 0] * linear[:, 1, 1] - linear[:, 0, 1] * linear[:, 1, 0]
@@ -162,7 +172,7 @@ def _fit_affine(points: Points) -> LayoutFit:
             assignments.append(_with_middles(points, corner_idx[1:] + corner_idx[:1], middles))
         else:
             assignments.append(corner_idx + middles)
-    matrices, residuals = _affine_fits(np.array(LAYOUTS[count]), points[np.array(assignments)])
+    matrices, residuals = _affine_fits(count, points[np.array(assignments)])
     best = int(np.argmin(residuals))
     return LayoutFit(count, matrices[best], float(residuals[best]))
 
