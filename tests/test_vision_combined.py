@@ -7,8 +7,10 @@ from dataclasses import replace
 from einhorn_table.vision.colours import FaceColours
 from einhorn_table.vision.combined import (
     ALONE_SCORE,
+    FAR_FROM_SURE,
     LIKELY_SCORE,
     SURE_VALUE,
+    UNBACKED_CLASSICAL,
     combine,
     likely_pip_polarity,
 )
@@ -119,3 +121,19 @@ def test_finds_far_apart_in_one_unread_classical_box_are_separate_dice() -> None
     joined = DieReading((116.0, 96.0, 380.0, 360.0), None, 0.0, (200, 40, 40))
     reading = combine([(first, 0.77), (second, 0.69)], FrameReading((joined,)))
     assert 2 in reading.values and 4 in reading.values
+
+
+def test_a_classical_value_nothing_backs_needs_a_sure_classical_reading() -> None:
+    sure, doubtful = UNBACKED_CLASSICAL, UNBACKED_CLASSICAL - 0.1
+    # Only the classical reader finds the die.
+    assert combine([], FrameReading((die(200, 4, sure),))).values == (4,)
+    alone = combine([], FrameReading((die(200, 4, doubtful),))).dice
+    assert [d.value for d in alone] == [None]
+    assert alone[0].confidence < 0.5  # below the bar, as a die with no value is
+    # The learned reader finds it but is far from sure what it shows.
+    far = (die(0, None, FAR_FROM_SURE - 0.05), 0.9)
+    assert combine([far], FrameReading((die(2, 4, sure),))).values == (4,)
+    assert combine([far], FrameReading((die(2, 4, doubtful),))).values == (None,)
+    # Nearer sure, it leaves the classical reader's value standing.
+    near = (die(0, None, FAR_FROM_SURE + 0.05), 0.9)
+    assert combine([near], FrameReading((die(2, 4, doubtful),))).values == (4,)
