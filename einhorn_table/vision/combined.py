@@ -19,7 +19,7 @@ classical one misses. Together:
   so too a die the learned reader finds but is far from sure of
   (:data:`FAR_FROM_SURE`). On held-out photos the classical reader alone misread
   4 of the 7 such dice it read less surely (all in the oblique, cluttered
-  ``epanemu_dice3``), and none of the others was read otherwise;
+  ``epanemu_dice3``; the other sets had no such die);
 * a die only the learned reader finds is kept when the detector is fairly sure
   it is a die (:data:`ALONE_SCORE`), or somewhat sure (:data:`LIKELY_SCORE`) and
   the classifier very sure of its value (:data:`SURE_VALUE`), so stray finds do
@@ -44,6 +44,7 @@ from dataclasses import replace
 
 from einhorn_table.vision.brightness import luminance
 from einhorn_table.vision.colours import FaceColours
+from einhorn_table.vision.learned import confidence_of
 from einhorn_table.vision.results import DieReading, FrameReading
 from einhorn_table.vision.scoring import same_die
 
@@ -183,5 +184,5 @@ def _unbacked(classical: DieReading) -> DieReading:
     Otherwise its confidence is put on the scale where 0.5 is that bar."""
     if classical.value is None or classical.confidence >= UNBACKED_CLASSICAL:
         return classical
-    confidence = round(0.5 * classical.confidence / UNBACKED_CLASSICAL, 3)
-    return replace(classical, value=None, confidence=confidence)
+    confidence = confidence_of(classical.confidence, bar=UNBACKED_CLASSICAL)
+    return replace(classical, value=None, confidence=round(confidence, 3))
