@@ -203,9 +203,12 @@ def _larger_of_two(lab: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
     second = lab[int(np.argmax(_squared_distances(lab, first)))]
     in_first = np.ones(len(lab), dtype=bool)
     for _ in range(6):
-        in_first = _squared_distances(lab, first) <= _squared_distances(lab, second)
-        if in_first.all() or not in_first.any():
+        split = _squared_distances(lab, first) <= _squared_distances(lab, second)
+        if split.all() or not split.any():
             return np.ones(len(lab), dtype=bool)
+        if np.array_equal(split, in_first):
+            break  # settled: the means would stay as they are
+        in_first = split
         first, second = lab[in_first].mean(axis=0), lab[~in_first].mean(axis=0)
     if float(np.linalg.norm(first - second)) < 12.0:
         return np.ones(len(lab), dtype=bool)  # one colour, only shaded: no pips here

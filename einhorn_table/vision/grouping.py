@@ -49,7 +49,8 @@ def sample_colour(
 
 
 def colour_distance(colours: npt.NDArray[np.float64], reference: Colour) -> npt.NDArray[np.float64]:
-    result: npt.NDArray[np.float64] = np.sqrt(((colours - reference) ** 2).mean(axis=-1))
+    # (The sum over three, as numpy's mean makes it, without the mean's overhead.)
+    result: npt.NDArray[np.float64] = np.sqrt(((colours - reference) ** 2).sum(axis=-1) / 3)
     return result
 
 

@@ -118,12 +118,6 @@ def _fit_diagonal(points: Points) -> LayoutFit:
     return LayoutFit(count, matrix, residual)
 
 
-def _by_angle(points: Points) -> list[int]:
-    centre = points.mean(axis=0)
-    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
-    return [int(i) for i in np.argsort(angles)]
-
-
 def _homogeneous(count: int) -> Points:
     face = np.array(LAYOUTS[count])
     return np.hstack([face, np.ones((count, 1))])
@@ -149,38 +143,59 @@ def _affine_fits(count: int, images: Points) -> tuple[Points, Points]:
     return matrices, residuals
 
 
+#: A 6's two middle pips may be any two of its six: each choice (rows), and the four
+#: corners that leaves.
+_SIX_MIDDLES = np.array(list(itertools.combinations(range(6), 2)))
+_SIX_CORNERS = np.array([[i for i in range(6) if i not in pair] for pair in _SIX_MIDDLES])
+
+
 def _fit_affine(points: Points) -> LayoutFit:
     count = len(points)
     if count == 4:
-        candidates: list[tuple[list[int], list[int]]] = [(list(range(4)), [])]
+        corners, middles = np.arange(4)[None, :], np.zeros((1, 0), np.intp)
     elif count == 5:
         centre = points.mean(axis=0)
         middle = int(np.argmin(np.linalg.norm(points - centre, axis=1)))
-        candidates = [([i for i in range(5) if i != middle], [middle])]
+        corners = np.array([[i for i in range(5) if i != middle]])
+        middles = np.array([[middle]])
     else:
-        candidates = []
-        for pair in itertools.combinations(range(6), 2):
-            rest = [i for i in range(6) if i not in pair]
-            candidates.append((rest, list(pair)))
-    assignments: list[list[int]] = []
-    for corners, middles in candidates:
-        order = _by_angle(points[corners])
-        corner_idx = [corners[i] for i in order]
-        if count == 6:
-            # A 6 has its middles on one pair of opposite sides: try both pairings.
-            assignments.append(_with_middles(points, corner_idx, middles))
-            assignments.append(_with_middles(points, corner_idx[1:] + corner_idx[:1], middles))
-        else:
-            assignments.append(corner_idx + middles)
-    matrices, residuals = _affine_fits(count, points[np.array(assignments)])
+        corners, middles = _SIX_CORNERS, _SIX_MIDDLES
+    ordered = _by_angle(points, corners)
+    if count == 6:
+        # A 6 has its middles on one pair of opposite sides: try both pairings.
+        assignments = np.stack(
+            [
+                _with_middles(points, ordered, middles),
+                _with_middles(points, np.roll(ordered, -1, axis=1), middles),
+            ],
+            axis=1,
+        ).reshape(-1, 6)
+    else:
+        assignments = np.hstack([ordered, middles])
+    matrices, residuals = _affine_fits(count, points[assignments])
     best = int(np.argmin(residuals))
     return LayoutFit(count, matrices[best], float(residuals[best]))
 
 
-def _with_middles(points: Points, corners: list[int], middles: list[int]) -> list[int]:
-    """A 6's pips in layout order: its middles sit between corners 0-3 and 1-2."""
-    m03 = (points[corners[0]] + points[corners[3]]) / 2
-    first, second = middles
-    if np.linalg.norm(points[first] - m03) <= np.linalg.norm(points[second] - m03):
-        return [*corners, first, second]
-    return [*corners, second, first]
+def _by_angle(points: Points, corners: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """Each row of four corner pips (indices into ``points``) in order of their angle
+    around the row's centre."""
+    chosen = points[corners]
+    centres = chosen.mean(axis=1)
+    angles = np.arctan2(chosen[:, :, 1] - centres[:, 1:2], chosen[:, :, 0] - centres[:, 0:1])
+    ordered: npt.NDArray[np.intp] = np.take_along_axis(corners, np.argsort(angles, axis=1), axis=1)
+    return ordered
+
+
+def _with_middles(
+    points: Points, corners: npt.NDArray[np.intp], middles: npt.NDArray[np.intp]
+) -> npt.NDArray[np.intp]:
+    """A 6's pips in layout order for each row of corners (in angle order) and its two
+    middles: the middles sit between corners 0-3 and 1-2."""
+    m03 = (points[corners[:, 0]] + points[corners[:, 3]]) / 2
+    first, second = middles[:, 0], middles[:, 1]
+    nearer_first = np.linalg.norm(points[first] - m03, axis=1) <= np.linalg.norm(
+        points[second] - m03, axis=1
+    )
+    in_order = np.where(nearer_first[:, None], middles, middles[:, ::-1])
+    return np.hstack([corners, in_order])

@@ -72,21 +72,23 @@ def find_pips(
         if not blobs:
             continue
         # Blobs of one level never overlap each other: compare them with the pips
-        # kept from the levels above only (each row: the kept pips within a blob's reach).
+        # kept from the levels above only (each row: the kept pips within a blob's
+        # reach; how many, and the first).
         near = _within_reach([pip for pip, _ in blobs], kept)
+        holds = near.sum(axis=1).tolist()
+        first = near.argmax(axis=1).tolist() if kept else [0] * len(blobs)
         new: list[tuple[Pip, float]] = []
-        for (pip, peak), row in zip(blobs, near, strict=True):
-            inside = np.flatnonzero(row).tolist()
-            if not inside:
+        for (pip, peak), count, index in zip(blobs, holds, first, strict=True):
+            if count == 0:
                 new.append((pip, peak))
-            elif len(inside) == 1:
-                old = kept[inside[0]]
+            elif count == 1:
+                old = kept[index]
                 # A sliver of a pip's core (a highlight splits it) gives way to the
                 # round whole, whatever the level.
-                fuller = level >= 0.45 * peaks[inside[0]] and pip.radius < 2.0 * old.radius + 2.0
+                fuller = level >= 0.45 * peaks[index] and pip.radius < 2.0 * old.radius + 2.0
                 rounder = old.elongation > 1.5 and pip.elongation < old.elongation - 0.3
                 if fuller or rounder:
-                    kept[inside[0]] = pip
+                    kept[index] = pip
         kept.extend(pip for pip, _ in new)
         peaks.extend(peak for _, peak in new)
     return kept

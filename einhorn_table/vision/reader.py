@@ -147,15 +147,17 @@ def read_frame_classical(
         groups = group_pips(grey, colour, pips)
         contexts = [context for group in groups for context in group]
         for group in groups:
-            if len(group) == 1 and _has_twin(group[0], contexts, colour):
-                # Another pip like it lies within one face's reach: the pair may be one
-                # die whose pips did not join up, so this pip alone must not read as 1.
-                candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
-                if candidate is not None:
-                    candidate.checks["no_twin"] = 0.0
-                    candidates.append(_unsure(candidate))
-                continue
             candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
+            if len(group) == 1:
+                if candidate is not None and _has_twin(group[0], contexts, colour):
+                    # Another pip like it lies within one face's reach: the pair may be
+                    # one die whose pips did not join up, so this pip alone must not
+                    # read as 1.
+                    candidate.checks["no_twin"] = 0.0
+                    candidate = _unsure(candidate)
+                if candidate is not None:
+                    candidates.append(candidate)
+                continue
             if len(group) >= 3 and (candidate is None or candidate.reading.value is None):
                 trimmed = _read_without_faint_strays(
                     group, grey, contrast, colour, profile, min_die, max_die
@@ -220,6 +222,10 @@ def _assess(
     if count > 6 or (count == 1 and (mean_r < 2.0 or group[0].pip.elongation >= 1.9)):
         return None
     exits = _face_exits(colour, group[0], mean_r) if count == 1 else np.zeros(0)
+    edges = float(np.isfinite(exits).mean()) if count == 1 else 1.0
+    if edges < 0.6:
+        # A lone pip whose face's outline does not show on most sides is no 1.
+        return None
     fit = fit_layout(points, single_pip_face=_lone_face_size(exits, mean_r))
     if fit is None:
         return None
@@ -280,12 +286,11 @@ def _assess(
         pip = group[0].pip
         face = group[0].body_colour
         clutter, unevenness = _lone_pip_surroundings(colour, contrast, pip.x, pip.y, mean_r, face)
-        edges = float(np.isfinite(exits).mean())
         checks["centred"] = _ramp(_off_centre(exits), 0.15, 0.3)
         checks["clear_around"] = _ramp(clutter / pip_contrast, 0.2, 0.35)
         checks["even_around"] = _ramp(unevenness / pip_contrast, 0.12, 0.25)
         checks["face_edges"] = _ramp(-edges, -0.8, -0.6)
-        if mean_r < 2.0 or clutter > 0.35 * pip_contrast or edges < 0.6:
+        if mean_r < 2.0 or clutter > 0.35 * pip_contrast:
             plausible = False
     if not plausible:
         return None
