@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from einhorn_table.vision.order_stats import median
 from einhorn_table.vision.pips import GreyImage, Pip
 
 ColourImage = npt.NDArray[np.uint8]
@@ -75,10 +76,10 @@ def describe_surroundings(
     order = np.argsort(np.where(dark, values, -values), axis=1)
     face_side = order[:, _RING_POINTS // 3 :]
     side_values = np.take_along_axis(values, face_side, axis=1)
-    bodies = np.median(side_values, axis=1)
-    spreads = np.median(np.abs(side_values - bodies[:, None]), axis=1)
+    bodies = median(side_values, axis=1)
+    spreads = median(np.abs(side_values - bodies[:, None]), axis=1)
     side_colours = np.take_along_axis(colours, face_side[:, :, None], axis=1)
-    body_colours = np.median(side_colours, axis=1)
+    body_colours = median(side_colours, axis=1)
     return [
         PipContext(pip, float(bodies[i]), float(spreads[i]), body_colours[i])
         for i, pip in enumerate(pips)
