@@ -223,8 +223,7 @@ def _assess(
         return None
     exits = _face_exits(colour, group[0], mean_r) if count == 1 else np.zeros(0)
     edges = float(np.isfinite(exits).mean()) if count == 1 else 1.0
-    if edges < 0.6:
-        # A lone pip whose face's outline does not show on most sides is no 1.
+    if edges < _OUTLINE_SHARE:
         return None
     fit = fit_layout(points, single_pip_face=_lone_face_size(exits, mean_r))
     if fit is None:
@@ -289,8 +288,8 @@ def _assess(
         checks["centred"] = _ramp(_off_centre(exits), 0.15, 0.3)
         checks["clear_around"] = _ramp(clutter / pip_contrast, 0.2, 0.35)
         checks["even_around"] = _ramp(unevenness / pip_contrast, 0.12, 0.25)
-        checks["face_edges"] = _ramp(-edges, -0.8, -0.6)
-        if mean_r < 2.0 or clutter > 0.35 * pip_contrast:
+        checks["face_edges"] = _ramp(-edges, -0.8, -_OUTLINE_SHARE)
+        if clutter > 0.35 * pip_contrast:
             plausible = False
     if not plausible:
         return None
@@ -558,13 +557,11 @@ def _fitted_box(fit: LayoutFit) -> Box:
 
 
 def _lone_pip_box(pip: Pip, exits: npt.NDArray[np.float64], size: float) -> Box:
-    """The box of a 1's face: around its outline where that shows on most sides (a
-    square of edge ``size``, turned any way, spans 1 to 1.41 edges on each axis)."""
-    half = np.array([size / 2, size / 2])
-    if np.isfinite(exits).mean() >= 0.6:
-        points = _exit_points(exits)
-        reach = (points.max(axis=0) - points.min(axis=0)) / 2
-        half = np.clip(reach, size / 2, 0.71 * size)
+    """The box of a 1's face: around its outline, which shows on most sides (a square
+    of edge ``size``, turned any way, spans 1 to 1.41 edges on each axis)."""
+    points = _exit_points(exits)
+    reach = (points.max(axis=0) - points.min(axis=0)) / 2
+    half = np.clip(reach, size / 2, 0.71 * size)
     return (
         float(pip.x - half[0]),
         float(pip.y - half[1]),
@@ -592,12 +589,15 @@ def _face_exits(colour: ColourImage, context: PipContext, radius: float) -> npt.
 #: A ray leaves a lone pip's face where the colour strays this share of the face
 #: tolerance from the face (a white die on a pale table differs only a little).
 _EDGE_SHARE = 0.6
+#: A lone pip is a 1 only where its face's outline shows on at least this share of
+#: the rays around it.
+_OUTLINE_SHARE = 0.6
 
 
 def _lone_face_size(exits: npt.NDArray[np.float64], radius: float) -> float:
-    """The edge length of a lone pip's face: from where its face ends around it where
-    that shows on most sides, else a typical face for a pip of this size."""
-    if len(exits) == 0 or np.isfinite(exits).mean() < 0.6:
+    """The edge length of a lone pip's face, from where its face ends around it (no
+    rays: a typical face for a pip of this size)."""
+    if len(exits) == 0:
         return _TYPICAL_ONE * radius
     # Rays from the middle of a square leave it on average 0.56 of its edge away.
     size = float(median(exits[np.isfinite(exits)])) / 0.56
