@@ -317,3 +317,27 @@ def test_the_detector_maps_where_dice_may_lie() -> None:
     # With no die found there is nothing to size the map by: dice may lie anywhere.
     empty = LearnedReader().read_scored(np.full_like(frame.image, 90), min_confidence=0.5)
     assert empty.dice == () and empty.regions is None
+
+
+def test_the_grid_step_is_the_detectors_own() -> None:
+    """A detector whose output grid is coarser than STRIDE (one cell per 8 pixels)
+    places its dice and its map of where dice may lie by its own grid."""
+    step = 2 * STRIDE
+    frame = np.full((96, 128, 3), 90, np.uint8)
+
+    def coarse_detector(blob: np.ndarray) -> np.ndarray:
+        height, width = blob.shape[2] // step, blob.shape[3] // step
+        out = np.full((1, 5, height, width), -9.0, np.float32)
+        out[0, 0, 5, 7] = 3.0  # a sure die in cell (7, 5), 2 cells across
+        out[0, 1:5, 5, 7] = (0.5, 0.5, np.log(2.0), np.log(2.0))
+        return out
+
+    reader = LearnedReader()
+    reader.detector = coarse_detector
+    dice, regions = reader.detect(frame, threshold=0.3)
+    assert len(dice) == 1
+    assert dice[0].centre == pytest.approx((7.5 * step, 5.5 * step))
+    assert dice[0].size == pytest.approx((2.0 * step, 2.0 * step))
+    assert regions is not None and regions.cell_px == step
+    mask = regions.mask(frame.shape)
+    assert mask[int(5.5 * step), int(7.5 * step)] == 255 and mask[0, 0] == 0

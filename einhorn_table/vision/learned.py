@@ -44,7 +44,9 @@ MODEL_DIR = Path(__file__).resolve().parents[2] / "vision_models"
 DETECTOR_FILE = "dice_detector.onnx"
 CLASSIFIER_FILE = "dice_faces.onnx"
 
-#: The detector's output grid step, in input pixels.
+#: The detector's output grid step, in input pixels, as ``train.py`` builds it. The
+#: reader takes each model's own step from its output, so a detector trained to
+#: another grid (see the model card) is read as it was trained.
 STRIDE = 4
 #: The detector's input sides must be multiples of this.
 ALIGN = 32
@@ -267,19 +269,21 @@ def decode_detections(
     geometry: npt.NDArray[np.float32],
     *,
     threshold: float,
+    stride: int = STRIDE,
     limit: int = 64,
 ) -> list[Detection]:
     """Die centres from the detector's outputs: ``heat`` (h, w) in 0..1 and
     ``geometry`` (4, h, w): x and y offsets within a grid cell, log width and log
-    height in grid steps. A centre is a local maximum of the heat above ``threshold``."""
+    height in grid steps of ``stride`` pixels. A centre is a local maximum of the heat
+    above ``threshold``."""
     peaks = cv2.dilate(heat, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((heat >= peaks) & (heat >= threshold))
     order = np.argsort(-heat[ys, xs])[:limit]
     found = []
     for y, x in zip(ys[order], xs[order], strict=True):
         dx, dy, log_w, log_h = (float(v) for v in geometry[:, y, x])
-        centre = ((x + dx) * STRIDE, (y + dy) * STRIDE)
-        size = (float(np.exp(log_w)) * STRIDE, float(np.exp(log_h)) * STRIDE)
+        centre = ((x + dx) * stride, (y + dy) * stride)
+        size = (float(np.exp(log_w)) * stride, float(np.exp(log_h)) * stride)
         found.append(Detection(centre, size, float(heat[y, x])))
     return found
 
@@ -340,15 +344,18 @@ class LearnedReader:
         self, image: npt.NDArray[np.uint8], threshold: float
     ) -> tuple[list[Detection], DieMap | None]:
         """Die centres and sizes in a BGR frame, and where dice may lie."""
-        out = self.detector(frame_blob(padded_to_grid(image)))[0]
+        padded = padded_to_grid(image)
+        out = self.detector(frame_blob(padded))[0]
+        # The grid step is the model's own (its input side over its output side).
+        stride = padded.shape[0] // out.shape[1]
         heat = _sigmoid(out[0])
-        dice = distinct(decode_detections(heat, out[1:5], threshold=threshold))
+        dice = distinct(decode_detections(heat, out[1:5], threshold=threshold, stride=stride))
         if not dice:
             return dice, None
         height, width = image.shape[:2]
-        near = heat[: -(-height // STRIDE), : -(-width // STRIDE)] >= REGION_THRESHOLD
-        typical = float(np.median([max(d.size) for d in dice])) / STRIDE
-        return dice, DieMap(spread(near, REGION_REACH * typical), float(STRIDE))
+        near = heat[: -(-height // stride), : -(-width // stride)] >= REGION_THRESHOLD
+        typical = float(np.median([max(d.size) for d in dice])) / stride
+        return dice, DieMap(spread(near, REGION_REACH * typical), float(stride))
 
     def classify(
         self, image: npt.NDArray[np.uint8], detections: list[Detection]
