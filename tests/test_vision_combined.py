@@ -137,3 +137,24 @@ def test_a_classical_value_nothing_backs_needs_a_sure_classical_reading() -> Non
     # Nearer sure, it leaves the classical reader's value standing.
     near = (die(0, None, FAR_FROM_SURE + 0.05), 0.9)
     assert combine([near], FrameReading((die(2, 4, doubtful),))).values == (4,)
+
+
+def test_a_die_is_paired_with_its_own_classical_reading_not_a_neighbours() -> None:
+    # From a real photo: the detector's box of a 1 reaches over the centre of the 5
+    # beside it, which only the classical reader found. They are two dice, each read.
+    one = DieReading((322.0, 210.0, 360.0, 249.0), 1, 0.99, (60, 60, 60))
+    five = DieReading((308.0, 232.0, 338.0, 261.0), 5, 1.0, (200, 40, 40))
+    reading = combine([(one, 0.68)], FrameReading((five,)))
+    assert sorted((d.value, d.box) for d in reading.dice if d.value) == [
+        (1, one.box),
+        (5, five.box),
+    ]
+    # Two classical readings within one die (from another photo: its pips grouped
+    # two ways, one read, one not): the die takes the nearer, though the other comes
+    # first across the tray, and is read once.
+    two = DieReading((325.0, 165.0, 356.0, 196.0), 2, 0.99, (60, 60, 60))
+    nearer = DieReading((332.0, 171.0, 348.0, 186.0), 2, 0.9, (60, 60, 60))
+    farther = DieReading((331.0, 184.0, 347.0, 200.0), None, 0.4, (60, 60, 60))
+    reading = combine([(two, 0.72)], FrameReading((farther, nearer)))
+    assert [d.value for d in reading.dice if d.value] == [2]
+    assert [(d.box, d.confidence) for d in reading.dice if d.value] == [(nearer.box, 0.99)]
