@@ -31,6 +31,17 @@ def test_readers_that_disagree_give_no_value() -> None:
     assert [(d.value, d.confidence) for d in reading.dice] == [(None, 0.0)]
 
 
+def test_a_classical_reader_that_missed_pips_gives_way_to_a_very_sure_classifier() -> None:
+    # From real photos: the classical reader fitted two pips of a 4 (or a 6) as a 2,
+    # sure of it; the classifier is very sure of the 4.
+    assert combine([(die(0, 4, SURE_VALUE), 0.9)], FrameReading((die(2, 2, 1.0),))).values == (4,)
+    # Less sure, or sure of fewer pips than the classical reader found: asked about.
+    unsure = (die(0, 4, SURE_VALUE - 0.01), 0.9)
+    assert combine([unsure], FrameReading((die(2, 2, 1.0),))).values == (None,)
+    fewer = (die(0, 1, 0.99), 0.9)
+    assert combine([fewer], FrameReading((die(2, 2, 1.0),))).values == (None,)
+
+
 def test_an_unsure_reader_gives_way_to_a_sure_one() -> None:
     learned_unsure = combine([(die(0, None, 0.3), 0.9)], FrameReading((die(2, 5, 0.9),)))
     assert learned_unsure.values == (5,)

@@ -9,7 +9,9 @@ classical one misses. Together:
   die's side, :data:`TWIN_REACH`, so that a rough box reaching over a neighbour's
   centre does not pair a die with its neighbour) gets a value when both read the
   same value, or when one reads a value and the other is unsure; when they read
-  different values it gets none (confidence 0), so the table asks; its box is the
+  different values it gets none (confidence 0), so the table asks, unless the
+  classifier is very sure (:data:`SURE_VALUE`) of a value with more pips than the
+  classical reader fitted, which then most likely missed some; its box is the
   classical reader's, fitted to the pips;
 * a die the classical reader cannot read whose box holds two or more of the learned
   reader's dice, close together (:data:`SLANT_REACH`), is one die seen on a slant,
@@ -188,6 +190,11 @@ def _faces_of_one_die(faces: Sequence[DieReading]) -> bool:
 def _agreed(learned: DieReading, classical: DieReading) -> DieReading:
     if learned.value is not None and classical.value is not None:
         if learned.value != classical.value:
+            # Fewer pips than the classifier is very sure of: the classical reader most
+            # likely missed some (faint ones, or ones on a marbled face), and those it
+            # found fit a smaller value (two corners of a 4 or a 6 are a perfect 2).
+            if learned.confidence >= SURE_VALUE and learned.value > classical.value:
+                return learned
             return replace(learned, value=None, confidence=0.0)
         return replace(learned, confidence=max(learned.confidence, classical.confidence))
     if classical.value is not None:
