@@ -35,6 +35,10 @@ def test_a_classical_reader_that_missed_pips_gives_way_to_a_very_sure_classifier
     # From real photos: the classical reader fitted two pips of a 4 (or a 6) as a 2,
     # sure of it; the classifier is very sure of the 4.
     assert combine([(die(0, 4, SURE_VALUE), 0.9)], FrameReading((die(2, 2, 1.0),))).values == (4,)
+    # ... in the detector's box: the classical box holds only the two pips it found.
+    four = die(0, 4, SURE_VALUE)
+    corners = replace(die(2, 2, 1.0), box=(12.0, 20.0, 30.0, 38.0))
+    assert [d.box for d in combine([(four, 0.9)], FrameReading((corners,))).dice] == [four.box]
     # Less sure, or sure of fewer pips than the classical reader found: asked about.
     unsure = (die(0, 4, SURE_VALUE - 0.01), 0.9)
     assert combine([unsure], FrameReading((die(2, 2, 1.0),))).values == (None,)

@@ -9,10 +9,11 @@ classical one misses. Together:
   die's side, :data:`TWIN_REACH`, so that a rough box reaching over a neighbour's
   centre does not pair a die with its neighbour) gets a value when both read the
   same value, or when one reads a value and the other is unsure; when they read
-  different values it gets none (confidence 0), so the table asks, unless the
-  classifier is very sure (:data:`SURE_VALUE`) of a value with more pips than the
-  classical reader fitted, which then most likely missed some; its box is the
-  classical reader's, fitted to the pips;
+  different values it gets none (confidence 0), so the table asks; its box is the
+  classical reader's, fitted to the pips. Where the classifier is very sure
+  (:data:`SURE_VALUE`) of a value with more pips than the classical reader fitted,
+  that reader most likely missed some: the classifier's value stands, in the
+  detector's box (the classical one holds only the pips found);
 * a die the classical reader cannot read whose box holds two or more of the learned
   reader's dice, close together (:data:`SLANT_REACH`), is one die seen on a slant,
   its top face and a side face (the detector finds both, and often scores the side
@@ -139,8 +140,12 @@ def combine(learned: Sequence[tuple[DieReading, float]], classical: FrameReading
             continue
         taken.add(free[0])
         twin = classical.dice[free[0]]
-        # The classical reader's box is fitted to the pips; the detector's is rougher.
-        dice.append(replace(_agreed(die, twin), box=twin.box))
+        if _missed_pips(die, twin):
+            # The classical box is fitted to the few pips found; the detector's holds the die.
+            dice.append(die)
+        else:
+            # The classical reader's box is fitted to the pips; the detector's is rougher.
+            dice.append(replace(_agreed(die, twin), box=twin.box))
     dice.extend(
         _unbacked(other) if i not in sharing else other
         for i, other in enumerate(classical.dice)
@@ -187,14 +192,19 @@ def _faces_of_one_die(faces: Sequence[DieReading]) -> bool:
     )
 
 
+def _missed_pips(learned: DieReading, classical: DieReading) -> bool:
+    """Whether the classical reader read fewer pips than the classifier is very sure of
+    (:data:`SURE_VALUE`): it most likely missed some (faint ones, or ones on a marbled
+    face), and those it found fit a smaller value (two corners of a 4 or a 6 are a
+    perfect 2)."""
+    if learned.value is None or classical.value is None:
+        return False
+    return learned.confidence >= SURE_VALUE and learned.value > classical.value
+
+
 def _agreed(learned: DieReading, classical: DieReading) -> DieReading:
     if learned.value is not None and classical.value is not None:
         if learned.value != classical.value:
-            # Fewer pips than the classifier is very sure of: the classical reader most
-            # likely missed some (faint ones, or ones on a marbled face), and those it
-            # found fit a smaller value (two corners of a 4 or a 6 are a perfect 2).
-            if learned.confidence >= SURE_VALUE and learned.value > classical.value:
-                return learned
             return replace(learned, value=None, confidence=0.0)
         return replace(learned, confidence=max(learned.confidence, classical.confidence))
     if classical.value is not None:
