@@ -170,8 +170,12 @@ def _twins(box: Box, classical: Sequence[DieReading]) -> list[int]:
 def _centre_gap(a: Box, b: Box) -> float:
     """How far apart two boxes' centres lie, in sides of the larger box."""
     side = max(a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1])
-    gap = math.hypot((a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2)
+    gap = math.dist(_centre(a), _centre(b))
     return gap / side if side > 0 else 0.0
+
+
+def _centre(box: Box) -> tuple[float, float]:
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
 
 
 def _found_surely_alone(die: DieReading, score: float) -> bool:
@@ -184,10 +188,10 @@ def _found_surely_alone(die: DieReading, score: float) -> bool:
 def _faces_of_one_die(faces: Sequence[DieReading]) -> bool:
     """Whether these finds lie close enough together to be faces of one die (their
     centres within :data:`SLANT_REACH` of the larger find's side of each other)."""
-    centres = [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2) for d in faces]
+    centres = [_centre(d.box) for d in faces]
     side = max(max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in faces)
     return all(
-        math.hypot(a[0] - b[0], a[1] - b[1]) <= SLANT_REACH * side
+        math.dist(a, b) <= SLANT_REACH * side
         for a, b in itertools.combinations(centres, 2)
     )
 
