@@ -18,6 +18,7 @@ from einhorn_table.vision.learned import (
     CLASSIFIER_FILE,
     CROP,
     DETECTOR_FILE,
+    LOOK_AROUND_AGREE,
     MAX_SIZED_SESSIONS,
     MODEL_DIR,
     PROBABILITY_BAR,
@@ -149,6 +150,80 @@ def test_only_a_die_the_first_views_leave_unsure_gets_a_second_look() -> None:
     np.testing.assert_allclose(probabilities[1], expected, rtol=1e-5)
     assert probabilities[1, 4] < PROBABILITY_BAR  # two of eight views see the bright corner
     np.testing.assert_allclose(probabilities[2], np.full(8, 1 / 8), rtol=1e-5)
+
+
+def test_a_die_still_unsure_is_read_from_crops_around_its_rough_box() -> None:
+    reader = LearnedReader(MODEL_DIR)
+    # The blue channel brightens to the right; the red channel marks the second die.
+    frame = np.zeros((100, 300, 3), np.uint8)
+    frame[:, :, 0] = (np.arange(300) * 0.8).astype(np.uint8)[None, :]
+    frame[:, 150:, 2] = 255
+    dice = [Detection((x, 50.0), (40.0, 40.0), 0.9) for x in (75.0, 225.0)]
+    centres = [float(normalised(crop_square(frame, d.centre, 50.0))[:, :, 0].mean()) for d in dice]
+    batches: list[int] = []
+
+    def classifier(blob: np.ndarray) -> np.ndarray:
+        # The first die leans to a 4 (70 %) on its own crop and is sure of it on crops
+        # further right, where it lies; the second leans to a 2 (82 %) on its own crop,
+        # and the crops further left are sure of a 2, but those further right of a 5.
+        batches.append(len(blob))
+        logits = np.zeros((len(blob), 8), np.float32)
+        for row, crop in enumerate(blob):
+            second = crop[2].mean() > 0
+            moved = 300.0 * (float(crop[0].mean()) - centres[int(second)])
+            if second:
+                logits[row, 2] = 3.5 - moved
+                logits[row, 5] = moved
+            else:
+                logits[row, 4] = 2.8 + moved
+        return logits
+
+    reader.classifier = classifier
+    probabilities = reader.classify(frame, dice)
+    # Both lean to a value without reaching the bar: both are looked at again, then
+    # around, in 26 crops of eight views each.
+    assert batches == [2 * QUARTER_TURNS, 2 * (SECOND_LOOK_VIEWS - QUARTER_TURNS), 2 * 26 * 8]
+    assert int(np.argmax(probabilities[0])) == 4
+    assert probabilities[0, 4] >= PROBABILITY_BAR  # the crops to its right agree
+    # Some of the second die's crops are sure of another value: it stays unsure.
+    assert int(np.argmax(probabilities[1])) == 2
+    assert probabilities[1, 2] == pytest.approx(np.exp(3.5) / (np.exp(3.5) + 7), rel=1e-4)
+
+
+
+def test_a_look_around_needs_enough_crops_to_agree() -> None:
+    reader = LearnedReader(MODEL_DIR)
+    # Blue brightens to the right and green downwards, so a crop's colour says where it
+    # was taken, and the spread of its blue how large it was (in every view).
+    frame = np.zeros((100, 150, 3), np.uint8)
+    frame[:, :, 0] = (np.arange(150) * 1.6).astype(np.uint8)[None, :]
+    frame[:, :, 1] = (np.arange(100) * 2.4).astype(np.uint8)[:, None]
+    die = Detection((75.0, 50.0), (40.0, 40.0), 0.9)
+    own = normalised(crop_square(frame, die.centre, 50.0))
+    blue, green = float(own[:, :, 0].mean()), float(own[:, :, 1].mean())
+    spread = float(own[:, :, 0].std())
+
+    def sure_where(large_only: bool) -> np.ndarray:
+        def classifier(blob: np.ndarray) -> np.ndarray:
+            # A 4 at 70 % on the die's own crop; sure of it on crops moved right and
+            # down (of all three sizes, or only of the own size and the larger one).
+            logits = np.zeros((len(blob), 8), np.float32)
+            logits[:, 4] = 2.8
+            for row, crop in enumerate(blob):
+                right = crop[0].mean() > blue + 0.005 and crop[1].mean() > green + 0.01
+                large = crop[0].std() > 0.95 * spread
+                if right and (large or not large_only):
+                    logits[row, 4] = 6.0
+            return logits
+
+        reader.classifier = classifier
+        return reader.classify(frame, [die])[0]
+
+    assert LOOK_AROUND_AGREE == 3  # as many as the crop sizes at one place
+    assert sure_where(large_only=False)[4] >= PROBABILITY_BAR
+    alone = sure_where(large_only=True)  # two sure crops are one too few
+    assert alone[4] < PROBABILITY_BAR
+    assert int(np.argmax(alone)) == 4
 
 
 def test_confidence_scale_puts_the_bar_at_one_half() -> None:

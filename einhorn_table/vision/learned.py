@@ -23,6 +23,7 @@ many threads as OpenCV is allowed (``cv2.setNumThreads``).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -67,6 +68,21 @@ QUARTER_TURNS = 2
 #: crops as background), see the model card.
 SECOND_LOOK_VIEWS = 8
 SECOND_LOOK_BACKGROUND = 0.25
+#: A die still unsure after the second look, whose likeliest value has a probability of
+#: at least LOOK_AROUND_LEAN, gets a third: the detector's box is rough (on byler's
+#: photos off-centre by 8 % of a side, and a little small), so the crop is taken again
+#: moved by LOOK_AROUND_SHIFT of the box's side each way (eight places) and at each
+#: place in LOOK_AROUND_SIZES of the crop, each in its eight views. Where at least
+#: LOOK_AROUND_AGREE of those crops are sure of the value the die leaned to and none
+#: is sure of another, that value stands, with the mean of those crops' probabilities.
+#: Over ten pairs of held-out fold models (24,140 dice) this read 116 dice more right
+#: and 3 more silently wrong; with the shipped recipe's classifiers 55 more right and
+#: one fewer wrong (see the model card). It costs a classifier run of 208 views for
+#: each such die (about 70 ms here), which most photos never pay.
+LOOK_AROUND_LEAN = 0.5
+LOOK_AROUND_SHIFT = 0.12
+LOOK_AROUND_SIZES = (1.0, 0.85, 1.15)
+LOOK_AROUND_AGREE = 3
 #: A crop the classifier calls background with more than this probability is no die.
 BACKGROUND_BAR = 0.5
 #: A crop is this many times the die's longer box side.
@@ -382,7 +398,56 @@ class LearnedReader:
             mean[unsure] = (
                 len(first) * mean[unsure] + len(more) * self._mean_over_views(crops[unsure], more)
             ) / SECOND_LOOK_VIEWS
+        self._look_around(image, detections, mean)
         return mean
+
+    def _look_around(
+        self,
+        image: npt.NDArray[np.uint8],
+        detections: list[Detection],
+        mean: npt.NDArray[np.float32],
+    ) -> None:
+        """The third look (:data:`LOOK_AROUND_LEAN`): for each die still unsure but
+        leaning to a value, crops around its box; ``mean`` is updated where they agree."""
+        top = mean[:, 1:7].max(axis=1)
+        leaning = np.flatnonzero(
+            (mean[:, BACKGROUND] <= BACKGROUND_BAR)
+            & (top < PROBABILITY_BAR)
+            & (top >= LOOK_AROUND_LEAN)
+        )
+        if not len(leaning):
+            return
+        places = [
+            (dx, dy, size)
+            for dx, dy in itertools.product((-1, 0, 1), repeat=2)
+            for size in LOOK_AROUND_SIZES
+            if (dx, dy, size) != (0, 0, 1.0)  # the crop already looked at
+        ]
+        crops = np.stack(
+            [
+                crop_square(
+                    image,
+                    (
+                        detections[i].centre[0] + dx * LOOK_AROUND_SHIFT * max(detections[i].size),
+                        detections[i].centre[1] + dy * LOOK_AROUND_SHIFT * max(detections[i].size),
+                    ),
+                    CROP_MARGIN * size * max(detections[i].size),
+                )
+                for i in leaning
+                for dx, dy, size in places
+            ]
+        )
+        around = self._mean_over_views(crops, range(SECOND_LOOK_VIEWS))
+        for row, i in enumerate(leaning):
+            each = around[row * len(places) : (row + 1) * len(places)]
+            sure = each[
+                (each[:, 1:7].max(axis=1) >= PROBABILITY_BAR)
+                & (each[:, BACKGROUND] <= BACKGROUND_BAR)
+            ]
+            leaned_to = int(np.argmax(mean[i, 1:7])) + 1
+            values = set((np.argmax(sure[:, 1:7], axis=1) + 1).tolist())
+            if len(sure) >= LOOK_AROUND_AGREE and values == {leaned_to}:
+                mean[i] = sure.mean(axis=0)
 
     def _mean_over_views(
         self, crops: npt.NDArray[np.uint8], which: range
