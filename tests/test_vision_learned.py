@@ -181,8 +181,12 @@ def test_a_die_still_unsure_is_read_from_crops_around_its_rough_box() -> None:
     reader.classifier = classifier
     probabilities = reader.classify(frame, dice)
     # Both lean to a value without reaching the bar: both are looked at again, then
-    # around, in 26 crops of eight views each.
-    assert batches == [2 * QUARTER_TURNS, 2 * (SECOND_LOOK_VIEWS - QUARTER_TURNS), 2 * 26 * 8]
+    # around, in 26 crops each: two views of every crop, then the other six of those
+    # that could still be sure (not the first die's crops to its left, far from a 4).
+    more = SECOND_LOOK_VIEWS - QUARTER_TURNS
+    assert batches[:3] == [2 * QUARTER_TURNS, 2 * more, 2 * 26 * QUARTER_TURNS]
+    assert len(batches) == 4
+    assert batches[3] == (2 * 26 - 9) * more
     assert int(np.argmax(probabilities[0])) == 4
     assert probabilities[0, 4] >= PROBABILITY_BAR  # the crops to its right agree
     # Some of the second die's crops are sure of another value: it stays unsure.
