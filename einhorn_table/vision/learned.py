@@ -68,6 +68,9 @@ QUARTER_TURNS = 2
 #: crops as background), see the model card.
 SECOND_LOOK_VIEWS = 8
 SECOND_LOOK_BACKGROUND = 0.25
+#: The views (see :func:`views`) each crop gets first, and the others of a second look.
+FIRST_VIEWS = range(QUARTER_TURNS)
+OTHER_VIEWS = range(QUARTER_TURNS, SECOND_LOOK_VIEWS)
 #: A die still unsure after the second look, whose likeliest value has a probability of
 #: at least LOOK_AROUND_LEAN, gets a third: the detector's box is rough (on byler's
 #: photos off-centre by 8 % of a side, and a little small), so the crop is taken again
@@ -91,6 +94,10 @@ CROP_MARGIN = 1.25
 #: The classifier's probability that is reported as confidence 0.5, the default bar
 #: (``ReaderProfile.min_confidence``); chosen on held-out photos (see the model card).
 PROBABILITY_BAR = 0.9
+#: A value can reach PROBABILITY_BAR over all the views only if its probability over
+#: the first ones is at least this (were every other view sure of it); the other views
+#: are looked at only where it is.
+SURE_FLOOR = (SECOND_LOOK_VIEWS * PROBABILITY_BAR - len(OTHER_VIEWS)) / len(FIRST_VIEWS)
 #: A place the detector scores below this is no die.
 DETECTION_THRESHOLD = 0.3
 #: Every die the classical reader read right in held-out photos lay where the
@@ -386,19 +393,12 @@ class LearnedReader:
         crops = np.stack(
             [crop_square(image, d.centre, CROP_MARGIN * max(d.size)) for d in detections]
         )
-        first, more = range(QUARTER_TURNS), range(QUARTER_TURNS, SECOND_LOOK_VIEWS)
-        mean = self._mean_over_views(crops, first)
-        # A value can reach the bar over all the views only if its probability over
-        # the first ones is at least ``floor`` (were every other view sure of it);
-        # a crop that may be no die is looked at again too, as that may show it.
-        floor = (SECOND_LOOK_VIEWS * PROBABILITY_BAR - len(more)) / len(first)
+        mean = self._mean_over_views(crops, FIRST_VIEWS)
+        # A crop that may be no die is looked at again too, as that may show it.
         top = mean[:, 1:7].max(axis=1)
-        could_change = (top >= floor) | (mean[:, BACKGROUND] >= SECOND_LOOK_BACKGROUND)
+        could_change = (top >= SURE_FLOOR) | (mean[:, BACKGROUND] >= SECOND_LOOK_BACKGROUND)
         unsure = (mean[:, BACKGROUND] <= BACKGROUND_BAR) & (top < PROBABILITY_BAR) & could_change
-        if unsure.any():
-            mean[unsure] = (
-                len(first) * mean[unsure] + len(more) * self._mean_over_views(crops[unsure], more)
-            ) / SECOND_LOOK_VIEWS
+        self._add_other_views(crops, mean, unsure)
         self._look_around(image, detections, mean)
         return mean
 
@@ -424,30 +424,21 @@ class LearnedReader:
             for size in LOOK_AROUND_SIZES
             if (dx, dy, size) != (0, 0, 1.0)  # the crop already looked at
         ]
+        shift = LOOK_AROUND_SHIFT
+        boxes = [(detections[i].centre, max(detections[i].size)) for i in leaning]
         crops = np.stack(
             [
                 crop_square(
                     image,
-                    (
-                        detections[i].centre[0] + dx * LOOK_AROUND_SHIFT * max(detections[i].size),
-                        detections[i].centre[1] + dy * LOOK_AROUND_SHIFT * max(detections[i].size),
-                    ),
-                    CROP_MARGIN * size * max(detections[i].size),
+                    (centre[0] + dx * shift * side, centre[1] + dy * shift * side),
+                    CROP_MARGIN * size * side,
                 )
-                for i in leaning
+                for centre, side in boxes
                 for dx, dy, size in places
             ]
         )
-        # As at the second look: the other six views only of crops whose likeliest value
-        # could still reach the bar over all eight (the same outcome, in fewer runs).
-        first, more = range(QUARTER_TURNS), range(QUARTER_TURNS, SECOND_LOOK_VIEWS)
-        around = self._mean_over_views(crops, first)
-        floor = (SECOND_LOOK_VIEWS * PROBABILITY_BAR - len(more)) / len(first)
-        could = around[:, 1:7].max(axis=1) >= floor
-        if could.any():
-            around[could] = (
-                len(first) * around[could] + len(more) * self._mean_over_views(crops[could], more)
-            ) / SECOND_LOOK_VIEWS
+        around = self._mean_over_views(crops, FIRST_VIEWS)
+        self._add_other_views(crops, around, around[:, 1:7].max(axis=1) >= SURE_FLOOR)
         for row, i in enumerate(leaning):
             each = around[row * len(places) : (row + 1) * len(places)]
             sure = each[
@@ -458,6 +449,20 @@ class LearnedReader:
             values = set((np.argmax(sure[:, 1:7], axis=1) + 1).tolist())
             if len(sure) >= LOOK_AROUND_AGREE and values == {leaned_to}:
                 mean[i] = sure.mean(axis=0)
+
+    def _add_other_views(
+        self,
+        crops: npt.NDArray[np.uint8],
+        mean: npt.NDArray[np.float32],
+        rows: npt.NDArray[np.bool_],
+    ) -> None:
+        """Turn ``mean``'s ``rows``, over :data:`FIRST_VIEWS` of ``crops``, into the
+        mean over all :data:`SECOND_LOOK_VIEWS` views (in place)."""
+        if rows.any():
+            mean[rows] = (
+                len(FIRST_VIEWS) * mean[rows]
+                + len(OTHER_VIEWS) * self._mean_over_views(crops[rows], OTHER_VIEWS)
+            ) / SECOND_LOOK_VIEWS
 
     def _mean_over_views(
         self, crops: npt.NDArray[np.uint8], which: range
