@@ -7,6 +7,7 @@ from dataclasses import replace
 from einhorn_table.vision.colours import FaceColours
 from einhorn_table.vision.combined import (
     ALONE_SCORE,
+    CERTAIN_VALUE,
     FAR_FROM_SURE,
     LIKELY_SCORE,
     SURE_VALUE,
@@ -14,6 +15,7 @@ from einhorn_table.vision.combined import (
     combine,
     likely_pip_polarity,
 )
+from einhorn_table.vision.learned import DETECTION_THRESHOLD
 from einhorn_table.vision.results import DieReading, FrameReading
 
 
@@ -66,14 +68,21 @@ def test_a_die_only_one_reader_finds_is_kept_unless_the_detector_doubts_it() -> 
 def test_a_die_the_detector_is_less_sure_of_is_kept_only_where_its_value_is_sure() -> None:
     # A die on a slant: the detector scores it below ALONE_SCORE and the classical
     # reader does not find it, but the classifier reads its face without doubt.
-    slanted = (die(100, 3, SURE_VALUE), LIKELY_SCORE)
+    slanted = (die(100, 3, CERTAIN_VALUE), LIKELY_SCORE)
     assert combine([slanted], FrameReading(())).values == (3,)
-    # Less sure of the value, or a find the detector scores lower still: dropped.
-    unsure_value = (die(100, 3, SURE_VALUE - 0.05), LIKELY_SCORE + 0.05)
+    # Down to the weakest find the detector reports at all.
+    weakest = (die(100, 3, 1.0), DETECTION_THRESHOLD + 0.01)
+    assert combine([weakest], FrameReading(())).values == (3,)
+    # Only sure of the value (enough to read a die the detector is fairly sure of),
+    # even where the detector nearly is; a find the detector scores lower still; or
+    # one the classifier cannot read: dropped.
+    only_sure = (die(100, 3, SURE_VALUE), ALONE_SCORE - 0.05)
+    unsure_value = (die(100, 3, CERTAIN_VALUE - 0.01), LIKELY_SCORE + 0.05)
     doubted_find = (die(100, 3, 1.0), LIKELY_SCORE - 0.01)
     unread = (die(100, None, 0.95), LIKELY_SCORE + 0.05)
-    for find in (unsure_value, doubted_find, unread):
+    for find in (only_sure, unsure_value, doubted_find, unread):
         assert combine([find], FrameReading(())).dice == ()
+    assert combine([(die(100, 3, SURE_VALUE), ALONE_SCORE)], FrameReading(())).values == (3,)
 
 
 def test_a_roll_of_three_comes_out_in_order_across_the_tray() -> None:

@@ -26,12 +26,12 @@ classical one misses. Together:
   4 of the 7 such dice it read less surely (all in the oblique, cluttered
   ``epanemu_dice3``; the other sets had no such die);
 * a die only the learned reader finds is kept when the detector is fairly sure
-  it is a die (:data:`ALONE_SCORE`), or somewhat sure (:data:`LIKELY_SCORE`) and
-  the classifier very sure of its value (:data:`SURE_VALUE`), so stray finds do
-  not turn a roll of three into a roll of four. The detector scores a die seen
+  it is a die (:data:`ALONE_SCORE`), or less sure (:data:`LIKELY_SCORE`) and the
+  classifier all but certain of its value (:data:`CERTAIN_VALUE`), so stray finds
+  do not turn a roll of three into a roll of four. The detector scores a die seen
   on a slant low (its top face looks foreshortened), and the classical reader
-  often cannot part its pips from the side faces': there the classifier's sure
-  value is what reads it.
+  often cannot part its pips from the side faces': there the classifier's
+  certain value is what reads it.
 
 To save time the classical reader looks only for the kind of pip (dark or light)
 that the dice the detector found surely have, and only where the learned reader
@@ -54,9 +54,13 @@ from einhorn_table.vision.results import Box, DieReading, FrameReading
 from einhorn_table.vision.scoring import same_die
 
 #: A die only the learned reader finds needs at least this detector score, or
-#: :data:`LIKELY_SCORE` with a value the classifier is :data:`SURE_VALUE` of.
+#: :data:`LIKELY_SCORE` with a value the classifier is :data:`CERTAIN_VALUE` of
+#: (confidence 0.95: a probability of 0.99).
 ALONE_SCORE = 0.5
-LIKELY_SCORE = 0.4
+LIKELY_SCORE = 0.3
+CERTAIN_VALUE = 0.95
+#: A classifier this sure of a value (a probability of 0.98) overrules a classical
+#: reading of fewer pips.
 SURE_VALUE = 0.9
 #: A value the classical reader gives needs at least this confidence where the learned
 #: reader does not back it: finds no die there, or reads one with a confidence below
@@ -182,7 +186,7 @@ def _found_surely_alone(die: DieReading, score: float) -> bool:
     """Whether a die only the learned reader finds is surely one (module rules)."""
     if score >= ALONE_SCORE:
         return True
-    return score >= LIKELY_SCORE and die.value is not None and die.confidence >= SURE_VALUE
+    return score >= LIKELY_SCORE and die.value is not None and die.confidence >= CERTAIN_VALUE
 
 
 def _faces_of_one_die(faces: Sequence[DieReading]) -> bool:
