@@ -15,7 +15,7 @@ from einhorn_table.vision.combined import (
     combine,
     likely_pip_polarity,
 )
-from einhorn_table.vision.learned import DETECTION_THRESHOLD
+from einhorn_table.vision.learned import WEAK_DETECTION_THRESHOLD
 from einhorn_table.vision.results import DieReading, FrameReading
 
 
@@ -71,7 +71,7 @@ def test_a_die_the_detector_is_less_sure_of_is_kept_only_where_its_value_is_sure
     slanted = (die(100, 3, CERTAIN_VALUE), LIKELY_SCORE)
     assert combine([slanted], FrameReading(())).values == (3,)
     # Down to the weakest find the detector reports at all.
-    weakest = (die(100, 3, 1.0), DETECTION_THRESHOLD + 0.01)
+    weakest = (die(100, 3, 1.0), WEAK_DETECTION_THRESHOLD + 0.01)
     assert combine([weakest], FrameReading(())).values == (3,)
     # Only sure of the value (enough to read a die the detector is fairly sure of),
     # even where the detector nearly is; a find the detector scores lower still; or

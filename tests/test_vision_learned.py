@@ -15,6 +15,7 @@ from einhorn_table.vision import reader as reader_module
 from einhorn_table.vision.labelled import fold_of
 from einhorn_table.vision.learned import (
     ALIGN,
+    CERTAIN_PROBABILITY,
     CLASSIFIER_FILE,
     CROP,
     DETECTOR_FILE,
@@ -25,6 +26,7 @@ from einhorn_table.vision.learned import (
     QUARTER_TURNS,
     SECOND_LOOK_VIEWS,
     STRIDE,
+    WEAK_DETECTION_THRESHOLD,
     Detection,
     LearnedReader,
     ModelError,
@@ -396,6 +398,59 @@ def test_the_detector_maps_where_dice_may_lie() -> None:
     # With no die found there is nothing to size the map by: dice may lie anywhere.
     empty = LearnedReader().read_scored(np.full_like(frame.image, 90), min_confidence=0.5)
     assert empty.dice == () and empty.regions is None
+
+
+def test_a_weak_find_is_a_die_only_where_its_first_look_is_certain() -> None:
+    """The detector scores a die (A) surely and four places weakly: B, C and E above
+    WEAK_DETECTION_THRESHOLD, D below it. B is all but certainly a 2; C only likely a
+    5; E would be certain, but lies within a die's side of A; so A and B are dice,
+    C, D and E not."""
+    frame = np.full((96, 128, 3), 128, np.uint8)
+    places = {  # centre (x, y), side in pixels, heat logit, grey level
+        "A": ((18, 18), 16, 3.0, 230),
+        "B": ((66, 18), 32, -1.0, 230),
+        "C": ((18, 66), 32, -1.2, 20),
+        "D": ((66, 66), 16, -2.2, 230),
+        "E": ((30, 18), 16, -1.1, 230),
+    }
+
+    def detector(blob: np.ndarray) -> np.ndarray:
+        out = np.full((1, 5, blob.shape[2] // STRIDE, blob.shape[3] // STRIDE), -9.0, np.float32)
+        for (x, y), side, logit, _ in places.values():
+            cell = (y // STRIDE, x // STRIDE)
+            out[0, 0][cell] = logit
+            out[0, 1:5, cell[0], cell[1]] = (0.5, 0.5, np.log(side / STRIDE), np.log(side / STRIDE))
+        return out
+
+    batches: list[int] = []
+
+    def classifier(blob: np.ndarray) -> np.ndarray:
+        # Bright crops are all but certainly a 2; dark ones likely (74 %) a 5.
+        batches.append(len(blob))
+        logits = np.zeros((len(blob), 8), np.float32)
+        for row, crop in enumerate(blob):
+            if crop.mean() > 0.1:
+                logits[row, 2] = 10.0
+            elif crop.mean() < -0.1:
+                logits[row, 5] = 3.0
+        return logits
+
+    for (x, y), side, _, grey in places.values():
+        frame[y - side // 2 : y + side // 2, x - side // 2 : x + side // 2] = grey
+    reader = LearnedReader()
+    reader.detector, reader.classifier = detector, classifier
+    seen = reader.read_scored(frame, min_confidence=0.5)
+    assert [(die.value, round(score, 2)) for die, score in seen.dice] == [(2, 0.95), (2, 0.27)]
+    assert 1 - 7 / (np.exp(10) + 7) >= CERTAIN_PROBABILITY  # B's value is certain
+    # A gets its two views; of B and C one view each (E is not looked at), and only B,
+    # which could still be certain, its second.
+    assert batches == [QUARTER_TURNS, 2, 1]
+    # Weak finds do not size the map of where dice may lie (the strong find does).
+    found, regions = reader.detect(frame, 0.3, weakest=WEAK_DETECTION_THRESHOLD)
+    strong, strong_regions = reader.detect(frame, 0.3)
+    assert len(found) == 4 and len(strong) == 1
+    assert regions is not None and strong_regions is not None
+    assert np.array_equal(regions.mask(frame.shape), strong_regions.mask(frame.shape))
 
 
 def test_the_grid_step_is_the_detectors_own() -> None:

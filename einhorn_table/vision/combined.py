@@ -49,16 +49,20 @@ from dataclasses import replace
 
 from einhorn_table.vision.brightness import luminance
 from einhorn_table.vision.colours import FaceColours
-from einhorn_table.vision.learned import confidence_of
+from einhorn_table.vision.learned import (
+    CERTAIN_CONFIDENCE,
+    WEAK_DETECTION_THRESHOLD,
+    confidence_of,
+)
 from einhorn_table.vision.results import Box, DieReading, FrameReading
 from einhorn_table.vision.scoring import same_die
 
 #: A die only the learned reader finds needs at least this detector score, or
-#: :data:`LIKELY_SCORE` with a value the classifier is :data:`CERTAIN_VALUE` of
-#: (confidence 0.95: a probability of 0.99).
+#: :data:`LIKELY_SCORE` (any find it reports, down to its weak finds) with a value
+#: the classifier is :data:`CERTAIN_VALUE` of (confidence 0.95: a probability of 0.99).
 ALONE_SCORE = 0.5
-LIKELY_SCORE = 0.3
-CERTAIN_VALUE = 0.95
+LIKELY_SCORE = WEAK_DETECTION_THRESHOLD
+CERTAIN_VALUE = CERTAIN_CONFIDENCE
 #: A classifier this sure of a value (a probability of 0.98) overrules a classical
 #: reading of fewer pips.
 SURE_VALUE = 0.9

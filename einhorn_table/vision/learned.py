@@ -98,8 +98,21 @@ PROBABILITY_BAR = 0.9
 #: the first ones is at least this (were every other view sure of it); the other views
 #: are looked at only where it is.
 SURE_FLOOR = (SECOND_LOOK_VIEWS * PROBABILITY_BAR - len(OTHER_VIEWS)) / len(FIRST_VIEWS)
-#: A place the detector scores below this is no die.
+#: A place the detector scores below this is no die, unless it is a weak find: one
+#: scored from WEAK_DETECTION_THRESHOLD up, at least WEAK_FIND_REACH die sides from
+#: every find scored higher, which is a die only where the first look (FIRST_VIEWS)
+#: is all but certain of its value (CERTAIN_PROBABILITY); it gets no second look.
+#: The detector scores some dice low, most of them small ones in crowded photos
+#: (see the model card).
 DETECTION_THRESHOLD = 0.3
+WEAK_DETECTION_THRESHOLD = 0.15
+WEAK_FIND_REACH = 1.0
+CERTAIN_PROBABILITY = 0.99
+#: The same on the reader's confidence scale (see :func:`confidence_of`).
+CERTAIN_CONFIDENCE = 0.95
+#: A weak find's value can be certain over the first views only if its probability
+#: in the first is at least this; the others are looked at only where it is.
+CERTAIN_FLOOR = len(FIRST_VIEWS) * CERTAIN_PROBABILITY - (len(FIRST_VIEWS) - 1)
 #: Every die the classical reader read right in held-out photos lay where the
 #: detector scored at least 0.1. The classical reader looks for pips only within
 #: REGION_REACH typical die sides of a place scoring at least REGION_THRESHOLD
@@ -326,14 +339,20 @@ def distinct(detections: list[Detection], reach: float = SAME_DIE_REACH) -> list
     the same die seen again, and is dropped."""
     kept: list[Detection] = []
     for d in sorted(detections, key=lambda d: -d.score):
-        side = max(d.size)
-        if all(
-            np.hypot(d.centre[0] - k.centre[0], d.centre[1] - k.centre[1])
-            >= reach * max(side, max(k.size))
-            for k in kept
-        ):
+        if _apart(d, kept, reach):
             kept.append(d)
     return kept
+
+
+def _apart(detection: Detection, others: list[Detection], reach: float) -> bool:
+    """Whether ``detection``'s centre lies at least ``reach`` times the larger of the
+    two dice's sides from each of ``others``' centres."""
+    side = max(detection.size)
+    return all(
+        np.hypot(detection.centre[0] - k.centre[0], detection.centre[1] - k.centre[1])
+        >= reach * max(side, max(k.size))
+        for k in others
+    )
 
 
 def views(crops: npt.NDArray[np.uint8], which: range) -> npt.NDArray[np.uint8]:
@@ -365,20 +384,24 @@ class LearnedReader:
         self.classifier = load_net(model_dir / CLASSIFIER_FILE, backend)
 
     def detect(
-        self, image: npt.NDArray[np.uint8], threshold: float
+        self, image: npt.NDArray[np.uint8], threshold: float, *, weakest: float | None = None
     ) -> tuple[list[Detection], DieMap | None]:
-        """Die centres and sizes in a BGR frame, and where dice may lie."""
+        """Die centres and sizes in a BGR frame scored ``threshold`` or more (or down
+        to ``weakest``, strongest first), and where dice may lie, sized by the dice
+        scored ``threshold`` or more."""
         padded = padded_to_grid(image)
         out = self.detector(frame_blob(padded))[0]
         # The grid step is the model's own (its input side over its output side).
         stride = padded.shape[0] // out.shape[1]
         heat = _sigmoid(out[0])
-        dice = distinct(decode_detections(heat, out[1:5], threshold=threshold, stride=stride))
-        if not dice:
+        floor = threshold if weakest is None else min(weakest, threshold)
+        dice = distinct(decode_detections(heat, out[1:5], threshold=floor, stride=stride))
+        strong = [d for d in dice if d.score >= threshold]
+        if not strong:
             return dice, None
         height, width = image.shape[:2]
         near = heat[: -(-height // stride), : -(-width // stride)] >= REGION_THRESHOLD
-        typical = float(np.median([max(d.size) for d in dice])) / stride
+        typical = float(np.median([max(d.size) for d in strong])) / stride
         return dice, DieMap(spread(near, REGION_REACH * typical), float(stride))
 
     def classify(
@@ -390,9 +413,7 @@ class LearnedReader:
         :data:`SECOND_LOOK_VIEWS` views."""
         if not detections:
             return np.zeros((0, CLASSES), np.float32)
-        crops = np.stack(
-            [crop_square(image, d.centre, CROP_MARGIN * max(d.size)) for d in detections]
-        )
+        crops = self._crops(image, detections)
         mean = self._mean_over_views(crops, FIRST_VIEWS)
         # A crop that may be no die is looked at again too, as that may show it.
         top = mean[:, 1:7].max(axis=1)
@@ -401,6 +422,31 @@ class LearnedReader:
         self._add_other_views(crops, mean, unsure)
         self._look_around(image, detections, mean)
         return mean
+
+    def classify_weak(
+        self, image: npt.NDArray[np.uint8], detections: list[Detection]
+    ) -> npt.NDArray[np.float32]:
+        """Class probabilities (n, CLASSES) for a crop around each weak find (see
+        :data:`WEAK_DETECTION_THRESHOLD`), meant only to tell which are certain: over
+        :data:`FIRST_VIEWS` where the first view could make its value certain
+        (:data:`CERTAIN_FLOOR`), else over the first view alone."""
+        if not detections:
+            return np.zeros((0, CLASSES), np.float32)
+        crops = self._crops(image, detections)
+        mean = self._mean_over_views(crops, range(1))
+        could = mean[:, 1:7].max(axis=1) >= CERTAIN_FLOOR
+        if could.any():
+            rest = range(1, len(FIRST_VIEWS))
+            mean[could] = (
+                mean[could] + len(rest) * self._mean_over_views(crops[could], rest)
+            ) / len(FIRST_VIEWS)
+        return mean
+
+    @staticmethod
+    def _crops(image: npt.NDArray[np.uint8], detections: list[Detection]) -> npt.NDArray[np.uint8]:
+        return np.stack(
+            [crop_square(image, d.centre, CROP_MARGIN * max(d.size)) for d in detections]
+        )
 
     def _look_around(
         self,
@@ -484,15 +530,30 @@ class LearnedReader:
     ) -> LearnedFrame:
         """Every die in the frame, read where the classifier is sure, each with the
         detector's score for it (0..1); and the regions where a die might be."""
-        found, regions = self.detect(image, detection_threshold)
-        detections = [d for d in found if min_die_px <= max(d.size) <= max_die_px]
+        found, regions = self.detect(
+            image, detection_threshold, weakest=WEAK_DETECTION_THRESHOLD
+        )
+        sized = [d for d in found if min_die_px <= max(d.size) <= max_die_px]
+        detections = [d for d in sized if d.score >= detection_threshold]
+        # A weak find near a stronger one is more likely a part of that die (a side
+        # face seen on a slant, a few of its pips) than another die.
+        weak = [
+            d
+            for d in sized
+            if d.score < detection_threshold and _apart(d, detections, WEAK_FIND_REACH)
+        ]
         probabilities = self.classify(image, detections)
+        weak_probabilities = self.classify_weak(image, weak)
         height, width = image.shape[:2]
         found_dice: list[tuple[DieReading, float, FaceColours]] = []
-        for detection, p in zip(detections, probabilities, strict=True):
+        for detection, p in zip(
+            detections + weak, [*probabilities, *weak_probabilities], strict=True
+        ):
             if p[BACKGROUND] > BACKGROUND_BAR:
                 continue
             value = int(np.argmax(p[1:7])) + 1
+            if detection.score < detection_threshold and p[value] < CERTAIN_PROBABILITY:
+                continue  # a weak find whose value is not all but certain: no die
             confidence = confidence_of(float(p[value]))
             box = _clipped(detection.box, width, height)
             ibox = (int(box[0]), int(box[1]), int(np.ceil(box[2])), int(np.ceil(box[3])))
