@@ -142,7 +142,10 @@ def test_only_a_die_the_first_views_leave_unsure_gets_a_second_look() -> None:
     probabilities = reader.classify(frame, dice)
     # The dark die is 64 % sure of its 4 over the first two views: it is looked at
     # again. The grey one, 12.5 % sure of anything, cannot reach the bar: it is not.
-    assert batches == [3 * QUARTER_TURNS, SECOND_LOOK_VIEWS - QUARTER_TURNS]
+    # Last, the dark die, still unsure, is cropped on its body (the same crop here,
+    # looked at in the same views); the grey one has no body that stands out.
+    second_look = [QUARTER_TURNS, SECOND_LOOK_VIEWS - QUARTER_TURNS]
+    assert batches == [3 * QUARTER_TURNS, SECOND_LOOK_VIEWS - QUARTER_TURNS, *second_look]
     assert probabilities[0, 3] > 0.99  # the sure die keeps its first reading
     crop = crop_square(frame, (150.0, 50.0), 1.25 * 40.0)
     by_view = [
@@ -230,6 +233,40 @@ def test_a_look_around_needs_enough_crops_to_agree() -> None:
     alone = sure_where(large_only=True)  # two sure crops are one too few
     assert alone[4] < PROBABILITY_BAR
     assert int(np.argmax(alone)) == 4
+
+
+def test_a_die_still_unsure_is_read_on_the_box_of_its_body() -> None:
+    """The detector's box of the left die is off-centre and a fifth too small, so no
+    crop the earlier looks take holds the whole die; the crop on its body does. The
+    right die's body is found too, but it reads no better there."""
+    reader = LearnedReader(MODEL_DIR)
+
+    def classifier(blob: np.ndarray) -> np.ndarray:
+        # Sure of a 6 where the crop holds a whole dark die (tray all round its rim,
+        # a dark middle); otherwise unsure, by how bright the crop is.
+        logits = np.zeros((len(blob), 8), np.float32)
+        for row, crop in enumerate(blob):
+            rim = (crop[:, :4], crop[:, -4:], crop[:, :, :4], crop[:, :, -4:])
+            whole = all(part.mean() > 0.3 for part in rim) and crop[:, 14:26, 14:26].mean() < -0.3
+            logits[row, 6] = 10.0 if whole else 1.0 + crop.mean()
+        return logits
+
+    reader.classifier = classifier
+    frame = np.full((100, 240, 3), 230, np.uint8)
+    frame[30:70, 80:120] = 20
+    frame[30:70, 170:210] = 20
+    frame[44:56, 184:196] = 128  # the right die's middle is not dark
+    dice = [
+        Detection((106.0, 53.0), (32.0, 32.0), 0.9),
+        Detection((193.0, 52.0), (36.0, 36.0), 0.9),
+    ]
+    probabilities = reader.classify(frame, dice)
+    assert probabilities[0, 6] > 0.99
+    # The right die keeps what its first crop gave.
+    crop = normalised(crop_square(frame, (193.0, 52.0), 1.25 * 36.0))
+    first = np.exp(classifier(crop[None].transpose(0, 3, 1, 2))[0])
+    np.testing.assert_allclose(probabilities[1], first / first.sum(), rtol=1e-5)
+    assert probabilities[1, 6] < PROBABILITY_BAR
 
 
 def test_confidence_scale_puts_the_bar_at_one_half() -> None:

@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from einhorn_table.errors import EinhornError
+from einhorn_table.vision.body_box import body_box
 from einhorn_table.vision.colours import FaceColours, face_colours
 from einhorn_table.vision.frames import shrunk
 from einhorn_table.vision.profile import ReaderProfile
@@ -421,6 +422,7 @@ class LearnedReader:
         unsure = (mean[:, BACKGROUND] <= BACKGROUND_BAR) & (top < PROBABILITY_BAR) & could_change
         self._add_other_views(crops, mean, unsure)
         self._look_around(image, detections, mean)
+        self._look_at_body(image, detections, mean)
         return mean
 
     def classify_weak(
@@ -495,6 +497,40 @@ class LearnedReader:
             values = set((np.argmax(sure[:, 1:7], axis=1) + 1).tolist())
             if len(sure) >= LOOK_AROUND_AGREE and values == {leaned_to}:
                 mean[i] = sure.mean(axis=0)
+
+    def _look_at_body(
+        self,
+        image: npt.NDArray[np.uint8],
+        detections: list[Detection],
+        mean: npt.NDArray[np.float32],
+    ) -> None:
+        """The last look: each die still unsure (not background) is cropped once more,
+        on the box of its body where that stands out from its surroundings
+        (:func:`body_box`); ``mean`` takes that crop's probabilities where it is sure."""
+        unsure = np.flatnonzero(
+            (mean[:, BACKGROUND] <= BACKGROUND_BAR) & (mean[:, 1:7].max(axis=1) < PROBABILITY_BAR)
+        )
+        bodies = [(i, body_box(image, detections[i].box)) for i in unsure]
+        found = [(i, box) for i, box in bodies if box is not None]
+        if not found:
+            return
+        crops = np.stack(
+            [
+                crop_square(
+                    image,
+                    ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
+                    CROP_MARGIN * max(box[2] - box[0], box[3] - box[1]),
+                )
+                for _, box in found
+            ]
+        )
+        body = self._mean_over_views(crops, FIRST_VIEWS)
+        self._add_other_views(crops, body, body[:, 1:7].max(axis=1) >= SURE_FLOOR)
+        top = body[:, 1:7].max(axis=1)
+        sure = (top >= PROBABILITY_BAR) & (body[:, BACKGROUND] <= BACKGROUND_BAR)
+        for (i, _), probabilities, is_sure in zip(found, body, sure, strict=True):
+            if is_sure:
+                mean[i] = probabilities
 
     def _add_other_views(
         self,
