@@ -368,6 +368,19 @@ def views(crops: npt.NDArray[np.uint8], which: range) -> npt.NDArray[np.uint8]:
     return np.ascontiguousarray(np.concatenate(chosen))
 
 
+def _sure(probabilities: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+    """Which rows of class probabilities are a die sure of its value (PROBABILITY_BAR)
+    and not background (BACKGROUND_BAR)."""
+    top = probabilities[:, 1:7].max(axis=1)
+    return np.asarray((top >= PROBABILITY_BAR) & (probabilities[:, BACKGROUND] <= BACKGROUND_BAR))
+
+
+def _unsure(probabilities: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+    """Which rows are a die (not background) not sure of its value."""
+    top = probabilities[:, 1:7].max(axis=1)
+    return np.asarray((top < PROBABILITY_BAR) & (probabilities[:, BACKGROUND] <= BACKGROUND_BAR))
+
+
 def _sigmoid(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return np.asarray(1.0 / (1.0 + np.exp(-x)), np.float32)
 
@@ -419,8 +432,7 @@ class LearnedReader:
         # A crop that may be no die is looked at again too, as that may show it.
         top = mean[:, 1:7].max(axis=1)
         could_change = (top >= SURE_FLOOR) | (mean[:, BACKGROUND] >= SECOND_LOOK_BACKGROUND)
-        unsure = (mean[:, BACKGROUND] <= BACKGROUND_BAR) & (top < PROBABILITY_BAR) & could_change
-        self._add_other_views(crops, mean, unsure)
+        self._add_other_views(crops, mean, _unsure(mean) & could_change)
         self._look_around(image, detections, mean)
         self._look_at_body(image, detections, mean)
         return mean
@@ -458,12 +470,7 @@ class LearnedReader:
     ) -> None:
         """The third look (:data:`LOOK_AROUND_LEAN`): for each die still unsure but
         leaning to a value, crops around its box; ``mean`` is updated where they agree."""
-        top = mean[:, 1:7].max(axis=1)
-        leaning = np.flatnonzero(
-            (mean[:, BACKGROUND] <= BACKGROUND_BAR)
-            & (top < PROBABILITY_BAR)
-            & (top >= LOOK_AROUND_LEAN)
-        )
+        leaning = np.flatnonzero(_unsure(mean) & (mean[:, 1:7].max(axis=1) >= LOOK_AROUND_LEAN))
         if not len(leaning):
             return
         places = [
@@ -489,10 +496,7 @@ class LearnedReader:
         self._add_other_views(crops, around, around[:, 1:7].max(axis=1) >= SURE_FLOOR)
         for row, i in enumerate(leaning):
             each = around[row * len(places) : (row + 1) * len(places)]
-            sure = each[
-                (each[:, 1:7].max(axis=1) >= PROBABILITY_BAR)
-                & (each[:, BACKGROUND] <= BACKGROUND_BAR)
-            ]
+            sure = each[_sure(each)]
             leaned_to = int(np.argmax(mean[i, 1:7])) + 1
             values = set((np.argmax(sure[:, 1:7], axis=1) + 1).tolist())
             if len(sure) >= LOOK_AROUND_AGREE and values == {leaned_to}:
@@ -507,10 +511,7 @@ class LearnedReader:
         """The last look: each die still unsure (not background) is cropped once more,
         on the box of its body where that stands out from its surroundings
         (:func:`body_box`); ``mean`` takes that crop's probabilities where it is sure."""
-        unsure = np.flatnonzero(
-            (mean[:, BACKGROUND] <= BACKGROUND_BAR) & (mean[:, 1:7].max(axis=1) < PROBABILITY_BAR)
-        )
-        bodies = [(i, body_box(image, detections[i].box)) for i in unsure]
+        bodies = [(i, body_box(image, detections[i].box)) for i in np.flatnonzero(_unsure(mean))]
         found = [(i, box) for i, box in bodies if box is not None]
         if not found:
             return
@@ -526,9 +527,7 @@ class LearnedReader:
         )
         body = self._mean_over_views(crops, FIRST_VIEWS)
         self._add_other_views(crops, body, body[:, 1:7].max(axis=1) >= SURE_FLOOR)
-        top = body[:, 1:7].max(axis=1)
-        sure = (top >= PROBABILITY_BAR) & (body[:, BACKGROUND] <= BACKGROUND_BAR)
-        for (i, _), probabilities, is_sure in zip(found, body, sure, strict=True):
+        for (i, _), probabilities, is_sure in zip(found, body, _sure(body), strict=True):
             if is_sure:
                 mean[i] = probabilities
 
