@@ -109,8 +109,6 @@ DETECTION_THRESHOLD = 0.3
 WEAK_DETECTION_THRESHOLD = 0.15
 WEAK_FIND_REACH = 1.0
 CERTAIN_PROBABILITY = 0.99
-#: The same on the reader's confidence scale (see :func:`confidence_of`).
-CERTAIN_CONFIDENCE = 0.95
 #: A weak find's value can be certain over the first views only if its probability
 #: in the first is at least this; the others are looked at only where it is.
 CERTAIN_FLOOR = len(FIRST_VIEWS) * CERTAIN_PROBABILITY - (len(FIRST_VIEWS) - 1)
@@ -334,6 +332,10 @@ def confidence_of(probability: float, bar: float = PROBABILITY_BAR) -> float:
     return 0.5 + 0.5 * (probability - bar) / (1.0 - bar)
 
 
+#: :data:`CERTAIN_PROBABILITY` on the reader's confidence scale (0.95).
+CERTAIN_CONFIDENCE = confidence_of(CERTAIN_PROBABILITY)
+
+
 def distinct(detections: list[Detection], reach: float = SAME_DIE_REACH) -> list[Detection]:
     """One detection per die: going from the strongest, a detection whose centre lies
     within ``reach`` times the larger of the two dice's sides of one already kept is
@@ -492,8 +494,7 @@ class LearnedReader:
                 for dx, dy, size in places
             ]
         )
-        around = self._mean_over_views(crops, FIRST_VIEWS)
-        self._add_other_views(crops, around, around[:, 1:7].max(axis=1) >= SURE_FLOOR)
+        around = self._mean_over_views_where_sure_may_be(crops)
         for row, i in enumerate(leaning):
             each = around[row * len(places) : (row + 1) * len(places)]
             sure = each[_sure(each)]
@@ -525,11 +526,20 @@ class LearnedReader:
                 for _, box in found
             ]
         )
-        body = self._mean_over_views(crops, FIRST_VIEWS)
-        self._add_other_views(crops, body, body[:, 1:7].max(axis=1) >= SURE_FLOOR)
+        body = self._mean_over_views_where_sure_may_be(crops)
         for (i, _), probabilities, is_sure in zip(found, body, _sure(body), strict=True):
             if is_sure:
                 mean[i] = probabilities
+
+    def _mean_over_views_where_sure_may_be(
+        self, crops: npt.NDArray[np.uint8]
+    ) -> npt.NDArray[np.float32]:
+        """The classifier's probabilities for each crop over :data:`FIRST_VIEWS`, and
+        over all :data:`SECOND_LOOK_VIEWS` views where a value could still reach the bar
+        (:data:`SURE_FLOOR`)."""
+        mean = self._mean_over_views(crops, FIRST_VIEWS)
+        self._add_other_views(crops, mean, mean[:, 1:7].max(axis=1) >= SURE_FLOOR)
+        return mean
 
     def _add_other_views(
         self,
