@@ -24,6 +24,7 @@ from einhorn_table.vision.grouping import (
     sample,
     sample_colour,
 )
+from einhorn_table.vision.large_dice import look_again_for_large_dice
 from einhorn_table.vision.layouts import GRID, LAYOUTS, LayoutFit, fit_layout
 from einhorn_table.vision.learned import MODEL_DIR, models_present, read_frame_learned
 from einhorn_table.vision.order_stats import median, percentile
@@ -102,6 +103,8 @@ def read_frame(
         if small.pip_polarity == "both":
             small = replace(small, pip_polarity=likely_pip_polarity(learned.dice, learned.faces))
         classical = read_frame_classical(colour, small, regions=learned.regions)
+        # Dice too large for the detector: it looks again at a shrunk frame.
+        learned = look_again_for_large_dice(colour, small, learned, classical, model_dir)
         reading = combine(learned.dice, classical)
     return reading if scale == 1.0 else reading.scaled(1.0 / scale)
 

@@ -1,0 +1,111 @@
+"""Dice too large for the detector (a camera mounted low): looked at again in a shrunk frame."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from einhorn_table.vision.colours import FaceColours
+from einhorn_table.vision.large_dice import (
+    LARGE_DIE_PX,
+    largest_die,
+    needs_second_look,
+    read_large_dice,
+    with_large_dice,
+)
+from einhorn_table.vision.learned import LearnedFrame
+from einhorn_table.vision.profile import ReaderProfile
+from einhorn_table.vision.reader import read_frame
+from einhorn_table.vision.regions import DieMap
+from einhorn_table.vision.results import Box, DieReading, FrameReading
+from einhorn_table.vision.scoring import iou, same_die
+from einhorn_table.vision.synth import SynthFrame, SynthTable
+from einhorn_table.vision.synth.palette import DICE_PALETTE
+
+FACE = FaceColours(body=(240, 240, 235), pips=(20, 20, 20), body_share=0.8)
+
+
+def found(*dice: tuple[Box, int | None]) -> LearnedFrame:
+    return LearnedFrame(
+        tuple((DieReading(box, value, 0.9, FACE.body), 0.8) for box, value in dice),
+        DieMap(np.ones((10, 10), bool), 4.0),
+        tuple(FACE for _ in dice),
+    )
+
+
+def test_a_large_die_takes_the_place_of_what_was_found_inside_it() -> None:
+    pips = found(((210, 110, 250, 150), None), ((300, 200, 340, 240), 2), ((500, 50, 540, 90), 4))
+    large = found(((200, 100, 360, 260), 3))
+    merged = with_large_dice(pips, large)
+    assert [(die.box, die.value) for die, _ in merged.dice] == [
+        ((200, 100, 360, 260), 3),
+        ((500, 50, 540, 90), 4),
+    ]
+    assert len(merged.faces) == 2
+    assert merged.regions is pips.regions
+
+
+def test_without_large_dice_the_first_look_stands() -> None:
+    pips = found(((210, 110, 250, 150), 1))
+    assert with_large_dice(pips, found()) is pips
+
+
+def test_a_second_look_is_taken_for_a_large_die_or_where_the_detector_found_none() -> None:
+    some = found(((10, 10, 50, 50), 2))
+    assert not needs_second_look(some, 60.0)
+    assert needs_second_look(some, LARGE_DIE_PX)
+    assert needs_second_look(LearnedFrame((), None, ()), 0.0)
+    tall = DieReading((0, 0, 30, 120), 5, 0.9, (0, 0, 0))
+    assert largest_die(some, FrameReading((tall,))) == 120
+    assert largest_die(LearnedFrame((), None, ()), FrameReading(())) == 0.0
+
+
+def test_a_large_die_the_classical_reader_cannot_read_calls_for_no_second_look() -> None:
+    # Such a "die" is more often several dark dice taken for the pips of one face.
+    unread = DieReading((0, 0, 260, 260), None, 0.0, (0, 0, 0))
+    some = found(((10, 10, 50, 50), 2))
+    assert largest_die(some, FrameReading((unread,))) == 40
+
+
+def large_dice(size: int, seed: int, *, coloured: bool = False) -> SynthFrame:
+    rng = random.Random(seed)
+    table = SynthTable(seed, die_size=size)
+    count = 2 if size < 150 else 1
+    colours = [DICE_PALETTE[rng.randrange(len(DICE_PALETTE))] for _ in range(count)]
+    return table.still(
+        [rng.randint(1, 6) for _ in range(count)], colors=colours if coloured else None
+    )
+
+
+def test_the_second_look_finds_a_large_die_whole_in_frame_pixels() -> None:
+    frame = large_dice(170, 1)
+    (truth,) = frame.dice
+    dice = read_large_dice(frame.image, ReaderProfile(), 240.0)
+    assert [die.value for die, _ in dice.dice] == [truth.value]
+    assert iou(dice.dice[0][0].box, truth.box) >= 0.5
+
+
+@pytest.mark.parametrize("size", [140, 170, 200])
+@pytest.mark.parametrize("seed", range(4))
+def test_large_dice_are_read_right_in_their_place(size: int, seed: int) -> None:
+    frame = large_dice(size, seed)
+    read = read_frame(frame.image).dice
+    for die in frame.dice:
+        at = [d.value for d in read if iou(d.box, die.box) >= 0.5]
+        assert at == [die.value], f"the {die.value} at {die.box} was read as {at}"
+
+
+@pytest.mark.parametrize("size", [110, 130, 160, 200])
+def test_large_coloured_dice_are_never_read_as_another_value(size: int) -> None:
+    right = shown = 0
+    for seed in range(8):
+        frame = large_dice(size, seed, coloured=True)
+        read = read_frame(frame.image).dice
+        for die in frame.dice:
+            shown += 1
+            values = [d.value for d in read if same_die(die.box, d.box) and d.value is not None]
+            assert set(values) <= {die.value}, f"a {die.value} read as {values} ({size} px)"
+            right += values == [die.value]
+    assert right >= 0.6 * shown
