@@ -65,6 +65,23 @@ def test_a_die_only_one_reader_finds_is_kept_unless_the_detector_doubts_it() -> 
     assert reading.category is None  # two dice are no roll
 
 
+def test_a_speck_only_the_classical_reader_finds_and_cannot_read_is_no_die() -> None:
+    # Camera noise in dim light, or a stray pip, grouped into a "die" a third the size
+    # of the dice the detector is sure of: dropped, so the table need not ask.
+    three = [(die(0, 4), 0.9), (die(100, 2), 0.8), (die(200, 6), 0.7)]
+    speck = DieReading((300.0, 10.0, 312.0, 22.0), None, 0.0, (90, 90, 90))
+    assert combine(three, FrameReading((speck,))).values == (4, 2, 6)
+    # Kept: a speck it reads (such values need a sure classical reading anyway), a
+    # find half the dice's size or more, and anything where the detector is sure of
+    # no die to size it by.
+    read_speck = replace(speck, value=1, confidence=UNBACKED_CLASSICAL)
+    assert combine(three, FrameReading((read_speck,))).values == (4, 2, 6, 1)
+    half = replace(speck, box=(300.0, 10.0, 320.0, 30.0))
+    assert combine(three, FrameReading((half,))).values == (4, 2, 6, None)
+    weak_only = [(die(0, 4, CERTAIN_VALUE), LIKELY_SCORE)]
+    assert combine(weak_only, FrameReading((speck,))).values == (4, None)
+
+
 def test_a_die_the_detector_is_less_sure_of_is_kept_only_where_its_value_is_sure() -> None:
     # A die on a slant: the detector scores it below ALONE_SCORE and the classical
     # reader does not find it, but the classifier reads its face without doubt.

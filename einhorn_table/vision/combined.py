@@ -24,7 +24,9 @@ classical one misses. Together:
   so too a die the learned reader finds but is far from sure of
   (:data:`FAR_FROM_SURE`). On held-out photos the classical reader alone misread
   4 of the 7 such dice it read less surely (all in the oblique, cluttered
-  ``epanemu_dice3``; the other sets had no such die);
+  ``epanemu_dice3``; the other sets had no such die). One it cannot read, less than
+  half the size of the dice the detector is sure of (:data:`SPECK_SHARE`), is
+  dropped: it is a speck or camera noise, and would only make the table ask;
 * a die only the learned reader finds is kept when the detector is fairly sure
   it is a die (:data:`ALONE_SCORE`), or less sure (:data:`LIKELY_SCORE`) and the
   classifier all but certain of its value (:data:`CERTAIN_VALUE`), so stray finds
@@ -44,6 +46,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -71,6 +74,10 @@ SURE_VALUE = 0.9
 #: :data:`FAR_FROM_SURE` (its likeliest value has a probability under 0.45).
 UNBACKED_CLASSICAL = 0.8
 FAR_FROM_SURE = 0.25
+#: A die only the classical reader finds, that it cannot read, and less than this share
+#: of the side of the dice the detector is fairly sure of, is no die: a speck, a pip
+#: alone, camera noise in dim light. It would only make the table ask for a re-roll.
+SPECK_SHARE = 0.5
 #: The top and a side face of one die lie within this many die sides of each other.
 SLANT_REACH = 1.2
 #: The two readers' boxes of one die have centres within this share of the larger
@@ -154,11 +161,14 @@ def combine(learned: Sequence[tuple[DieReading, float]], classical: FrameReading
         else:
             # The classical reader's box is fitted to the pips; the detector's is rougher.
             dice.append(replace(_agreed(die, twin), box=twin.box))
-    dice.extend(
-        _unbacked(other) if i not in sharing else other
-        for i, other in enumerate(classical.dice)
-        if i not in taken
-    )
+    typical = _typical_side(learned)
+    for i, other in enumerate(classical.dice):
+        if i in taken:
+            continue
+        if i in sharing:
+            dice.append(other)
+        elif not _speck(other, typical):
+            dice.append(_unbacked(other))
     dice.sort(key=lambda d: (d.box[0], d.box[1]))
     return FrameReading(tuple(dice))
 
@@ -193,11 +203,29 @@ def _found_surely_alone(die: DieReading, score: float) -> bool:
     return score >= LIKELY_SCORE and die.value is not None and die.confidence >= CERTAIN_VALUE
 
 
+def _typical_side(learned: Sequence[tuple[DieReading, float]]) -> float:
+    """The median side of the dice the detector is fairly sure of (:data:`ALONE_SCORE`),
+    0 where there is none."""
+    sides = [_side(die.box) for die, score in learned if score >= ALONE_SCORE]
+    return statistics.median(sides) if sides else 0.0
+
+
+def _speck(classical: DieReading, typical: float) -> bool:
+    """Whether a die only the classical reader finds is no die: it cannot read it, and
+    it is less than :data:`SPECK_SHARE` of the frame's typical die (all lie at about
+    one distance from the camera)."""
+    return classical.value is None and _side(classical.box) < SPECK_SHARE * typical
+
+
+def _side(box: Box) -> float:
+    return max(box[2] - box[0], box[3] - box[1])
+
+
 def _faces_of_one_die(faces: Sequence[DieReading]) -> bool:
     """Whether these finds lie close enough together to be faces of one die (their
     centres within :data:`SLANT_REACH` of the larger find's side of each other)."""
     centres = [_centre(d.box) for d in faces]
-    side = max(max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in faces)
+    side = max(_side(d.box) for d in faces)
     return all(
         math.dist(a, b) <= SLANT_REACH * side
         for a, b in itertools.combinations(centres, 2)

@@ -12,7 +12,7 @@ across (at least to half the size), where the detector sees it whole. Each large
 die it finds there takes the place of whatever the first look found inside its box,
 unless the first look saw that die whole too and read it more surely.
 
-On the synthetic table (``benchmarks/vision_sizes.py``) this reads 80 to 93 % of
+On the synthetic table (``benchmarks/vision_synthetic.py``) this reads 80 to 93 % of
 dice of 110 to 200 px right, none wrong, against 35 to 80 % and up to 7.5 % silently
 wrong without it; no labelled photo of the development sets reads otherwise.
 """

@@ -1,0 +1,129 @@
+"""The dice reader on the synthetic table: over the die sizes the issue names (15 to
+200 px), and over camera noise.
+
+Run: ``PYTHONPATH=. python benchmarks/vision_synthetic.py [--frames N] [--method M]``.
+
+The labelled photos hold dice of about 20 to 120 pixels, from cameras with little
+noise. A camera mounted low over a small tray sees the dice larger; a camera in dim
+light adds noise. Each row reads ``--frames`` seeded 640x480 frames of three dice
+(two from 110 px, one from 150 px, as fewer fit the tray), each of a random palette
+colour and value:
+
+* by die size (the die's body, in pixels): with a random lamp, camera height
+  (straight above, or 1.5 or 2.5 frame widths up, so that dice away from the middle
+  show their sides) and blur, and the synthetic camera's usual noise;
+* by camera noise (its standard deviation in grey levels, each colour channel on
+  its own), with dice of the table's usual size (48 px).
+
+It prints the dice read right, asked about (no value) and silently wrong, as shares
+of the dice on the table; the dice read where there is none (stray); the frames
+read right (every die right and nothing else, so the table takes the roll); and the
+median milliseconds per frame (one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Iterable
+
+import cv2
+
+from einhorn_table.vision.profile import ReaderProfile
+from einhorn_table.vision.reader import read_frame
+from einhorn_table.vision.scoring import LabelledDie, SetScore, score_image
+from einhorn_table.vision.synth import SynthFrame, SynthTable
+from einhorn_table.vision.synth.palette import DICE_PALETTE
+
+SIZES = (15, 20, 30, 45, 70, 100, 110, 130, 160, 200)
+NOISES = (2.5, 4.0, 6.0, 8.0, 12.0)
+
+
+def dice_for(size: int) -> int:
+    """How many dice of this size fit the synthetic tray apart: three, two, or one."""
+    return 3 if size < 110 else 2 if size < 150 else 1
+
+
+def sized_frame(size: int, seed: int) -> SynthFrame:
+    """One seeded frame of dice of ``size`` px."""
+    rng = random.Random(seed)
+    table = SynthTable(
+        seed,
+        die_size=size,
+        lighting=rng.uniform(0.7, 1.3),
+        camera_height=rng.choice([None, 1.5, 2.5]),
+    )
+    count = dice_for(size)
+    return table.still(
+        [rng.randint(1, 6) for _ in range(count)],
+        colors=[DICE_PALETTE[rng.randrange(len(DICE_PALETTE))] for _ in range(count)],
+        blur=rng.choice([0.0, 0.0, 1.0]),
+    )
+
+
+def noisy_frame(noise: float, seed: int) -> SynthFrame:
+    """One seeded frame of three dice from a camera with this much noise."""
+    rng = random.Random(seed)
+    table = SynthTable(seed, noise=noise)
+    return table.still(
+        [rng.randint(1, 6) for _ in range(3)],
+        colors=[DICE_PALETTE[rng.randrange(len(DICE_PALETTE))] for _ in range(3)],
+    )
+
+
+def measure_row(name: str, frames: Iterable[SynthFrame], profile: ReaderProfile) -> None:
+    """Read each frame and print one row of the table."""
+    score = SetScore()
+    times = []
+    frames_right = 0
+    count = 0
+    for shown in frames:
+        count += 1
+        labels = tuple(
+            LabelledDie(die.value, (float(x0), float(y0), float(x1), float(y1)))
+            for die in shown.dice
+            if die.value is not None
+            for x0, y0, x1, y1 in [die.box]
+        )
+        start = time.process_time()
+        reading = read_frame(shown.image, profile)
+        times.append(1000 * (time.process_time() - start))
+        result = score_image(labels, reading.dice)
+        score.add(result)
+        frames_right += result.right == len(labels) == len(reading.dice)
+    whole = score.labelled
+    print(
+        f"{name:>7} {whole:>5} {100 * score.right / whole:>7.1f}% "
+        f"{100 * score.abstained / whole:>7.1f}% {100 * score.wrong / whole:>7.1f}% "
+        f"{score.read - score.found:>6} {100 * frames_right / count:>7.1f}% "
+        f"{statistics.median(times):>7.1f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=40, help="frames a row")
+    parser.add_argument(
+        "--method", choices=("combined", "learned", "classical"), default="combined"
+    )
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    profile = ReaderProfile(method=args.method)
+    columns = (
+        f"{'dice':>5} {'right':>8} {'asked':>8} {'silent':>8} {'stray':>6} {'frames':>8} {'ms':>7}"
+    )
+    print(f"reader: {args.method}, {args.frames} frames a row")
+    print(f"{'die px':>7} {columns}")
+    for size in SIZES:
+        sized = (sized_frame(size, 1000 * size + seed) for seed in range(args.frames))
+        measure_row(str(size), sized, profile)
+    print(f"\n{'noise':>7} {columns}")
+    for noise in NOISES:
+        noisy = (noisy_frame(noise, seed) for seed in range(args.frames))
+        measure_row(f"{noise:g}", noisy, profile)
+
+
+if __name__ == "__main__":
+    main()
