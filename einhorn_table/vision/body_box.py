@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from einhorn_table.vision.results import Box
+from einhorn_table.vision.results import Box, box_centre, box_side
 
 #: The window looked in reaches this many box sides from the box's centre each way.
 WINDOW_REACH = 0.9
@@ -32,9 +32,8 @@ def body_box(image: npt.NDArray[np.uint8], box: Box) -> Box | None:
     centre is not on such a body, where the body runs to the window's edge (it touches
     something else), or where its side is not :data:`SMALLEST` to :data:`LARGEST` times
     the box's."""
-    x0, y0, x1, y1 = box
-    side = max(x1 - x0, y1 - y0)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    side = box_side(box)
+    cx, cy = box_centre(box)
     reach = WINDOW_REACH * side
     height, width = image.shape[:2]
     left, top = int(max(0.0, cx - reach)), int(max(0.0, cy - reach))

@@ -57,7 +57,7 @@ from einhorn_table.vision.learned import (
     WEAK_DETECTION_THRESHOLD,
     confidence_of,
 )
-from einhorn_table.vision.results import Box, DieReading, FrameReading
+from einhorn_table.vision.results import Box, DieReading, FrameReading, box_centre, box_side
 from einhorn_table.vision.scoring import same_die
 
 #: A die only the learned reader finds needs at least this detector score, or
@@ -188,12 +188,8 @@ def _twins(box: Box, classical: Sequence[DieReading]) -> list[int]:
 def _centre_gap(a: Box, b: Box) -> float:
     """How far apart two boxes' centres lie, in sides of the larger box."""
     side = max(a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1])
-    gap = math.dist(_centre(a), _centre(b))
+    gap = math.dist(box_centre(a), box_centre(b))
     return gap / side if side > 0 else 0.0
-
-
-def _centre(box: Box) -> tuple[float, float]:
-    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
 
 
 def _found_surely_alone(die: DieReading, score: float) -> bool:
@@ -206,7 +202,7 @@ def _found_surely_alone(die: DieReading, score: float) -> bool:
 def _typical_side(learned: Sequence[tuple[DieReading, float]]) -> float:
     """The median side of the dice the detector is fairly sure of (:data:`ALONE_SCORE`),
     0 where there is none."""
-    sides = [_side(die.box) for die, score in learned if score >= ALONE_SCORE]
+    sides = [box_side(die.box) for die, score in learned if score >= ALONE_SCORE]
     return statistics.median(sides) if sides else 0.0
 
 
@@ -214,22 +210,15 @@ def _speck(classical: DieReading, typical: float) -> bool:
     """Whether a die only the classical reader finds is no die: it cannot read it, and
     it is less than :data:`SPECK_SHARE` of the frame's typical die (all lie at about
     one distance from the camera)."""
-    return classical.value is None and _side(classical.box) < SPECK_SHARE * typical
-
-
-def _side(box: Box) -> float:
-    return max(box[2] - box[0], box[3] - box[1])
+    return classical.value is None and box_side(classical.box) < SPECK_SHARE * typical
 
 
 def _faces_of_one_die(faces: Sequence[DieReading]) -> bool:
     """Whether these finds lie close enough together to be faces of one die (their
     centres within :data:`SLANT_REACH` of the larger find's side of each other)."""
-    centres = [_centre(d.box) for d in faces]
-    side = max(_side(d.box) for d in faces)
-    return all(
-        math.dist(a, b) <= SLANT_REACH * side
-        for a, b in itertools.combinations(centres, 2)
-    )
+    centres = [box_centre(d.box) for d in faces]
+    side = max(box_side(d.box) for d in faces)
+    return all(math.dist(a, b) <= SLANT_REACH * side for a, b in itertools.combinations(centres, 2))
 
 
 def _missed_pips(learned: DieReading, classical: DieReading) -> bool:

@@ -27,7 +27,8 @@ import numpy.typing as npt
 from einhorn_table.vision.frames import shrunk
 from einhorn_table.vision.learned import MODEL_DIR, LearnedFrame, learned_reader
 from einhorn_table.vision.profile import ReaderProfile
-from einhorn_table.vision.results import Box, DieReading, FrameReading
+from einhorn_table.vision.results import FrameReading, box_side
+from einhorn_table.vision.scoring import centre_inside
 
 #: A die this large (pixels of the frame read) is beyond what the detector sees whole.
 LARGE_DIE_PX = 110.0
@@ -60,7 +61,7 @@ def largest_die(learned: LearnedFrame, classical: FrameReading) -> float:
     classical dice it read count: one it cannot read may be several dark dice whose
     bodies it took for the pips of one large face."""
     read = [die for die in classical.dice if die.value is not None]
-    return max((_side(die.box) for die in [*read, *(d for d, _ in learned.dice)]), default=0.0)
+    return max((box_side(die.box) for die in [*read, *(d for d, _ in learned.dice)]), default=0.0)
 
 
 def needs_second_look(learned: LearnedFrame, largest_found: float) -> bool:
@@ -92,7 +93,7 @@ def read_large_dice(
     kept = [
         (die, score, face)
         for (die, score), face in zip(found.dice, found.faces, strict=True)
-        if _side(die.box) >= LARGE_DIE_PX
+        if box_side(die.box) >= LARGE_DIE_PX
     ]
     return LearnedFrame(
         tuple((die, score) for die, score, _ in kept), None, tuple(face for _, _, face in kept)
@@ -111,8 +112,8 @@ def with_large_dice(learned: LearnedFrame, large: LearnedFrame) -> LearnedFrame:
         (die, score, face)
         for (die, score), face in zip(large.dice, large.faces, strict=True)
         if not any(
-            _side(seen.box) >= SEEN_WHOLE * _side(die.box)
-            and _inside(_centre(seen), die.box)
+            box_side(seen.box) >= SEEN_WHOLE * box_side(die.box)
+            and centre_inside(seen.box, die.box)
             and seen.confidence >= die.confidence
             for seen, _, _ in first
         )
@@ -122,7 +123,7 @@ def with_large_dice(learned: LearnedFrame, large: LearnedFrame) -> LearnedFrame:
     kept = [
         found
         for found in first
-        if not any(_inside(_centre(found[0]), die.box) for die, _, _ in new)
+        if not any(centre_inside(found[0].box, die.box) for die, _, _ in new)
     ]
     kept += new
     kept.sort(key=lambda found: (found[0].box[0], found[0].box[1]))
@@ -131,15 +132,3 @@ def with_large_dice(learned: LearnedFrame, large: LearnedFrame) -> LearnedFrame:
         learned.regions,
         tuple(face for _, _, face in kept),
     )
-
-
-def _side(box: Box) -> float:
-    return max(box[2] - box[0], box[3] - box[1])
-
-
-def _centre(die: DieReading) -> tuple[float, float]:
-    return ((die.box[0] + die.box[2]) / 2, (die.box[1] + die.box[3]) / 2)
-
-
-def _inside(point: tuple[float, float], box: Box) -> bool:
-    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]

@@ -39,7 +39,7 @@ from einhorn_table.vision.colours import FaceColours, face_colours
 from einhorn_table.vision.frames import shrunk
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.regions import DieMap, spread
-from einhorn_table.vision.results import DieReading, FrameReading
+from einhorn_table.vision.results import DieReading, FrameReading, box_centre, box_side
 
 #: Where the trained models live (the repository's ``vision_models/`` folder).
 MODEL_DIR = Path(__file__).resolve().parents[2] / "vision_models"
@@ -460,9 +460,7 @@ class LearnedReader:
 
     @staticmethod
     def _crops(image: npt.NDArray[np.uint8], detections: list[Detection]) -> npt.NDArray[np.uint8]:
-        return np.stack(
-            [crop_square(image, d.centre, CROP_MARGIN * max(d.size)) for d in detections]
-        )
+        return _crops_around(image, [(d.centre, max(d.size)) for d in detections])
 
     def _look_around(
         self,
@@ -483,16 +481,13 @@ class LearnedReader:
         ]
         shift = LOOK_AROUND_SHIFT
         boxes = [(detections[i].centre, max(detections[i].size)) for i in leaning]
-        crops = np.stack(
+        crops = _crops_around(
+            image,
             [
-                crop_square(
-                    image,
-                    (centre[0] + dx * shift * side, centre[1] + dy * shift * side),
-                    CROP_MARGIN * size * side,
-                )
+                ((centre[0] + dx * shift * side, centre[1] + dy * shift * side), size * side)
                 for centre, side in boxes
                 for dx, dy, size in places
-            ]
+            ],
         )
         around = self._mean_over_views_where_sure_may_be(crops)
         for row, i in enumerate(leaning):
@@ -516,16 +511,7 @@ class LearnedReader:
         found = [(i, box) for i, box in bodies if box is not None]
         if not found:
             return
-        crops = np.stack(
-            [
-                crop_square(
-                    image,
-                    ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
-                    CROP_MARGIN * max(box[2] - box[0], box[3] - box[1]),
-                )
-                for _, box in found
-            ]
-        )
+        crops = _crops_around(image, [(box_centre(box), box_side(box)) for _, box in found])
         body = self._mean_over_views_where_sure_may_be(crops)
         for (i, _), probabilities, is_sure in zip(found, body, _sure(body), strict=True):
             if is_sure:
@@ -575,9 +561,7 @@ class LearnedReader:
     ) -> LearnedFrame:
         """Every die in the frame, read where the classifier is sure, each with the
         detector's score for it (0..1); and the regions where a die might be."""
-        found, regions = self.detect(
-            image, detection_threshold, weakest=WEAK_DETECTION_THRESHOLD
-        )
+        found, regions = self.detect(image, detection_threshold, weakest=WEAK_DETECTION_THRESHOLD)
         sized = [d for d in found if min_die_px <= max(d.size) <= max_die_px]
         detections = [d for d in sized if d.score >= detection_threshold]
         # A weak find near a stronger one is more likely a part of that die (a side
@@ -621,6 +605,14 @@ class LearnedReader:
         """Every die in the frame, read where the classifier is sure."""
         scored = self.read_scored(image, min_confidence=min_confidence)
         return FrameReading(tuple(die for die, _ in scored.dice))
+
+
+def _crops_around(
+    image: npt.NDArray[np.uint8], dice: list[tuple[tuple[float, float], float]]
+) -> npt.NDArray[np.uint8]:
+    """The classifier's crops (n, CROP, CROP, 3) of dice given by centre and side: each
+    :data:`CROP_MARGIN` times the die's side."""
+    return np.stack([crop_square(image, centre, CROP_MARGIN * side) for centre, side in dice])
 
 
 def _clipped(

@@ -9,6 +9,16 @@ from einhorn_table.rules.categories import Category, categorize
 Box = tuple[float, float, float, float]
 
 
+def box_centre(box: Box) -> tuple[float, float]:
+    """The middle of a box."""
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
+def box_side(box: Box) -> float:
+    """A box's longer side."""
+    return max(box[2] - box[0], box[3] - box[1])
+
+
 @dataclass(frozen=True)
 class DieReading:
     """One die found in a frame."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from einhorn_table.vision.results import Box, DieReading
+from einhorn_table.vision.results import Box, DieReading, box_centre
 
 #: A label box and a read box are the same die at this overlap (or centre inside).
 MIN_IOU = 0.3
@@ -44,13 +44,14 @@ def iou(a: Box, b: Box) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def _centre_inside(a: Box, b: Box) -> bool:
-    cx, cy = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
+def centre_inside(a: Box, b: Box) -> bool:
+    """Whether box ``a``'s centre lies inside box ``b``."""
+    cx, cy = box_centre(a)
     return b[0] <= cx <= b[2] and b[1] <= cy <= b[3]
 
 
 def same_die(label: Box, read: Box) -> bool:
-    return iou(label, read) >= MIN_IOU or _centre_inside(label, read) or _centre_inside(read, label)
+    return iou(label, read) >= MIN_IOU or centre_inside(label, read) or centre_inside(read, label)
 
 
 def match(labels: Sequence[LabelledDie], dice: Sequence[DieReading]) -> list[tuple[int, int]]:
