@@ -1,11 +1,12 @@
 """The dice reader on the synthetic table: over the die sizes the issue names (15 to
-200 px), and over camera noise.
+200 px), camera noise, blur and the lamp's brightness.
 
 Run: ``PYTHONPATH=. python benchmarks/vision_synthetic.py [--frames N] [--method M]``.
 
 The labelled photos hold dice of about 20 to 120 pixels, from cameras with little
 noise. A camera mounted low over a small tray sees the dice larger; a camera in dim
-light adds noise. Each row reads ``--frames`` seeded 640x480 frames of three dice
+light adds noise; one out of focus blurs the frame; an evening lamp dims it. Each
+row reads ``--frames`` seeded 640x480 frames of three dice
 (two from 110 px, one from 150 px, as fewer fit the tray), each of a random palette
 colour and value:
 
@@ -13,7 +14,9 @@ colour and value:
   (straight above, or 1.5 or 2.5 frame widths up, so that dice away from the middle
   show their sides) and blur, and the synthetic camera's usual noise;
 * by camera noise (its standard deviation in grey levels, each colour channel on
-  its own), with dice of the table's usual size (48 px).
+  its own), by blur (a Gaussian's standard deviation in pixels, as of a lens out of
+  focus) and by the lamp (1 is the synthetic table's usual light, 0.25 a quarter of
+  it), with dice of the table's usual size (48 px), each row's other two as usual.
 
 It prints the dice read right, asked about (no value) and silently wrong, as shares
 of the dice on the table; the dice read where there is none (stray); the frames
@@ -39,6 +42,8 @@ from einhorn_table.vision.synth.palette import DICE_PALETTE
 
 SIZES = (15, 20, 30, 45, 70, 100, 110, 130, 160, 200)
 NOISES = (2.5, 4.0, 6.0, 8.0, 12.0)
+BLURS = (0.0, 2.0, 4.0, 6.0)
+LAMPS = (0.25, 0.4, 0.6, 1.0, 1.4, 1.8)
 
 
 def dice_for(size: int) -> int:
@@ -63,13 +68,17 @@ def sized_frame(size: int, seed: int) -> SynthFrame:
     )
 
 
-def noisy_frame(noise: float, seed: int) -> SynthFrame:
-    """One seeded frame of three dice from a camera with this much noise."""
+def usual_frame(
+    seed: int, *, noise: float = 2.5, blur: float = 0.0, lamp: float = 1.0
+) -> SynthFrame:
+    """One seeded frame of three dice of the usual size, with this much camera noise,
+    blur and light."""
     rng = random.Random(seed)
-    table = SynthTable(seed, noise=noise)
+    table = SynthTable(seed, noise=noise, lighting=lamp)
     return table.still(
         [rng.randint(1, 6) for _ in range(3)],
         colors=[DICE_PALETTE[rng.randrange(len(DICE_PALETTE))] for _ in range(3)],
+        blur=blur,
     )
 
 
@@ -121,8 +130,16 @@ def main() -> None:
         measure_row(str(size), sized, profile)
     print(f"\n{'noise':>7} {columns}")
     for noise in NOISES:
-        noisy = (noisy_frame(noise, seed) for seed in range(args.frames))
+        noisy = (usual_frame(seed, noise=noise) for seed in range(args.frames))
         measure_row(f"{noise:g}", noisy, profile)
+    print(f"\n{'blur':>7} {columns}")
+    for blur in BLURS:
+        blurred = (usual_frame(seed, blur=blur) for seed in range(args.frames))
+        measure_row(f"{blur:g}", blurred, profile)
+    print(f"\n{'lamp':>7} {columns}")
+    for lamp in LAMPS:
+        lit = (usual_frame(seed, lamp=lamp) for seed in range(args.frames))
+        measure_row(f"{lamp:g}", lit, profile)
 
 
 if __name__ == "__main__":

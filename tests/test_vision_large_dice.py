@@ -13,6 +13,7 @@ from einhorn_table.vision.large_dice import (
     largest_die,
     needs_second_look,
     read_large_dice,
+    unseen_large_dice_unread,
     with_large_dice,
 )
 from einhorn_table.vision.learned import LearnedFrame
@@ -67,6 +68,47 @@ def test_a_large_die_the_classical_reader_cannot_read_calls_for_no_second_look()
     unread = DieReading((0, 0, 260, 260), None, 0.0, (0, 0, 0))
     some = found(((10, 10, 50, 50), 2))
     assert largest_die(some, FrameReading((unread,))) == 40
+
+
+def test_a_large_die_the_classical_reader_read_keeps_its_value_only_where_seen_again() -> None:
+    face_of_dice = DieReading((340, 80, 640, 370), 2, 1.0, (60, 70, 80))
+    large = DieReading((100, 100, 230, 230), 5, 0.9, (240, 240, 235))
+    small = DieReading((20, 300, 70, 350), 3, 0.9, (240, 240, 235))
+    classical = FrameReading((face_of_dice, large, small))
+    # The second look sees the large die (a little smaller, as the detector's box may
+    # be) and, where the face of dice was, only the dice (60 px each).
+    seen = found(((110, 105, 220, 225), 5), ((380, 180, 440, 240), None), ((530, 200, 590, 260), 4))
+    checked = unseen_large_dice_unread(classical, seen)
+    assert [(die.value, die.confidence) for die in checked.dice] == [
+        (None, 0.0),
+        (5, 0.9),
+        (3, 0.9),
+    ]
+    assert [die.box for die in checked.dice] == [die.box for die in classical.dice]
+    # Seen again whole, every large die keeps its value.
+    seen_whole = found(((350, 90, 630, 360), None), ((110, 105, 220, 225), 5))
+    assert unseen_large_dice_unread(classical, seen_whole) is classical
+
+
+def blurred_dice(seed: int) -> SynthFrame:
+    rng = random.Random(seed)
+    table = SynthTable(seed)
+    values = [rng.randint(1, 6) for _ in range(3)]
+    colours = [DICE_PALETTE[rng.randrange(len(DICE_PALETTE))] for _ in range(3)]
+    return table.still(values, colors=colours, blur=6.0)
+
+
+@pytest.mark.parametrize("seed", [21, 25, 34])
+def test_dice_out_of_focus_are_not_read_as_the_pips_of_one_large_face(seed: int) -> None:
+    # So blurred that their pips are all but gone, three dice a few sides apart look
+    # to the classical reader like the pips of a large face, which it reads surely.
+    frame = blurred_dice(seed)
+    side = max(die.box[2] - die.box[0] for die in frame.dice)
+    for die in read_frame(frame.image).dice:
+        if die.value is not None:
+            assert die.box[2] - die.box[0] < 2 * side, f"a {die.value} read at {die.box}"
+            (truth,) = [shown for shown in frame.dice if same_die(shown.box, die.box)]
+            assert die.value == truth.value
 
 
 def large_dice(size: int, seed: int, *, coloured: bool = False) -> SynthFrame:

@@ -103,8 +103,9 @@ def read_frame(
         if small.pip_polarity == "both":
             small = replace(small, pip_polarity=likely_pip_polarity(learned.dice, learned.faces))
         classical = read_frame_classical(colour, small, regions=learned.regions)
-        # Dice too large for the detector: it looks again at a shrunk frame.
-        learned = look_again_for_large_dice(colour, small, learned, classical, model_dir)
+        # Dice too large for the detector: it looks again at a shrunk frame, which
+        # also checks the classical reader's large dice.
+        learned, classical = look_again_for_large_dice(colour, small, learned, classical, model_dir)
         reading = combine(learned.dice, classical)
     return reading if scale == 1.0 else reading.scaled(1.0 / scale)
 
