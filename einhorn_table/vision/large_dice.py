@@ -70,15 +70,7 @@ def look_again_for_large_dice(
     if not needs_second_look(learned, largest):
         return learned, classical
     seen = read_large_dice(image, profile, largest, model_dir)
-    large = LearnedFrame(
-        tuple(found for found in seen.dice if box_side(found[0].box) >= LARGE_DIE_PX),
-        None,
-        tuple(
-            face
-            for found, face in zip(seen.dice, seen.faces, strict=True)
-            if box_side(found[0].box) >= LARGE_DIE_PX
-        ),
-    )
+    large = dice_of_at_least(seen, LARGE_DIE_PX)
     return with_large_dice(learned, large), unseen_large_dice_unread(classical, seen)
 
 
@@ -117,14 +109,17 @@ def read_large_dice(
         .read_scored(small, min_confidence=profile.min_confidence, min_die_px=smallest * scale)
         .scaled(1.0 / scale)
     )
+    return dice_of_at_least(replace(found, regions=None), smallest)
+
+
+def dice_of_at_least(found: LearnedFrame, side: float) -> LearnedFrame:
+    """``found`` with only its dice whose longer side is ``side`` pixels or more."""
     kept = [
-        (die, score, face)
-        for (die, score), face in zip(found.dice, found.faces, strict=True)
-        if box_side(die.box) >= smallest
+        (die, face)
+        for die, face in zip(found.dice, found.faces, strict=True)
+        if box_side(die[0].box) >= side
     ]
-    return LearnedFrame(
-        tuple((die, score) for die, score, _ in kept), None, tuple(face for _, _, face in kept)
-    )
+    return replace(found, dice=tuple(die for die, _ in kept), faces=tuple(face for _, face in kept))
 
 
 def unseen_large_dice_unread(classical: FrameReading, seen: LearnedFrame) -> FrameReading:
