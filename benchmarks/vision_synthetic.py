@@ -1,5 +1,5 @@
 """The dice reader on the synthetic table: over the die sizes the issue names (15 to
-200 px), camera noise, blur and the lamp's brightness.
+200 px), camera noise, blur, the lamp's brightness, and dice touching.
 
 Run: ``PYTHONPATH=. python benchmarks/vision_synthetic.py [--frames N] [--method M]``.
 
@@ -16,7 +16,10 @@ colour and value:
 * by camera noise (its standard deviation in grey levels, each colour channel on
   its own), by blur (a Gaussian's standard deviation in pixels, as of a lens out of
   focus) and by the lamp (1 is the synthetic table's usual light, 0.25 a quarter of
-  it), with dice of the table's usual size (48 px), each row's other two as usual.
+  it), with dice of the table's usual size (48 px), each row's other two as usual;
+* by the gap between dice (in die sides: 0.02 is touching), three dice of 48 px in
+  a row or an L, turned alike, seen from straight above; half the frames with one
+  player's dice (one colour), half with three colours.
 
 It prints the dice read right, asked about (no value) and silently wrong, as shares
 of the dice on the table; the dice read where there is none (stray); the frames
@@ -27,6 +30,7 @@ median milliseconds per frame (one core).
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import time
@@ -44,6 +48,10 @@ SIZES = (15, 20, 30, 45, 70, 100, 110, 130, 160, 200)
 NOISES = (2.5, 4.0, 6.0, 8.0, 12.0)
 BLURS = (0.0, 2.0, 4.0, 6.0)
 LAMPS = (0.25, 0.4, 0.6, 1.0, 1.4, 1.8)
+GAPS = (0.3, 0.1, 0.02)
+#: Where three dice lie in a row and in an L, in die sides along their own axes.
+ROW = ((0, 0), (1, 0), (2, 0))
+ELL = ((0, 0), (1, 0), (0, 1))
 
 
 def dice_for(size: int) -> int:
@@ -79,6 +87,30 @@ def usual_frame(
         [rng.randint(1, 6) for _ in range(3)],
         colors=[DICE_PALETTE[rng.randrange(len(DICE_PALETTE))] for _ in range(3)],
         blur=blur,
+    )
+
+
+def touching_frame(gap: float, seed: int, size: int = 48) -> SynthFrame:
+    """One seeded frame of three dice ``gap`` die sides apart, in a row or an L."""
+    rng = random.Random(seed)
+    table = SynthTable(seed, die_size=size, camera_height=None)
+    width, height = table.size
+    cx, cy = rng.uniform(0.35, 0.65) * width, rng.uniform(0.35, 0.65) * height
+    angle = rng.uniform(0, 90)
+    cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    step = size * (1 + gap)
+    cells = ROW if rng.random() < 0.5 else ELL
+    colours = [DICE_PALETTE[rng.randrange(len(DICE_PALETTE))] for _ in cells]
+    if seed % 2 == 0:
+        colours = [colours[0]] * len(cells)
+    return table.still(
+        [rng.randint(1, 6) for _ in cells],
+        colors=colours,
+        sizes=[size] * len(cells),
+        positions=[
+            (cx + step * (i * cos - j * sin), cy + step * (i * sin + j * cos)) for i, j in cells
+        ],
+        angles=[angle] * len(cells),
     )
 
 
@@ -140,6 +172,10 @@ def main() -> None:
     for lamp in LAMPS:
         lit = (usual_frame(seed, lamp=lamp) for seed in range(args.frames))
         measure_row(f"{lamp:g}", lit, profile)
+    print(f"\n{'gap':>7} {columns}")
+    for gap in GAPS:
+        close = (touching_frame(gap, seed) for seed in range(args.frames))
+        measure_row(f"{gap:g}", close, profile)
 
 
 if __name__ == "__main__":
