@@ -30,7 +30,6 @@ median milliseconds per frame (one core).
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import time
@@ -95,23 +94,14 @@ def touching_frame(gap: float, seed: int, size: int = 48) -> SynthFrame:
     rng = random.Random(seed)
     table = SynthTable(seed, die_size=size, camera_height=None)
     width, height = table.size
-    cx, cy = rng.uniform(0.35, 0.65) * width, rng.uniform(0.35, 0.65) * height
+    centre = (rng.uniform(0.35, 0.65) * width, rng.uniform(0.35, 0.65) * height)
     angle = rng.uniform(0, 90)
-    cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-    step = size * (1 + gap)
     cells = ROW if rng.random() < 0.5 else ELL
     colours = [DICE_PALETTE[rng.randrange(len(DICE_PALETTE))] for _ in cells]
     if seed % 2 == 0:
         colours = [colours[0]] * len(cells)
-    return table.still(
-        [rng.randint(1, 6) for _ in cells],
-        colors=colours,
-        sizes=[size] * len(cells),
-        positions=[
-            (cx + step * (i * cos - j * sin), cy + step * (i * sin + j * cos)) for i, j in cells
-        ],
-        angles=[angle] * len(cells),
-    )
+    values = [rng.randint(1, 6) for _ in cells]
+    return table.side_by_side(values, cells, centre=centre, gap=gap, angle=angle, colors=colours)
 
 
 def measure_row(name: str, frames: Iterable[SynthFrame], profile: ReaderProfile) -> None:

@@ -89,6 +89,26 @@ def test_each_die_shows_its_value_in_pips() -> None:
     assert [_pip_count(frame.image, d.box) for d in frame.dice] == values
 
 
+def test_dice_side_by_side_touch_along_their_edges() -> None:
+    table = SynthTable(seed=3, noise=1.0, die_size=50, camera_height=None)
+    frame = table.side_by_side([2, 5, 6], [(0, 0), (1, 0), (0, 1)], centre=(300.0, 220.0))
+    assert [d.value for d in frame.dice] == [2, 5, 6]
+    first, right, below = (d.box for d in frame.dice)
+    # Unturned, each die's box ends where its neighbour's begins (within antialiasing).
+    assert abs(right[0] - first[2]) <= 2 and abs(right[1] - first[1]) <= 1
+    assert abs(below[1] - first[3]) <= 2 and abs(below[0] - first[0]) <= 1
+    assert [_pip_count(frame.image, d.box) for d in frame.dice] == [2, 5, 6]
+    # A gap of a fifth of a side moves the neighbours that far apart.
+    apart = table.side_by_side([2, 5], [(0, 0), (1, 0)], centre=(300.0, 220.0), gap=0.2)
+    assert abs(apart.dice[1].box[0] - apart.dice[0].box[2] - 10) <= 2
+    with pytest.raises(EinhornError, match="cells"):
+        table.side_by_side([2, 5], [(0, 0)], centre=(300.0, 220.0))
+    with pytest.raises(EinhornError, match="share a cell"):
+        table.side_by_side([2, 5], [(0, 0), (0, 0)], centre=(300.0, 220.0))
+    with pytest.raises(EinhornError, match="straight above"):
+        SynthTable(seed=3).side_by_side([2], [(0, 0)], centre=(300.0, 220.0))
+
+
 def test_each_players_colour_dominates_its_dice_boxes() -> None:
     table = SynthTable(seed=5, players=6, die_size=40)
     colours = [table.player_colors[i // 3] for i in range(18)]

@@ -82,6 +82,23 @@ def test_a_speck_only_the_classical_reader_finds_and_cannot_read_is_no_die() -> 
     assert combine(weak_only, FrameReading((speck,))).values == (4, None)
 
 
+def test_a_part_of_a_die_the_detector_found_gives_no_value() -> None:
+    # Where dice touch, the detector may find a pip or two of one (a box under half
+    # the size of the dice it is sure of), and the classifier reads just that: a 1.
+    sure = [(die(0, 4), 0.9), (die(100, 2), 0.8)]
+    part = DieReading((210.0, 20.0, 228.0, 38.0), 1, 0.64, (250, 250, 250))
+    assert combine([*sure, (part, 0.6)], FrameReading(())).values == (4, 2, None)
+    # The die it is part of, found by the classical reader too, unsure of it: asked about.
+    whole = DieReading((200.0, 10.0, 240.0, 50.0), None, 0.3, (250, 250, 250))
+    assert combine([*sure, (part, 0.4)], FrameReading((whole,))).values == (4, 2, None)
+    # ... and where the classical reader reads it surely, its value stands.
+    read = replace(whole, value=2, confidence=0.9)
+    assert combine([*sure, (part, 0.4)], FrameReading((read,))).values == (4, 2, 2)
+    # Half the dice's size or more is a die: its value stands.
+    half = replace(part, box=(210.0, 20.0, 230.0, 40.0))
+    assert combine([*sure, (half, 0.6)], FrameReading(())).values == (4, 2, 1)
+
+
 def test_a_die_the_detector_is_less_sure_of_is_kept_only_where_its_value_is_sure() -> None:
     # A die on a slant: the detector scores it below ALONE_SCORE and the classical
     # reader does not find it, but the classifier reads its face without doubt.

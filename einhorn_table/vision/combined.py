@@ -27,6 +27,10 @@ classical one misses. Together:
   ``epanemu_dice3``; the other sets had no such die). One it cannot read, less than
   half the size of the dice the detector is sure of (:data:`SPECK_SHARE`), is
   dropped: it is a speck or camera noise, and would only make the table ask;
+* a die the learned reader finds at under half the side of the dice the detector is
+  fairly sure of (:data:`PART_SHARE`) is a part of a die, and its value is not taken:
+  where dice touch, the detector may find a pip or two of one, which the classifier
+  reads as a 1 or a 2;
 * a die only the learned reader finds is kept when the detector is fairly sure
   it is a die (:data:`ALONE_SCORE`), or less sure (:data:`LIKELY_SCORE`) and the
   classifier all but certain of its value (:data:`CERTAIN_VALUE`), so stray finds
@@ -78,6 +82,11 @@ FAR_FROM_SURE = 0.25
 #: of the side of the dice the detector is fairly sure of, is no die: a speck, a pip
 #: alone, camera noise in dim light. It would only make the table ask for a re-roll.
 SPECK_SHARE = 0.5
+#: A die the learned reader finds at less than this share of the side of the dice the
+#: detector is fairly sure of is read as a part of a die (a pip or two), and gets no
+#: value: the detector finds such parts where dice touch, and the classifier then
+#: reads the part (one pip of a 2 as a 1).
+PART_SHARE = 0.5
 #: The top and a side face of one die lie within this many die sides of each other.
 SLANT_REACH = 1.2
 #: The two readers' boxes of one die have centres within this share of the larger
@@ -137,7 +146,9 @@ def combine(learned: Sequence[tuple[DieReading, float]], classical: FrameReading
     }
     dice: list[DieReading] = []
     taken: set[int] = set()
-    for (die, score), twins in zip(learned, twins_of, strict=True):
+    typical = _typical_side(learned)
+    for (found, score), twins in zip(learned, twins_of, strict=True):
+        die = _unread_if_part(found, typical)
         faces_of_one_die = [i for i in twins if i in slanted]
         if faces_of_one_die:
             # Top and side face of one die: reported once, as the classical die, unread.
@@ -161,7 +172,6 @@ def combine(learned: Sequence[tuple[DieReading, float]], classical: FrameReading
         else:
             # The classical reader's box is fitted to the pips; the detector's is rougher.
             dice.append(replace(_agreed(die, twin), box=twin.box))
-    typical = _typical_side(learned)
     for i, other in enumerate(classical.dice):
         if i in taken:
             continue
@@ -211,6 +221,15 @@ def _speck(classical: DieReading, typical: float) -> bool:
     it is less than :data:`SPECK_SHARE` of the frame's typical die (all lie at about
     one distance from the camera)."""
     return classical.value is None and box_side(classical.box) < SPECK_SHARE * typical
+
+
+def _unread_if_part(learned: DieReading, typical: float) -> DieReading:
+    """A die the learned reader found at less than :data:`PART_SHARE` of the frame's
+    typical die, with no value: the detector found a part of a die (a pip or two of
+    one touching its neighbours), and the classifier read only that part."""
+    if learned.value is None or box_side(learned.box) >= PART_SHARE * typical:
+        return learned
+    return replace(learned, value=None, confidence=0.0)
 
 
 def _faces_of_one_die(faces: Sequence[DieReading]) -> bool:

@@ -106,6 +106,7 @@ class SynthTable:
             )
         self.seed = seed
         self.size = (width, height)
+        self.camera_height = camera_height
         self.fps = fps
         self.players = players
         self.player_colors: tuple[RGB, ...] = tuple(
@@ -342,6 +343,42 @@ class SynthTable:
             angles=angles,
         )
         return self.render(self.layout, blur=blur)
+
+    def side_by_side(
+        self,
+        values: Sequence[int],
+        cells: Sequence[tuple[int, int]],
+        *,
+        centre: tuple[float, float],
+        gap: float = 0.0,
+        angle: float = 0.0,
+        colors: Sequence[tuple[int, int, int]] | None = None,
+        blur: float = 0.0,
+    ) -> SynthFrame:
+        """Dice of the table's size lying side by side, turned alike by ``angle``
+        (degrees): the i-th at grid cell ``cells[i]`` (columns and rows, in die sides
+        along the dice's own edges, the cell (0, 0) at ``centre``), ``gap`` die sides
+        apart (0: touching). Seen from straight above, as the sides of dice seen at a
+        slant would overlap their neighbours."""
+        if len(cells) != len(values):
+            raise SynthError(f"{len(values)} dice need {len(values)} cells, not {len(cells)}")
+        if len(set(cells)) != len(cells):
+            raise SynthError(f"two dice cannot share a cell: {list(cells)}")
+        if self.camera_height is not None:
+            raise SynthError("dice side by side are drawn for a camera straight above")
+        step = self.die_size * (1.0 + gap)
+        cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        x, y = centre
+        return self.still(
+            values,
+            colors=colors,
+            sizes=[self.die_size] * len(values),
+            positions=[
+                (x + step * (i * cos - j * sin), y + step * (i * sin + j * cos)) for i, j in cells
+            ],
+            angles=[angle] * len(values),
+            blur=blur,
+        )
 
     def settled_frames(self, count: int) -> list[SynthFrame]:
         """``count`` frames of the current layout lying still (only the noise changes)."""
