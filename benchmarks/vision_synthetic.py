@@ -33,7 +33,7 @@ import argparse
 import random
 import statistics
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 import cv2
 
@@ -150,22 +150,17 @@ def main() -> None:
     for size in SIZES:
         sized = (sized_frame(size, 1000 * size + seed) for seed in range(args.frames))
         measure_row(str(size), sized, profile)
-    print(f"\n{'noise':>7} {columns}")
-    for noise in NOISES:
-        noisy = (usual_frame(seed, noise=noise) for seed in range(args.frames))
-        measure_row(f"{noise:g}", noisy, profile)
-    print(f"\n{'blur':>7} {columns}")
-    for blur in BLURS:
-        blurred = (usual_frame(seed, blur=blur) for seed in range(args.frames))
-        measure_row(f"{blur:g}", blurred, profile)
-    print(f"\n{'lamp':>7} {columns}")
-    for lamp in LAMPS:
-        lit = (usual_frame(seed, lamp=lamp) for seed in range(args.frames))
-        measure_row(f"{lamp:g}", lit, profile)
-    print(f"\n{'gap':>7} {columns}")
-    for gap in GAPS:
-        close = (touching_frame(gap, seed) for seed in range(args.frames))
-        measure_row(f"{gap:g}", close, profile)
+    tables: list[tuple[str, Sequence[float], Callable[[float, int], SynthFrame]]] = [
+        ("noise", NOISES, lambda noise, seed: usual_frame(seed, noise=noise)),
+        ("blur", BLURS, lambda blur, seed: usual_frame(seed, blur=blur)),
+        ("lamp", LAMPS, lambda lamp, seed: usual_frame(seed, lamp=lamp)),
+        ("gap", GAPS, touching_frame),
+    ]
+    for title, settings, frame_for in tables:
+        print(f"\n{title:>7} {columns}")
+        for value in settings:
+            frames = (frame_for(value, seed) for seed in range(args.frames))
+            measure_row(f"{value:g}", frames, profile)
 
 
 if __name__ == "__main__":
