@@ -127,25 +127,27 @@ def unseen_large_dice_unread(classical: FrameReading, seen: LearnedFrame) -> Fra
     more) where the second look (``seen``) finds no die of :data:`SEEN_SHARE` of its
     side or more: its "pips" were most likely dice, as in a blurred frame."""
 
-    def unseen(die: DieReading) -> bool:
-        side = box_side(die.box)
-        return (
-            die.value is not None
-            and side >= LARGE_DIE_PX
-            and not any(
-                box_side(found.box) >= SEEN_SHARE * side and same_die(found.box, die.box)
-                for found, _ in seen.dice
-            )
-        )
-
-    if not any(unseen(die) for die in classical.dice):
+    unseen = [_unseen(die, seen) for die in classical.dice]
+    if not any(unseen):
         return classical
-    return replace(
-        classical,
-        dice=tuple(
-            replace(die, value=None, confidence=0.0) if unseen(die) else die
-            for die in classical.dice
-        ),
+    dice = tuple(
+        replace(die, value=None, confidence=0.0) if gone else die
+        for die, gone in zip(classical.dice, unseen, strict=True)
+    )
+    return replace(classical, dice=dice)
+
+
+def _unseen(die: DieReading, seen: LearnedFrame) -> bool:
+    """Whether a die the classical reader read is large, and ``seen`` holds no die of
+    :data:`SEEN_SHARE` of its side or more there."""
+    side = box_side(die.box)
+    return (
+        die.value is not None
+        and side >= LARGE_DIE_PX
+        and not any(
+            box_side(found.box) >= SEEN_SHARE * side and same_die(found.box, die.box)
+            for found, _ in seen.dice
+        )
     )
 
 

@@ -106,7 +106,6 @@ class SynthTable:
             )
         self.seed = seed
         self.size = (width, height)
-        self.camera_height = camera_height
         self.fps = fps
         self.players = players
         self.player_colors: tuple[RGB, ...] = tuple(
@@ -364,7 +363,7 @@ class SynthTable:
             raise SynthError(f"{len(values)} dice need {len(values)} cells, not {len(cells)}")
         if len(set(cells)) != len(cells):
             raise SynthError(f"two dice cannot share a cell: {list(cells)}")
-        if self.camera_height is not None:
+        if self.perspective.camera_px is not None:
             raise SynthError("dice side by side are drawn for a camera straight above")
         step = self.die_size * (1.0 + gap)
         cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
