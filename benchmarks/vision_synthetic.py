@@ -1,7 +1,9 @@
 """The dice reader on the synthetic table: over the die sizes the issue names (15 to
 200 px), camera noise, blur, the lamp's brightness, and dice touching.
 
-Run: ``PYTHONPATH=. python benchmarks/vision_synthetic.py [--frames N] [--method M]``.
+Run: ``PYTHONPATH=. python benchmarks/vision_synthetic.py [--frames N] [--method M]
+[--models DIR] [--tables size noise blur lamp gap]`` (``--models``: other models, such
+as the fold models ``vision_models/train.py --train-fold`` writes).
 
 The labelled photos hold dice of about 20 to 120 pixels, from cameras with little
 noise. A camera mounted low over a small tray sees the dice larger; a camera in dim
@@ -34,9 +36,11 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
 import cv2
 
+from einhorn_table.vision.learned import MODEL_DIR
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame
 from einhorn_table.vision.scoring import LabelledDie, SetScore, score_image
@@ -104,7 +108,9 @@ def touching_frame(gap: float, seed: int, size: int = 48) -> SynthFrame:
     return table.side_by_side(values, cells, centre=centre, gap=gap, angle=angle, colors=colours)
 
 
-def measure_row(name: str, frames: Iterable[SynthFrame], profile: ReaderProfile) -> None:
+def measure_row(
+    name: str, frames: Iterable[SynthFrame], profile: ReaderProfile, models: Path = MODEL_DIR
+) -> None:
     """Read each frame and print one row of the table."""
     score = SetScore()
     times = []
@@ -119,7 +125,7 @@ def measure_row(name: str, frames: Iterable[SynthFrame], profile: ReaderProfile)
             for x0, y0, x1, y1 in [die.box]
         )
         start = time.process_time()
-        reading = read_frame(shown.image, profile)
+        reading = read_frame(shown.image, profile, model_dir=models)
         times.append(1000 * (time.process_time() - start))
         result = score_image(labels, reading.dice)
         score.add(result)
@@ -139,6 +145,23 @@ def main() -> None:
     parser.add_argument(
         "--method", choices=("combined", "learned", "classical"), default="combined"
     )
+    parser.add_argument(
+        "--models", type=Path, default=MODEL_DIR, help="the learned reader's models (a folder)"
+    )
+    tables: dict[str, tuple[str, Sequence[float], Callable[[float, int], SynthFrame]]] = {
+        "size": (
+            "die px",
+            SIZES,
+            lambda size, seed: sized_frame(int(size), 1000 * int(size) + seed),
+        ),
+        "noise": ("noise", NOISES, lambda noise, seed: usual_frame(seed, noise=noise)),
+        "blur": ("blur", BLURS, lambda blur, seed: usual_frame(seed, blur=blur)),
+        "lamp": ("lamp", LAMPS, lambda lamp, seed: usual_frame(seed, lamp=lamp)),
+        "gap": ("gap", GAPS, touching_frame),
+    }
+    parser.add_argument(
+        "--tables", nargs="+", choices=tables, default=list(tables), help="which tables"
+    )
     args = parser.parse_args()
     cv2.setNumThreads(1)
     profile = ReaderProfile(method=args.method)
@@ -146,21 +169,16 @@ def main() -> None:
         f"{'dice':>5} {'right':>8} {'asked':>8} {'silent':>8} {'stray':>6} {'frames':>8} {'ms':>7}"
     )
     print(f"reader: {args.method}, {args.frames} frames a row")
-    print(f"{'die px':>7} {columns}")
-    for size in SIZES:
-        sized = (sized_frame(size, 1000 * size + seed) for seed in range(args.frames))
-        measure_row(str(size), sized, profile)
-    tables: list[tuple[str, Sequence[float], Callable[[float, int], SynthFrame]]] = [
-        ("noise", NOISES, lambda noise, seed: usual_frame(seed, noise=noise)),
-        ("blur", BLURS, lambda blur, seed: usual_frame(seed, blur=blur)),
-        ("lamp", LAMPS, lambda lamp, seed: usual_frame(seed, lamp=lamp)),
-        ("gap", GAPS, touching_frame),
-    ]
-    for title, settings, frame_for in tables:
-        print(f"\n{title:>7} {columns}")
+    if args.models != MODEL_DIR:
+        print(f"models: {args.models}")
+    for number, key in enumerate(args.tables):
+        title, settings, frame_for = tables[key]
+        if number:
+            print()
+        print(f"{title:>7} {columns}")
         for value in settings:
             frames = (frame_for(value, seed) for seed in range(args.frames))
-            measure_row(f"{value:g}", frames, profile)
+            measure_row(f"{value:g}", frames, profile, args.models)
 
 
 if __name__ == "__main__":
