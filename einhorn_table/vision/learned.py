@@ -37,6 +37,7 @@ from einhorn_table.errors import EinhornError
 from einhorn_table.vision.body_box import body_box
 from einhorn_table.vision.colours import FaceColours, face_colours
 from einhorn_table.vision.frames import shrunk
+from einhorn_table.vision.neighbours import neighbours_of_another_colour
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.regions import DieMap, spread
 from einhorn_table.vision.results import DieReading, FrameReading, box_centre, box_side
@@ -118,7 +119,8 @@ CERTAIN_FLOOR = len(FIRST_VIEWS) * CERTAIN_PROBABILITY - (len(FIRST_VIEWS) - 1)
 #: (see :class:`LearnedFrame`).
 REGION_THRESHOLD = 0.05
 REGION_REACH = 1.0
-#: Two detections closer than this many die sides are one die (see :func:`distinct`).
+#: Two detections closer than this many die sides are one die (see :func:`distinct`),
+#: unless their colours say they are touching dice (:mod:`einhorn_table.vision.neighbours`).
 SAME_DIE_REACH = 0.7
 #: Classifier classes: 0 background, 1..6 the value up, 7 a die with no readable face.
 BACKGROUND = 0
@@ -411,7 +413,14 @@ class LearnedReader:
         stride = padded.shape[0] // out.shape[1]
         heat = _sigmoid(out[0])
         floor = threshold if weakest is None else min(weakest, threshold)
-        dice = distinct(decode_detections(heat, out[1:5], threshold=floor, stride=stride))
+        found = decode_detections(heat, out[1:5], threshold=floor, stride=stride)
+        dice = distinct(found)
+        # Touching dice: a neighbour's find dropped as the same die as a larger box.
+        touching = neighbours_of_another_colour(
+            image, found, dice, threshold=threshold, same_die_reach=SAME_DIE_REACH
+        )
+        if touching:
+            dice = sorted([*dice, *touching], key=lambda d: -d.score)
         strong = [d for d in dice if d.score >= threshold]
         if not strong:
             return dice, None
