@@ -37,13 +37,21 @@ LONE = [Detection((300.0, 300.0), (40.0, 40.0), 0.9), Detection((300.0, 100.0), 
 LONE_DICE = [((300, 300), GREEN), ((300, 100), GREEN)]
 
 
-def _added(image: npt.NDArray[np.uint8], neighbour: Detection) -> list[Detection]:
-    found = [GROWN, neighbour, *LONE]
+def _neighbours(
+    image: npt.NDArray[np.uint8], found: list[Detection]
+) -> tuple[list[Detection], list[Detection]]:
+    """The finds one-find-per-die keeps, and those the rule adds back."""
     kept = distinct(found)
-    assert neighbour not in kept  # one find per die drops it
-    return neighbours_of_another_colour(
+    added = neighbours_of_another_colour(
         image, found, kept, threshold=0.3, same_die_reach=SAME_DIE_REACH
     )
+    return kept, added
+
+
+def _added(image: npt.NDArray[np.uint8], neighbour: Detection) -> list[Detection]:
+    kept, added = _neighbours(image, [GROWN, neighbour, *LONE])
+    assert neighbour not in kept  # one find per die drops it
+    return added
 
 
 def test_a_neighbour_of_another_colour_is_a_die_of_its_own() -> None:
@@ -84,14 +92,7 @@ def test_no_find_is_added_without_a_sure_die_to_size_them_by() -> None:
     image = _tray([((100, 100), RED), ((140, 100), BLUE)])
     unsure = Detection((110.0, 100.0), (60.0, 60.0), 0.45)
     neighbour = Detection((140.0, 100.0), (40.0, 40.0), 0.4)
-    found = [unsure, neighbour]
-    kept = distinct(found)
-    assert (
-        neighbours_of_another_colour(
-            image, found, kept, threshold=0.3, same_die_reach=SAME_DIE_REACH
-        )
-        == []
-    )
+    assert _neighbours(image, [unsure, neighbour])[1] == []
 
 
 def test_a_white_die_touching_a_black_one_is_read_on_a_real_photo() -> None:
@@ -118,10 +119,6 @@ def test_a_find_at_the_frame_s_edge_is_measured_inside_the_frame() -> None:
     image = _tray([((385, 200), RED), ((345, 200), BLUE), *LONE_DICE])
     grown = Detection((355.0, 200.0), (60.0, 60.0), 0.7)
     cut = Detection((392.0, 200.0), (40.0, 40.0), 0.6)
-    found = [grown, cut, *LONE]
-    kept = distinct(found)
+    kept, added = _neighbours(image, [grown, cut, *LONE])
     assert cut not in kept
-    added = neighbours_of_another_colour(
-        image, found, kept, threshold=0.3, same_die_reach=SAME_DIE_REACH
-    )
     assert added == [cut]

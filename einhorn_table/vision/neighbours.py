@@ -64,7 +64,7 @@ def neighbours_of_another_colour(
     (one find per die, see :func:`~einhorn_table.vision.learned.distinct`) but are
     about a typical die's size (:data:`SMALLEST` to :data:`LARGEST`), lie at
     least :data:`NEIGHBOUR_GAP` typical sides from every kept find, and show a body
-    colour other than (:data:`OTHER_COLOUR`) that of every kept find within
+    colour other than (:data:`OTHER_COLOUR`) that of every find kept or added within
     ``same_die_reach`` of them, strongest first. The typical side is the median of
     the kept finds scored :data:`SURE_SCORE` or more; with none, no find is added."""
     sure = [max(k.size) for k in kept if k.score >= SURE_SCORE]
