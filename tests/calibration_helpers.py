@@ -1,14 +1,19 @@
-"""A synthetic table with any die size or light, as a frame source that rolls on request."""
+"""A synthetic table with any die size or light, as a frame source that rolls on request;
+and a labelled photo set drawn by it."""
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from collections.abc import Sequence
+from pathlib import Path
 from types import TracebackType
 from typing import Self
 
+import cv2
+
 from einhorn_table.ports import Frame
-from einhorn_table.vision.synth import SynthFrame, SynthTable
+from einhorn_table.vision.synth import DICE_PALETTE, SynthFrame, SynthTable
 
 
 class TableSource:
@@ -57,3 +62,15 @@ class TableSource:
         frame = Frame(synth.image, self._index / self.table.fps, self._index)
         self._index += 1
         return frame
+
+
+def write_labelled_set(folder: Path, table: SynthTable, photos: int) -> None:
+    (folder / "images").mkdir(parents=True)
+    lines = []
+    for k in range(photos):
+        frame = table.still([(k + i) % 6 + 1 for i in range(3)], colors=[DICE_PALETTE[0]] * 3)
+        name = f"images/p{k:02d}.png"
+        cv2.imwrite(str(folder / name), frame.image)
+        dice = [{"value": d.value, "box": list(d.box)} for d in frame.dice]
+        lines.append(json.dumps({"image": name, "dice": dice}))
+    (folder / "labels.jsonl").write_text("\n".join(lines) + "\n")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from calibration_helpers import write_labelled_set
 
 from einhorn_table.calibration.profile import load_profile
 from einhorn_table.cli import main
@@ -41,18 +41,6 @@ def test_guided_calibration_saves_profile_reference_and_screens(tmp_path: Path) 
     assert tray.shape[:2] == (480, 800)
     accent = np.all(tray == np.array(ACCENT[::-1], np.uint8), axis=2)
     assert accent.sum() > 1000  # the tray outline is drawn
-
-
-def write_labelled_set(folder: Path, table: SynthTable, photos: int) -> None:
-    (folder / "images").mkdir(parents=True)
-    lines = []
-    for k in range(photos):
-        frame = table.still([(k + i) % 6 + 1 for i in range(3)], colors=[DICE_PALETTE[0]] * 3)
-        name = f"images/p{k:02d}.png"
-        cv2.imwrite(str(folder / name), frame.image)
-        dice = [{"value": d.value, "box": list(d.box)} for d in frame.dice]
-        lines.append(json.dumps({"image": name, "dice": dice}))
-    (folder / "labels.jsonl").write_text("\n".join(lines) + "\n")
 
 
 def test_from_labelled_makes_a_profile_for_that_setup(

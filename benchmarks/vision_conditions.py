@@ -1,0 +1,156 @@
+"""The dice reader on the labelled photos as other cameras and rooms would take them.
+
+    PYTHONPATH=. python benchmarks/vision_conditions.py [--datasets DIR] [--sets NAME ...]
+        [--changes NAME ...] [--models DIR | --held-out DIR0 DIR1]
+
+A table the reader has never seen has its own camera and light: dimmer or brighter,
+warmer or cooler, flatter, noisier, more compressed, a little out of focus. Each
+development photo is changed so (the changes below), read, and scored as
+``benchmarks/vision.py`` scores it. Per change and set it prints the dice read right
+and silently wrong, as shares of the labelled dice, and over the sets the counts.
+
+``--held-out DIR0 DIR1`` reads each photo with models that never saw it: those in
+DIR0 (``vision_models/train.py --train-fold 0``) read fold 1, those in DIR1 fold 0.
+Without it the shipped models (or ``--models``) read every photo, which they were
+trained on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from einhorn_table.vision.labelled import find_sets, fold_of, load_set
+from einhorn_table.vision.learned import MODEL_DIR
+from einhorn_table.vision.profile import ReaderProfile
+from einhorn_table.vision.reader import read_frame
+from einhorn_table.vision.scoring import SetScore, score_image
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_DATASETS = REPO.parent / "shared" / "datasets"
+
+Image = npt.NDArray[np.uint8]
+Change = Callable[[Image, np.random.Generator], Image]
+
+
+def _levels(curve: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]]) -> Change:
+    table = np.clip(np.rint(curve(np.arange(256, dtype=np.float64))), 0, 255).astype(np.uint8)
+    return lambda image, _rng: np.asarray(cv2.LUT(image, table), np.uint8)
+
+
+def _white_balance(blue: float, green: float, red: float) -> Change:
+    gains = np.array([blue, green, red], np.float32)
+    return lambda image, _rng: np.clip(image * gains, 0, 255).astype(np.uint8)
+
+
+def _jpeg(quality: int) -> Change:
+    def change(image: Image, _rng: np.random.Generator) -> Image:
+        _, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return np.asarray(cv2.imdecode(encoded, cv2.IMREAD_COLOR), np.uint8)
+
+    return change
+
+
+def _noise(sigma: float) -> Change:
+    return lambda image, rng: np.clip(image + rng.normal(0.0, sigma, image.shape), 0, 255).astype(
+        np.uint8
+    )
+
+
+def _blur(sigma: float) -> Change:
+    return lambda image, _rng: np.asarray(cv2.GaussianBlur(image, (0, 0), sigma), np.uint8)
+
+
+#: The changes, by name: what each stands for is in its name and in the module's doc.
+CHANGES: dict[str, Change] = {
+    "as taken": lambda image, _rng: image,
+    "dim (x0.55)": _levels(lambda v: v * 0.55),
+    "bright (x1.4)": _levels(lambda v: v * 1.4),
+    "dark midtones (gamma 1.8)": _levels(lambda v: 255 * (v / 255) ** 1.8),
+    "light midtones (gamma 0.6)": _levels(lambda v: 255 * (v / 255) ** 0.6),
+    "flat (contrast x0.5)": _levels(lambda v: 128 + (v - 128) * 0.5),
+    "warm light": _white_balance(0.75, 0.95, 1.15),
+    "cool light": _white_balance(1.2, 1.0, 0.8),
+    "JPEG quality 35": _jpeg(35),
+    "noise 8": _noise(8.0),
+    "blur 1.2 px": _blur(1.2),
+}
+
+
+def held_out_models(trained_on_fold0: Path, trained_on_fold1: Path) -> Callable[[int], Path]:
+    """For a photo's fold, the models that never saw it: those trained on the other fold."""
+    trained_on = {0: trained_on_fold0, 1: trained_on_fold1}
+    return lambda fold: trained_on[1 - fold]
+
+
+def measure(
+    folder: Path,
+    change: Change,
+    models_for_fold: Callable[[int], Path],
+    profile: ReaderProfile,
+) -> SetScore:
+    """The set's photos changed, read and scored (noise seeded per photo)."""
+    score = SetScore()
+    for index, photo in enumerate(load_set(folder)):
+        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        if image is None:
+            print(f"  cannot decode {photo.path}", file=sys.stderr)
+            continue
+        changed = change(np.asarray(image, np.uint8), np.random.default_rng(index))
+        models = models_for_fold(fold_of(folder.name, photo.path.name))
+        score.add(score_image(photo.dice, read_frame(changed, profile, model_dir=models).dice))
+    return score
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
+    parser.add_argument("--sets", nargs="*", help="only these sets (folder names)")
+    parser.add_argument("--changes", nargs="*", choices=sorted(CHANGES), metavar="NAME",
+                        help=f"only these changes, of: {', '.join(CHANGES)}")
+    models = parser.add_mutually_exclusive_group()
+    models.add_argument("--models", type=Path, help="models from this folder for every photo")
+    models.add_argument("--held-out", nargs=2, type=Path, metavar=("DIR0", "DIR1"),
+                        help="models trained on fold 0 (read fold 1) and on fold 1 (read fold 0)")
+    args = parser.parse_args()
+
+    folders = find_sets(args.datasets)
+    if args.sets:
+        folders = [f for f in folders if f.name in args.sets]
+    if not folders:
+        print(f"no labelled sets in {args.datasets}", file=sys.stderr)
+        return 1
+    if args.held_out:
+        print(f"held out: {args.held_out[0]} reads fold 1, {args.held_out[1]} reads fold 0")
+    else:
+        print(f"models from {args.models or MODEL_DIR} (trained on these photos)")
+
+    models_for_fold = (
+        held_out_models(*args.held_out) if args.held_out else lambda _fold: args.models or MODEL_DIR
+    )
+    profile = ReaderProfile()
+    names = args.changes or list(CHANGES)
+
+    header = f"{'change':28s}" + "".join(f" | {f.name[:17]:>17s}" for f in folders)
+    print(header + " | all: right, silent")
+    print("-" * len(header) + "-" * 22)
+    for name in names:
+        scores = [measure(folder, CHANGES[name], models_for_fold, profile) for folder in folders]
+        cells = "".join(
+            f" | {100 * s.accuracy:6.1f} % {100 * s.silent_error_rate:5.1f} %" for s in scores
+        )
+        right = sum(s.right for s in scores)
+        wrong = sum(s.wrong for s in scores)
+        print(f"{name:28s}{cells} | {right:5d} {wrong:4d}", flush=True)
+    print("\neach set: dice read right, silently wrong (shares of its labelled dice)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

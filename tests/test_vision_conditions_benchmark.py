@@ -1,0 +1,66 @@
+"""The benchmark of the reader under other cameras' conditions: its changes do what
+their names say, and held out means read by the models that never saw the photo."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+from calibration_helpers import write_labelled_set
+from vision_conditions import CHANGES, held_out_models, measure
+
+from einhorn_table.vision.learned import MODEL_DIR
+from einhorn_table.vision.profile import ReaderProfile
+from einhorn_table.vision.synth import DICE_PALETTE, SynthTable
+
+
+@pytest.fixture(scope="module")
+def frame() -> np.ndarray:
+    return SynthTable(1).still([2, 5, 6]).image
+
+
+def test_each_fold_is_read_by_the_models_trained_on_the_other() -> None:
+    models_for_fold = held_out_models(Path("trained_on_0"), Path("trained_on_1"))
+    assert models_for_fold(1) == Path("trained_on_0")
+    assert models_for_fold(0) == Path("trained_on_1")
+
+
+def test_the_changes_keep_the_frame_and_change_it_as_named(frame: np.ndarray) -> None:
+    def changed(name: str, seed: int = 0) -> np.ndarray:
+        return CHANGES[name](frame, np.random.default_rng(seed))
+
+    for name in CHANGES:
+        out = changed(name)
+        assert out.shape == frame.shape and out.dtype == np.uint8, name
+    assert np.array_equal(changed("as taken"), frame)
+    mean = float(frame.mean())
+    assert float(changed("dim (x0.55)").mean()) == pytest.approx(0.55 * mean, rel=0.02)
+    assert float(changed("bright (x1.4)").mean()) > 1.2 * mean
+    assert float(changed("dark midtones (gamma 1.8)").mean()) < mean
+    assert float(changed("light midtones (gamma 0.6)").mean()) > mean
+    flat = changed("flat (contrast x0.5)")
+    assert float(flat.std()) == pytest.approx(0.5 * float(frame.std()), rel=0.05)
+    blue, red = frame[..., 0].mean(), frame[..., 2].mean()
+    warm, cool = changed("warm light"), changed("cool light")
+    assert warm[..., 2].mean() / warm[..., 0].mean() > red / blue
+    assert cool[..., 2].mean() / cool[..., 0].mean() < red / blue
+    # Noise is seeded per photo: the same photo gets the same noise on every run.
+    assert np.array_equal(changed("noise 8", 3), changed("noise 8", 3))
+    assert not np.array_equal(changed("noise 8", 3), changed("noise 8", 4))
+    assert float(np.abs(changed("noise 8").astype(int) - frame).mean()) > 4.0
+    sharpness = float(np.abs(np.diff(frame.astype(int), axis=1)).mean())
+    assert float(np.abs(np.diff(changed("blur 1.2 px").astype(int), axis=1)).mean()) < sharpness
+    assert not np.array_equal(changed("JPEG quality 35"), frame)
+
+
+def test_a_labelled_set_is_read_and_scored_as_taken(tmp_path: Path) -> None:
+    folder = tmp_path / "set"
+    write_labelled_set(folder, SynthTable(4, die_size=40, dice_colors=[DICE_PALETTE[0]]), 4)
+    score = measure(folder, CHANGES["as taken"], lambda _fold: MODEL_DIR, ReaderProfile())
+    assert score.images == 4 and score.labelled == 12
+    assert score.right >= 11 and score.wrong == 0
