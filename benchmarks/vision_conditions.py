@@ -129,7 +129,8 @@ def main() -> int:
     if args.held_out:
         print(f"held out: {args.held_out[0]} reads fold 1, {args.held_out[1]} reads fold 0")
     else:
-        print(f"models from {args.models or MODEL_DIR} (trained on these photos)")
+        print(f"models from {args.models}" if args.models else
+              f"the shipped models ({MODEL_DIR}), trained on these photos")
 
     models_for_fold = (
         held_out_models(*args.held_out) if args.held_out else lambda _fold: args.models or MODEL_DIR
