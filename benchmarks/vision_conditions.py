@@ -5,7 +5,7 @@
 
 A table the reader has never seen has its own camera and light: dimmer or brighter,
 warmer or cooler, flatter, noisier, more compressed, a little out of focus. Each
-development photo is changed so (the changes below), read, and scored as
+development photo is changed so (``CHANGES``), read, and scored as
 ``benchmarks/vision.py`` scores it. Per change and set it prints the dice read right
 and silently wrong, as shares of the labelled dice, and over the sets the counts.
 
@@ -25,6 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import numpy.typing as npt
+from vision_calibration import load_image
 
 from einhorn_table.vision.labelled import find_sets, fold_of, load_set
 from einhorn_table.vision.learned import MODEL_DIR
@@ -98,11 +99,11 @@ def measure(
     """The set's photos changed, read and scored (noise seeded per photo)."""
     score = SetScore()
     for index, photo in enumerate(load_set(folder)):
-        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        image = load_image(photo)
         if image is None:
             print(f"  cannot decode {photo.path}", file=sys.stderr)
             continue
-        changed = change(np.asarray(image, np.uint8), np.random.default_rng(index))
+        changed = change(image, np.random.default_rng(index))
         models = models_for_fold(fold_of(folder.name, photo.path.name))
         score.add(score_image(photo.dice, read_frame(changed, profile, model_dir=models).dice))
     return score
