@@ -239,6 +239,12 @@ CLASSIFIER_COLOURS = ColourChanges(swap=0.1, invert=0.05, grey=0.05)
 #: dice (the hardest to read) more often; synthetic ones once.
 REAL_REPEATS = 3
 MORE_REPEATS = {"byler_d6": 5}
+#: After its epochs on photos and synthetic frames together, the classifier trains
+#: this many epochs on the photos alone, at this steady learning rate.
+PHOTOS_EPOCHS = 8
+PHOTOS_LEARNING_RATE = 2e-4
+#: Crops a classifier training step.
+BATCH = 128
 
 
 def colour_jitter(
@@ -599,45 +605,78 @@ def _near_any(
     return False
 
 
-def train_classifier(photos: list[Photo], epochs: int, seed: int) -> FaceClassifier:
+def train_classifier(
+    photos: list[Photo], epochs: int, seed: int, photos_epochs: int = PHOTOS_EPOCHS
+) -> FaceClassifier:
+    """The face classifier: ``epochs`` on the photos and the synthetic frames, then
+    ``photos_epochs`` on the photos alone (:data:`PHOTOS_LEARNING_RATE`)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     model = FaceClassifier()
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
     start = time.time()
-    total = None
     schedule = None
     for epoch in range(epochs):
         crops, labels = classifier_samples(photos, rng)
-        order = rng.permutation(len(labels))
-        batches = [order[i : i + 128] for i in range(0, len(order), 128)]
         if schedule is None:
-            total = epochs * len(batches) + 10
+            total = epochs * -(-len(labels) // BATCH) + 10
             schedule = torch.optim.lr_scheduler.OneCycleLR(
                 optimiser, max_lr=3e-3, total_steps=total
             )
-        model.train()
-        right = 0
-        for index in batches:
-            x = torch.from_numpy(normalised(crops[index]).transpose(0, 3, 1, 2).copy())
-            y = torch.from_numpy(labels[index])
-            out = model(x)
-            loss = F.cross_entropy(out, y)
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            # Epochs differ by a batch or two (the crops are drawn at random): past the
-            # planned steps, the learning rate stays at its last value.
-            if schedule.last_epoch + 1 < schedule.total_steps:
-                schedule.step()
-            right += int((out.argmax(1) == y).sum())
+        right = _classifier_epoch(model, optimiser, crops, labels, rng, schedule)
         print(
             f"classifier epoch {epoch + 1:3d}/{epochs}  {len(labels)} crops  "
             f"train accuracy {right / len(labels):.3f}  {time.time() - start:6.0f} s",
             flush=True,
         )
+    _train_on_photos(model, [p for p in photos if p.source != "synthetic"], photos_epochs, seed)
     model.eval()
     return model
+
+
+def _train_on_photos(model: FaceClassifier, photos: list[Photo], epochs: int, seed: int) -> None:
+    """The last phase: the real dice alone at a small, steady learning rate, so that
+    the classifier ends on the faces it will read rather than on drawn ones."""
+    rng = np.random.default_rng(seed + 1000)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=PHOTOS_LEARNING_RATE, weight_decay=5e-4)
+    start = time.time()
+    for epoch in range(epochs):
+        crops, labels = classifier_samples(photos, rng)
+        right = _classifier_epoch(model, optimiser, crops, labels, rng)
+        print(
+            f"photos-only epoch {epoch + 1:2d}/{epochs}  {len(labels)} crops  "
+            f"train accuracy {right / len(labels):.3f}  {time.time() - start:6.0f} s",
+            flush=True,
+        )
+
+
+def _classifier_epoch(
+    model: FaceClassifier,
+    optimiser: torch.optim.Optimizer,
+    crops: np.ndarray,
+    labels: np.ndarray,
+    rng: np.random.Generator,
+    schedule: torch.optim.lr_scheduler.OneCycleLR | None = None,
+) -> int:
+    """One pass over ``crops`` in random batches of :data:`BATCH`; how many it got right."""
+    order = rng.permutation(len(labels))
+    model.train()
+    right = 0
+    for i in range(0, len(order), BATCH):
+        index = order[i : i + BATCH]
+        x = torch.from_numpy(normalised(crops[index]).transpose(0, 3, 1, 2).copy())
+        y = torch.from_numpy(labels[index])
+        out = model(x)
+        loss = F.cross_entropy(out, y)
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        # Epochs differ by a batch or two (the crops are drawn at random): past the
+        # planned steps, the learning rate stays at its last value.
+        if schedule is not None and schedule.last_epoch + 1 < schedule.total_steps:
+            schedule.step()
+        right += int((out.argmax(1) == y).sum())
+    return right
 
 
 # ---------------------------------------------------------------- export
@@ -667,6 +706,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--train-fold", type=int, choices=(0, 1), default=None)
     parser.add_argument("--detector-steps", type=int, default=4000)
     parser.add_argument("--classifier-epochs", type=int, default=60)
+    parser.add_argument(
+        "--photos-epochs",
+        type=int,
+        default=PHOTOS_EPOCHS,
+        help="last classifier epochs on the photos alone (0: none)",
+    )
     parser.add_argument("--synthetic", type=int, default=600)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
@@ -685,7 +730,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:18s} {len(items):4d} photos  {sum(len(p.dice) for p in items):5d} dice")
     print(f"data ready in {time.time() - start:.0f} s", flush=True)
     if args.only in (None, "classifier"):
-        classifier = train_classifier(photos + synthetic, args.classifier_epochs, args.seed)
+        classifier = train_classifier(
+            photos + synthetic, args.classifier_epochs, args.seed, args.photos_epochs
+        )
         export(classifier, torch.zeros(2, 3, CROP, CROP), args.out / CLASSIFIER_FILE, {0: "batch"})
     if args.only in (None, "detector"):
         detector = train_detector(sources, args.detector_steps, args.seed)
