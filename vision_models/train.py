@@ -12,8 +12,10 @@ the synthetic table (``einhorn_table.vision.synth``), drawn from a fixed seed. W
 ``--train-fold K`` only the photos of fold K (``einhorn_table.vision.labelled.fold_of``)
 are used, so the other fold measures the models on photos they never saw.
 
-Everything is seeded; on this machine's two CPU cores the default run took 46.6
-minutes (see the model card, ``vision_models/README.md``).
+The classifier trains on the photos and the synthetic frames together, then on the
+photos alone (:data:`PHOTOS_EPOCHS`). Everything is seeded; on this machine's two
+CPU cores the default run took 46.6 minutes before that last phase was added, which
+adds about two (see the model card, ``vision_models/README.md``).
 """
 
 from __future__ import annotations
