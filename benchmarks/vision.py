@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import cv2
@@ -25,7 +26,7 @@ import numpy as np
 
 from einhorn_table.vision.drawing import draw_reading
 from einhorn_table.vision.labelled import find_sets, fold_of, load_set
-from einhorn_table.vision.learned import MODEL_DIR
+from einhorn_table.vision.learned import MODEL_DIR, ModelError, learned_reader
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame
 from einhorn_table.vision.scoring import SetScore, score_image
@@ -36,6 +37,20 @@ DEFAULT_DATASETS = REPO.parent / "shared" / "datasets"
 
 def _percent(part: int, whole: int) -> str:
     return f"{100.0 * part / whole:6.1f} %" if whole else "     - "
+
+
+def models_refused(folders: Iterable[Path], method: str = "combined") -> str | None:
+    """Why the learned reader's models in ``folders`` cannot be measured (missing or
+    unreadable), or None. Without them the reader quietly stands in the classical
+    reader alone, and a table headed with the models would measure that instead."""
+    if method == "classical":
+        return None
+    for folder in folders:
+        try:
+            learned_reader(folder)
+        except ModelError as error:
+            return f"{error}; pass a folder holding both of the reader's models"
+    return None
 
 
 def benchmark_set(
@@ -106,6 +121,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the photos of this fold (einhorn_table.vision.labelled.fold_of)")
     parser.add_argument("--min-confidence", type=float, default=ReaderProfile.min_confidence)
     args = parser.parse_args(argv)
+    refused = models_refused([args.models or MODEL_DIR], args.method)
+    if refused:
+        print(refused, file=sys.stderr)
+        return 1
     cv2.setNumThreads(1)
     profile = ReaderProfile(method=args.method, min_confidence=args.min_confidence)
     print(f"reader: {args.method}"

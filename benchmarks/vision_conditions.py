@@ -25,6 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import numpy.typing as npt
+from vision import models_refused
 from vision_calibration import load_image
 
 from einhorn_table.vision.labelled import find_sets, fold_of, load_set
@@ -126,6 +127,10 @@ def main() -> int:
         folders = [f for f in folders if f.name in args.sets]
     if not folders:
         print(f"no labelled sets in {args.datasets}", file=sys.stderr)
+        return 1
+    refused = models_refused(args.held_out or [args.models or MODEL_DIR])
+    if refused:
+        print(refused, file=sys.stderr)
         return 1
     if args.held_out:
         print(f"held out: {args.held_out[0]} reads fold 1, {args.held_out[1]} reads fold 0")

@@ -34,11 +34,13 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import cv2
+from vision import models_refused
 
 from einhorn_table.vision.learned import MODEL_DIR
 from einhorn_table.vision.profile import ReaderProfile
@@ -163,6 +165,9 @@ def main() -> None:
         "--tables", nargs="+", choices=tables, default=list(tables), help="which tables"
     )
     args = parser.parse_args()
+    refused = models_refused([args.models], args.method)
+    if refused:
+        sys.exit(refused)
     cv2.setNumThreads(1)
     profile = ReaderProfile(method=args.method)
     columns = (

@@ -64,3 +64,27 @@ def test_a_labelled_set_is_read_and_scored_as_taken(tmp_path: Path) -> None:
     score = measure(folder, CHANGES["as taken"], lambda _fold: MODEL_DIR, ReaderProfile())
     assert score.images == 4 and score.labelled == 12
     assert score.right >= 11 and score.wrong == 0
+
+
+def test_the_benchmarks_refuse_a_models_folder_without_the_models(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Without its models the reader stands in the classical reader alone; a table
+    # headed "models from DIR" must not quietly measure that instead.
+    from vision import main as benchmark_main
+    from vision import models_refused
+
+    assert models_refused([MODEL_DIR]) is None
+    assert models_refused([tmp_path], "classical") is None
+    refused = models_refused([MODEL_DIR, tmp_path])
+    assert refused is not None and str(tmp_path) in refused
+    (tmp_path / "dice_detector.onnx").write_bytes((MODEL_DIR / "dice_detector.onnx").read_bytes())
+    (tmp_path / "dice_faces.onnx").write_bytes(b"not a model")
+    assert "cannot be loaded" in (models_refused([tmp_path]) or "")
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert benchmark_main(["--models", str(empty), "--no-calibrated"]) == 1
+    out, err = capsys.readouterr()
+    assert "missing" in err and str(empty) in err
+    assert "read right" not in out
