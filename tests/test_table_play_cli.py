@@ -66,11 +66,26 @@ def test_play_keeps_the_match_in_the_configured_state_directory(
     assert main(["play", str(table_toml)]) == 0
     err = capsys.readouterr().err
     assert "match 1 started" in err
+    assert "classical reader" not in err  # the shipped models load: no warning
     store = open_store(table_toml.parent / "kept")  # the config's state, before the env's
     row = store.unfinished()
     assert row is not None and row.players == ("Ana", "Ben", "Cem")
     assert not (table_toml.parent / "from-env").exists()
     store.close()
+
+
+def test_play_tells_the_installer_when_the_reader_models_are_missing(
+    table_toml: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    import einhorn_table.vision.learned as learned
+
+    monkeypatch.setattr(learned, "MODEL_DIR", tmp_path / "no-models")
+    assert main(["play", str(table_toml)]) == 0  # it still plays, with the classical reader
+    err = capsys.readouterr().err
+    assert "dice_detector.onnx is missing" in err
+    assert "the classical reader stands in" in err and "git pull, then ./start" in err
+    assert "match 1 started" in err
 
 
 def test_continue_goes_on_and_new_abandons(

@@ -92,7 +92,7 @@ def bot_seats(spec: str, names: list[str]) -> frozenset[int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from einhorn_table.cli.table_app import DemoOptions, run_demo
+    from einhorn_table.cli.table_app import DemoOptions, reader_warning, run_demo
 
     names = [n.strip() for n in args.names.split(",")] if args.names else \
         list(NAMES[: args.players])
@@ -115,6 +115,9 @@ def run(args: argparse.Namespace) -> int:
         wall=lambda: datetime.now(UTC), fast=fast, resume=args.resume,
         reader_profile=reader_profile,
     )
+    warning = reader_warning(reader_profile)
+    if warning:
+        print(warning, file=sys.stderr)
     result = run_demo(options)
     print(result.standings)
     print(f"match {result.match_id} kept in {args.state_dir}; see it with `einhorn-table "

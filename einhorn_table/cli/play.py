@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.calibration.geometry import Corners
     from einhorn_table.calibration.paths import default_profile_path
     from einhorn_table.calibration.profile import load_profile
-    from einhorn_table.cli.table_app import standings_text, start_match
+    from einhorn_table.cli.table_app import reader_warning, standings_text, start_match
     from einhorn_table.history import MatchStore, TableLog
     from einhorn_table.history.paths import state_dir
     from einhorn_table.history.view import history_line, history_summary
@@ -150,6 +150,9 @@ def run(args: argparse.Namespace) -> int:
         profile, camera_settings = calibration.reader_profile(), calibration.camera
         if len(calibration.tray.corners) == 4:
             tray_corners = cast(Corners, tuple(calibration.tray.corners))
+    warning = reader_warning(profile)
+    if warning:
+        print(warning, file=sys.stderr)
     clock = SystemClock()
     names = [p.name for p in config.players]
     setup = Setup.for_variant(variant, names, games=config.games)

@@ -132,6 +132,19 @@ class NoControls:
         pass
 
 
+def reader_warning(profile: ReaderProfile | None) -> str | None:
+    """A line for the installer where the learned reader's models do not load (the
+    classical reader then stands in, reading fewer dice and asking more often), else
+    None. ``einhorn-table doctor`` gives the same check."""
+    from einhorn_table.doctor.report import Status
+    from einhorn_table.doctor.system_checks import check_reader
+
+    if profile is not None and profile.method == "classical":
+        return None
+    found = check_reader()
+    return None if found.status is Status.OK else f"einhorn-table: {found.detail}. {found.todo}"
+
+
 def run_demo(options: DemoOptions) -> DemoResult:
     from einhorn_table.adapters.clock import FakeClock, SystemClock
     from einhorn_table.adapters.keyboard_controls import KeyboardControls

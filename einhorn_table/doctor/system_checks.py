@@ -121,14 +121,14 @@ def check_reader(model_dir: Path | None = None) -> CheckResult:
     where it is installed, else OpenCV)."""
     from einhorn_table.vision.learned import (
         MODEL_DIR,
-        LearnedReader,
         ModelError,
         has_onnxruntime,
+        learned_reader,
     )
 
     folder = model_dir or MODEL_DIR
     try:
-        LearnedReader(folder)
+        learned_reader(folder)  # kept: the reader then reads with these models
     except ModelError as error:
         return CheckResult(
             "dice reader",
