@@ -27,7 +27,7 @@ from einhorn_table.calibration.light import LightSample, light_report, light_sam
 from einhorn_table.calibration.measure import DieMeasure, measure_die
 from einhorn_table.calibration.profile import DiceSection
 from einhorn_table.calibration.tray_finder import find_tray
-from einhorn_table.vision.profile import ReaderProfile
+from einhorn_table.vision.profile import UNKNOWN_TABLE_DIE_PX, ReaderProfile
 from einhorn_table.vision.synth import DICE_PALETTE, SynthTable
 
 
@@ -174,7 +174,8 @@ def test_candidates_narrow_the_smallest_die_only_and_ties_keep_the_base() -> Non
     dice = DiceSection(die_px=30.0, die_px_min=26.0, die_px_max=34.0, pip_polarity="dark")
     candidates = candidate_readers(dice)
     assert candidates[-1] == ReaderProfile()
-    assert candidates[0].min_die_px > ReaderProfile().min_die_px
+    narrowed = candidates[0].min_die_px
+    assert narrowed is not None and narrowed > UNKNOWN_TABLE_DIE_PX[0]
     assert all(c.max_die_px == ReaderProfile().max_die_px for c in candidates)
     assert best_reader([Tally(5), Tally(6), Tally(6)]) == 2
     assert best_reader([Tally(7), Tally(6)]) == 0

@@ -14,7 +14,7 @@ import pytest
 from einhorn_table.errors import EinhornError
 from einhorn_table.rules.categories import Category
 from einhorn_table.vision import reader
-from einhorn_table.vision.profile import ReaderProfile
+from einhorn_table.vision.profile import UNKNOWN_TABLE_DIE_PX, ReaderProfile
 from einhorn_table.vision.reader import FrameError, read_frame
 from einhorn_table.vision.results import FrameReading
 from einhorn_table.vision.scoring import LabelledDie, score_image
@@ -166,6 +166,40 @@ def test_big_frames_are_read_in_their_own_coordinates() -> None:
     assert [d.value for d in big.dice] == [d.value for d in small.dice]
     for a, b in zip(small.dice, big.dice, strict=True):
         assert abs(b.box[0] - 2 * a.box[0]) < 6 and abs(b.box[3] - 2 * a.box[3]) < 6
+
+
+def _phone_sized(image: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], float]:
+    """The photo enlarged to 4032 pixels across, as a phone's camera takes it."""
+    factor = 4032 / image.shape[1]
+    big = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR)
+    return np.asarray(big, np.uint8), factor
+
+
+@pytest.mark.parametrize(("name", "category"), ROLLS)
+def test_a_phone_sized_photo_reads_as_the_same_scene_at_its_own_size(
+    name: str, category: Category
+) -> None:
+    # Dice of 300 px and more: a table not yet measured judges die sizes on the
+    # frame as read, not in the full frame's pixels.
+    big, factor = _phone_sized(load_photo(name))
+    reading = read_frame(big)
+    scaled = [
+        LabelledDie(d.value, None if d.box is None else tuple(v * factor for v in d.box))
+        for d in labels(name)
+    ]
+    score = score_image(scaled, reading.dice)
+    assert score.right == 3 and len(reading.dice) == 3
+    assert reading.category is category
+
+
+def test_measured_die_sizes_are_in_pixels_of_the_full_frame() -> None:
+    assert ReaderProfile().die_px_range(0.25) == UNKNOWN_TABLE_DIE_PX
+    assert ReaderProfile(min_die_px=40.0, max_die_px=400.0).die_px_range(0.5) == (20.0, 200.0)
+    big, factor = _phone_sized(load_photo("matteop65_d6__train_five_25.jpg"))
+    side = 50 * factor  # about the side of these dice, enlarged
+    fits = read_frame(big, ReaderProfile(min_die_px=0.6 * side, max_die_px=2 * side))
+    assert [d.value for d in fits.dice] == [5, 5, 5]
+    assert read_frame(big, ReaderProfile(min_die_px=3 * side)).dice == ()
 
 
 def test_grey_frames_are_read() -> None:

@@ -232,7 +232,12 @@ DICE_CHECKS: dict[str, Check] = {
 }
 READER_CHECKS = _checks_from_defaults(
     ReaderProfile,
-    {"pip_polarity": _choice(*POLARITIES), "method": _choice(*READER_METHODS)},
+    {
+        "pip_polarity": _choice(*POLARITIES),
+        "method": _choice(*READER_METHODS),
+        "min_die_px": _number,
+        "max_die_px": _number,
+    },
 )
 CHECK_CHECKS: dict[str, Check] = {"rolls": _integer, "dice": _integer, "right": _integer}
 TOP_CHECKS: dict[str, Check] = {"version": _integer, "made_by": _text, "made_at": _text}
@@ -278,7 +283,11 @@ def parse_profile(data: Mapping[str, Any]) -> CalibrationProfile:
     except CameraSettingsError as error:
         raise ProfileError(f"[camera] {error}") from None
     reader = ReaderProfile(**_table("reader", _sub_table(data, "reader"), READER_CHECKS))
-    if reader.min_die_px >= reader.max_die_px:
+    if (
+        reader.min_die_px is not None
+        and reader.max_die_px is not None
+        and reader.min_die_px >= reader.max_die_px
+    ):
         raise ProfileError("[reader] min_die_px must be smaller than max_die_px")
     if not 0.0 <= reader.min_confidence <= 1.0:
         raise ProfileError("[reader] min_confidence must be within 0 to 1")
@@ -329,8 +338,13 @@ def profile_to_toml(profile: CalibrationProfile) -> str:
         "tray": _changed(profile.tray),
         "dice": _changed(profile.dice),
         # All of the reader's tunables, so the profile keeps meaning the same
-        # if the reader's defaults change.
-        "reader": {f.name: _plain(getattr(profile.reader, f.name)) for f in fields(ReaderProfile)},
+        # if the reader's defaults change; but a die size left to the frame as
+        # read (None) is left out, as TOML has no None.
+        "reader": {
+            f.name: _plain(getattr(profile.reader, f.name))
+            for f in fields(ReaderProfile)
+            if getattr(profile.reader, f.name) is not None
+        },
         "players": {p.name: list(p.colour) for p in profile.players},
         "check": _changed(profile.check),
     }
@@ -338,7 +352,8 @@ def profile_to_toml(profile: CalibrationProfile) -> str:
         "camera": "Camera settings locked after settling (left out: found automatically)",
         "tray": "The tray floor in the camera frame",
         "dice": "Measured dice (pixels of the full frame)",
-        "reader": "The dice reader's tunables for this table",
+        "reader": "The dice reader's tunables for this table (die sizes in pixels of "
+        "the full frame; left out: judged on the frame as read)",
         "players": "Each player's dice colour, [red, green, blue]",
         "check": "Test rolls: dice read right out of dice rolled",
     }

@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from einhorn_table.vision.profile import UNKNOWN_TABLE_DIE_PX, ReaderProfile
+
 #: How long the last screen ("Calibration saved") stays before the command ends.
 SAVED_SECONDS = 3.0
 
@@ -93,11 +95,23 @@ def _from_labelled(folder: Path, out: Path, made_by: str) -> int:
     save_profile(profile, out)
     reader = profile.reader
     print(
-        f"Saved {out} from {len(photos)} photos: dice {reader.min_die_px:g} to "
-        f"{reader.max_die_px:g} px, {reader.pip_polarity} pips, "
-        f"min_confidence {reader.min_confidence:g}."
+        f"Saved {out} from {len(photos)} photos: {_die_sizes(reader)}, "
+        f"{reader.pip_polarity} pips, min_confidence {reader.min_confidence:g}."
     )
     return 0
+
+
+def _die_sizes(reader: ReaderProfile) -> str:
+    """The die sizes the reader will take, as the profile gives them."""
+    low, high = reader.min_die_px, reader.max_die_px
+    frame = f"of the frame shrunk to {reader.max_side} px"
+    if low is not None and high is not None:
+        return f"dice {low:g} to {high:g} px"
+    if low is not None:
+        return f"dice from {low:g} px (up to {UNKNOWN_TABLE_DIE_PX[1]:g} px {frame})"
+    if high is not None:
+        return f"dice up to {high:g} px (from {UNKNOWN_TABLE_DIE_PX[0]:g} px {frame})"
+    return f"dice {UNKNOWN_TABLE_DIE_PX[0]:g} to {UNKNOWN_TABLE_DIE_PX[1]:g} px {frame}"
 
 
 def _guided(args: argparse.Namespace, out: Path) -> int:

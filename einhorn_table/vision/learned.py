@@ -648,10 +648,11 @@ def read_frame_learned(
     """The learned reader on a BGR frame, within the profile's frame and die sizes:
     each die with the detector's score for it, and where dice might be."""
     image, scale = shrunk(image, profile.max_side)
+    smallest, largest = profile.die_px_range(scale)
     scored = learned_reader(model_dir).read_scored(
         image,
         min_confidence=profile.min_confidence,
-        min_die_px=0.7 * profile.min_die_px * scale,
-        max_die_px=1.3 * profile.max_die_px * scale,
+        min_die_px=0.7 * smallest,
+        max_die_px=1.3 * largest,
     )
     return scored if scale == 1.0 else scored.scaled(1.0 / scale)

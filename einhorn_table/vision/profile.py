@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: The smallest and largest die of a table not yet measured, in pixels of the frame
+#: as read (its longer side at most ``max_side``, 640): dice of 15 to 200 px there,
+#: with a margin.
+UNKNOWN_TABLE_DIE_PX = (12.0, 220.0)
+
 
 @dataclass(frozen=True)
 class ReaderProfile:
@@ -19,9 +24,12 @@ class ReaderProfile:
     method: str = "combined"
     #: Frames larger than this (longest side, pixels) are shrunk before reading.
     max_side: int = 640
-    #: Smallest and largest die (edge length in pixels of the full frame).
-    min_die_px: float = 12.0
-    max_die_px: float = 220.0
+    #: Smallest and largest die, edge length in pixels of the full frame (a
+    #: calibration measures them there). None, for a table not yet measured: judged
+    #: on the frame as read (shrunk to ``max_side``), :data:`UNKNOWN_TABLE_DIE_PX`
+    #: there, so that a phone's 4032-pixel photo reads as the same scene at 640.
+    min_die_px: float | None = None
+    max_die_px: float | None = None
     #: Which pips to look for: "dark", "light" or "both".
     pip_polarity: str = "both"
     #: Minimum contrast (grey levels) between a pip and the face around it.
@@ -29,3 +37,12 @@ class ReaderProfile:
     #: A die whose reading is less sure than this gets no value (None). Both readers
     #: scale their confidence so that 0.5 is their own measured default bar.
     min_confidence: float = 0.5
+
+    def die_px_range(self, scale: float) -> tuple[float, float]:
+        """The smallest and largest die in pixels of the frame as read, which is the
+        full frame shrunk by ``scale`` (1.0: not shrunk)."""
+        low, high = UNKNOWN_TABLE_DIE_PX
+        return (
+            low if self.min_die_px is None else self.min_die_px * scale,
+            high if self.max_die_px is None else self.max_die_px * scale,
+        )

@@ -91,9 +91,8 @@ def read_frame(
         return read_frame_classical(image, profile)
     # Both readers read the one shrunk frame, with the die sizes in its pixels.
     colour, scale = shrunk(_as_colour(image), profile.max_side)
-    small = replace(
-        profile, min_die_px=profile.min_die_px * scale, max_die_px=profile.max_die_px * scale
-    )
+    smallest, largest = profile.die_px_range(scale)
+    small = replace(profile, min_die_px=smallest, max_die_px=largest)
     learned = read_frame_learned(colour, small, model_dir)
     if profile.method == "learned":
         reading = FrameReading(tuple(die for die, _ in learned.dice))
@@ -126,8 +125,9 @@ def read_frame_classical(
     colour, scale = shrunk(_as_colour(image), profile.max_side)
     grey: GreyImage = np.asarray(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), np.uint8)
     inside = None if regions is None else regions.mask(grey.shape, scale)
-    min_die = max(8.0, profile.min_die_px * scale)
-    max_die = max(min_die * 2, profile.max_die_px * scale)
+    smallest, largest = profile.die_px_range(scale)
+    min_die = max(8.0, smallest)
+    max_die = max(min_die * 2, largest)
     kernel = int(np.clip(0.3 * max_die, 7, 81)) | 1
     polarities = {"dark": (True,), "light": (False,)}.get(profile.pip_polarity, (True, False))
     candidates: list[_Candidate] = []
