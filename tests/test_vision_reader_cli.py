@@ -174,3 +174,17 @@ def test_a_die_s_value_is_not_drawn_across_the_die_it_touches() -> None:
     changed = (drawn != 128).any(axis=2)
     assert changed[: round(100 * scale) - 1, round(100 * scale) : round(160 * scale)].any()
     assert changed[round(220 * scale) + 2 :, round(100 * scale) : round(160 * scale)].any()
+
+
+def test_a_phone_sized_photo_is_drawn_shrunk_with_its_boxes_in_place() -> None:
+    # A 4032 x 3024 photo drawn as it is would have text a die's pip high.
+    frame = np.full((3024, 4032, 3), 128, np.uint8)
+    die = DieReading(box=(2016.0, 1512.0, 2331.0, 1827.0), value=4, confidence=1.0,
+                     color=(0, 0, 0))
+    drawn = draw_reading(frame, FrameReading((die,)), ())
+    assert drawn.shape == (960, 1280, 3)
+    sure_green = np.abs(drawn.astype(int) - (60, 200, 60)).sum(axis=2) < 60
+    rows, columns = np.nonzero(sure_green)
+    # The box (a 100 px square from the middle, at this size) and its value above it.
+    assert columns.min() == pytest.approx(640, abs=3) and rows.max() == pytest.approx(580, abs=3)
+    assert rows.min() < 480 - 10

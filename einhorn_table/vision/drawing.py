@@ -12,6 +12,11 @@ import numpy.typing as npt
 from einhorn_table.vision.results import FrameReading
 from einhorn_table.vision.scoring import LabelledDie
 
+#: Frames are drawn at least this tall (small crops enlarged) and at most this
+#: long on their longer side (a phone's photo shrunk), so the text stays legible.
+DRAWN_MIN_HEIGHT = 400
+DRAWN_MAX_SIDE = 1280
+
 _SURE = (60, 200, 60)
 _UNSURE = (0, 160, 255)
 _LABEL = (255, 80, 200)
@@ -22,7 +27,8 @@ def draw_reading(
     reading: FrameReading,
     labels: Sequence[LabelledDie] = (),
 ) -> npt.NDArray[np.uint8]:
-    """A copy of ``image`` with each die's box, value (``?`` if unsure) and confidence.
+    """A copy of ``image`` with each die's box, value (``?`` if unsure) and confidence,
+    enlarged or shrunk to between :data:`DRAWN_MIN_HEIGHT` and :data:`DRAWN_MAX_SIDE`.
 
     Labels, when given, are drawn in magenta (box and value below it) to compare.
     """
@@ -30,15 +36,18 @@ def draw_reading(
         canvas = np.array(image, dtype=np.uint8)
     else:
         canvas = np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), np.uint8)
-    height = canvas.shape[0]
-    if height < 400:
-        factor = 400 / height
+    height, width = canvas.shape[:2]
+    factor = 1.0
+    if height < DRAWN_MIN_HEIGHT:
+        factor = DRAWN_MIN_HEIGHT / height
         canvas = np.asarray(
             cv2.resize(canvas, None, fx=factor, fy=factor, interpolation=cv2.INTER_NEAREST),
             np.uint8,
         )
-    else:
-        factor = 1.0
+    elif max(height, width) > DRAWN_MAX_SIDE:
+        factor = DRAWN_MAX_SIDE / max(height, width)
+        size = (round(width * factor), round(height * factor))
+        canvas = np.asarray(cv2.resize(canvas, size, interpolation=cv2.INTER_AREA), np.uint8)
     font_scale = 0.5
     # Where text is drawn already: the dice's values keep clear of the labels'.
     taken: list[tuple[int, int, int, int]] = []
@@ -51,7 +60,10 @@ def draw_reading(
             text, origin = str(label.value), (x0, y1 + 14)
         _outlined_text(canvas, text, origin, font_scale, _LABEL)
         taken.append(_text_area(origin, _text_size(text, font_scale)))
-    boxes = [tuple(round(v * factor) for v in die.box) for die in reading.dice]
+    boxes: list[tuple[int, int, int, int]] = []
+    for die in reading.dice:
+        left, top, right, bottom = (round(v * factor) for v in die.box)
+        boxes.append((left, top, right, bottom))
     for die, box in zip(reading.dice, boxes, strict=True):
         x0, y0, x1, y1 = box
         colour = _SURE if die.value is not None else _UNSURE
