@@ -352,8 +352,8 @@ def profile_to_toml(profile: CalibrationProfile) -> str:
         "camera": "Camera settings locked after settling (left out: found automatically)",
         "tray": "The tray floor in the camera frame",
         "dice": "Measured dice (pixels of the full frame)",
-        "reader": "The dice reader's tunables for this table (die sizes in pixels of "
-        "the full frame; left out: judged on the frame as read)",
+        "reader": "The dice reader's tunables (die sizes in full-frame pixels; left out: "
+        "judged on the frame as read)",
         "players": "Each player's dice colour, [red, green, blue]",
         "check": "Test rolls: dice read right out of dice rolled",
     }
