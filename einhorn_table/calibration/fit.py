@@ -12,7 +12,7 @@ from einhorn_table.calibration.profile import DiceSection
 from einhorn_table.calibration.seeing import DieMeasure
 from einhorn_table.errors import EinhornError
 from einhorn_table.vision.brightness import luminance
-from einhorn_table.vision.profile import UNKNOWN_TABLE_DIE_PX, ReaderProfile
+from einhorn_table.vision.profile import ReaderProfile
 
 #: The smallest die size given to the reader, as a share of the smallest measured.
 SMALL_MARGIN = 0.75
@@ -86,8 +86,7 @@ def reader_for(dice: DiceSection, base: ReaderProfile | None = None) -> ReaderPr
     base = base or ReaderProfile()
     if dice.die_px_min is None or dice.die_px_max is None:
         return replace(base, pip_polarity=dice.pip_polarity)
-    floor = UNKNOWN_TABLE_DIE_PX[0] if base.min_die_px is None else base.min_die_px
-    low = max(floor * 0.5, SMALL_MARGIN * dice.die_px_min)
+    low = max(base.die_px_range(1.0)[0] * 0.5, SMALL_MARGIN * dice.die_px_min)
     return replace(base, min_die_px=round(low, 1), pip_polarity=dice.pip_polarity)
 
 
