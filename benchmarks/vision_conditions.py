@@ -4,10 +4,12 @@
         [--changes NAME ...] [--models DIR | --held-out DIR0 DIR1]
 
 A table the reader has never seen has its own camera and light: dimmer or brighter,
-warmer or cooler, flatter, noisier, more compressed, a little out of focus. Each
-development photo is changed so (``CHANGES``), read, and scored as
-``benchmarks/vision.py`` scores it. Per change and set it prints the dice read right
-and silently wrong, as shares of the labelled dice, and over the sets the counts.
+warmer or cooler, flatter, noisier, more compressed, a little out of focus; a camera
+of more or fewer pixels, or one turned on its mount. Each development photo is changed
+so (``CHANGES``), read, and scored as ``benchmarks/vision.py`` scores it; a change that
+moves the pixels (enlarged, shrunk, turned) moves the labelled boxes with them. Per
+change and set it prints the dice read right and silently wrong, as shares of the
+labelled dice, and over the sets the counts.
 
 ``--held-out DIR0 DIR1`` reads each photo with models that never saw it: those in
 DIR0 (``vision_models/train.py --train-fold 0``) read fold 1, those in DIR1 fold 0.
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -32,46 +35,93 @@ from einhorn_table.vision.labelled import find_sets, fold_of, load_set
 from einhorn_table.vision.learned import MODEL_DIR
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame
-from einhorn_table.vision.scoring import SetScore, score_image
+from einhorn_table.vision.results import Box
+from einhorn_table.vision.scoring import LabelledDie, SetScore, score_image
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATASETS = REPO.parent / "shared" / "datasets"
 
 Image = npt.NDArray[np.uint8]
-Change = Callable[[Image, np.random.Generator], Image]
+BoxMove = Callable[[Box], Box]
+
+
+def _unmoved(box: Box) -> Box:
+    return box
+
+
+@dataclass(frozen=True)
+class Changed:
+    """A photo as another camera or room would take it, and where a box of the photo
+    as taken lies on it."""
+
+    image: Image
+    move_box: BoxMove = _unmoved
+
+
+Change = Callable[[Image, np.random.Generator], Changed]
 
 
 def _levels(curve: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]]) -> Change:
     table = np.clip(np.rint(curve(np.arange(256, dtype=np.float64))), 0, 255).astype(np.uint8)
-    return lambda image, _rng: np.asarray(cv2.LUT(image, table), np.uint8)
+    return lambda image, _rng: Changed(np.asarray(cv2.LUT(image, table), np.uint8))
 
 
 def _white_balance(blue: float, green: float, red: float) -> Change:
     gains = np.array([blue, green, red], np.float32)
-    return lambda image, _rng: np.clip(image * gains, 0, 255).astype(np.uint8)
+    return lambda image, _rng: Changed(np.clip(image * gains, 0, 255).astype(np.uint8))
 
 
 def _jpeg(quality: int) -> Change:
-    def change(image: Image, _rng: np.random.Generator) -> Image:
+    def change(image: Image, _rng: np.random.Generator) -> Changed:
         _, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        return np.asarray(cv2.imdecode(encoded, cv2.IMREAD_COLOR), np.uint8)
+        return Changed(np.asarray(cv2.imdecode(encoded, cv2.IMREAD_COLOR), np.uint8))
 
     return change
 
 
 def _noise(sigma: float) -> Change:
-    return lambda image, rng: np.clip(image + rng.normal(0.0, sigma, image.shape), 0, 255).astype(
-        np.uint8
+    return lambda image, rng: Changed(
+        np.clip(image + rng.normal(0.0, sigma, image.shape), 0, 255).astype(np.uint8)
     )
 
 
 def _blur(sigma: float) -> Change:
-    return lambda image, _rng: np.asarray(cv2.GaussianBlur(image, (0, 0), sigma), np.uint8)
+    return lambda image, _rng: Changed(np.asarray(cv2.GaussianBlur(image, (0, 0), sigma), np.uint8))
+
+
+def _resized(factor: float) -> Change:
+    """Enlarged (bilinear, as a camera of more pixels) or shrunk (area, as one of fewer)."""
+
+    def change(image: Image, _rng: np.random.Generator) -> Changed:
+        height, width = image.shape[:2]
+        size = (max(1, round(width * factor)), max(1, round(height * factor)))
+        method = cv2.INTER_LINEAR if factor > 1 else cv2.INTER_AREA
+        resized = np.asarray(cv2.resize(image, size, interpolation=method), np.uint8)
+        fx, fy = size[0] / width, size[1] / height
+        return Changed(resized, lambda b: (b[0] * fx, b[1] * fy, b[2] * fx, b[3] * fy))
+
+    return change
+
+
+def _turned(quarters: int) -> Change:
+    """Turned clockwise by whole quarters, as a camera turned on its mount."""
+
+    def change(image: Image, _rng: np.random.Generator) -> Changed:
+        height, width = image.shape[:2]
+        turned = np.ascontiguousarray(np.rot90(image, -quarters))
+        if quarters == 1:
+            return Changed(turned, lambda b: (height - b[3], b[0], height - b[1], b[2]))
+        if quarters == 2:
+            return Changed(turned, lambda b: (width - b[2], height - b[3], width - b[0],
+                                              height - b[1]))
+        return Changed(turned, lambda b: (b[1], width - b[2], b[3], width - b[0]))
+
+    return change
 
 
 #: The changes, by name: what each stands for is in its name and in the module's doc.
 CHANGES: dict[str, Change] = {
-    "as taken": lambda image, _rng: image,
+    "as taken": lambda image, _rng: Changed(image),
     "dim (x0.55)": _levels(lambda v: v * 0.55),
     "bright (x1.4)": _levels(lambda v: v * 1.4),
     "dark midtones (gamma 1.8)": _levels(lambda v: 255 * (v / 255) ** 1.8),
@@ -82,6 +132,12 @@ CHANGES: dict[str, Change] = {
     "JPEG quality 35": _jpeg(35),
     "noise 8": _noise(8.0),
     "blur 1.2 px": _blur(1.2),
+    "shrunk x0.5": _resized(0.5),
+    "enlarged x2": _resized(2.0),
+    "enlarged x6.3 (phone size)": _resized(6.3),
+    "turned a quarter": _turned(1),
+    "turned a half": _turned(2),
+    "turned three quarters": _turned(3),
 }
 
 
@@ -105,8 +161,13 @@ def measure(
             print(f"  cannot decode {photo.path}", file=sys.stderr)
             continue
         changed = change(image, np.random.default_rng(index))
+        labels = [
+            LabelledDie(die.value, None if die.box is None else changed.move_box(die.box))
+            for die in photo.dice
+        ]
         models = models_for_fold(fold_of(folder.name, photo.path.name))
-        score.add(score_image(photo.dice, read_frame(changed, profile, model_dir=models).dice))
+        reading = read_frame(changed.image, profile, model_dir=models)
+        score.add(score_image(labels, reading.dice))
     return score
 
 

@@ -30,13 +30,21 @@ def test_each_fold_is_read_by_the_models_trained_on_the_other() -> None:
     assert models_for_fold(0) == Path("trained_on_1")
 
 
+MOVING = ("shrunk x0.5", "enlarged x2", "enlarged x6.3 (phone size)", "turned a quarter",
+          "turned a half", "turned three quarters")
+
+
 def test_the_changes_keep_the_frame_and_change_it_as_named(frame: np.ndarray) -> None:
     def changed(name: str, seed: int = 0) -> np.ndarray:
-        return CHANGES[name](frame, np.random.default_rng(seed))
+        return CHANGES[name](frame, np.random.default_rng(seed)).image
 
     for name in CHANGES:
         out = changed(name)
-        assert out.shape == frame.shape and out.dtype == np.uint8, name
+        assert out.dtype == np.uint8 and out.shape[2] == 3, name
+        if name not in MOVING:
+            assert out.shape == frame.shape, name
+            box = (10.0, 20.0, 50.0, 70.0)
+            assert CHANGES[name](frame, np.random.default_rng(0)).move_box(box) == box
     assert np.array_equal(changed("as taken"), frame)
     mean = float(frame.mean())
     assert float(changed("dim (x0.55)").mean()) == pytest.approx(0.55 * mean, rel=0.02)
@@ -56,6 +64,46 @@ def test_the_changes_keep_the_frame_and_change_it_as_named(frame: np.ndarray) ->
     sharpness = float(np.abs(np.diff(frame.astype(int), axis=1)).mean())
     assert float(np.abs(np.diff(changed("blur 1.2 px").astype(int), axis=1)).mean()) < sharpness
     assert not np.array_equal(changed("JPEG quality 35"), frame)
+
+
+def test_the_changes_that_move_pixels_move_the_labelled_boxes_with_them() -> None:
+    still = SynthTable(2).still([1, 4, 6])
+    height, width = still.image.shape[:2]
+    assert height != width  # so a turn that forgot to move a box would be seen
+
+    def crop(image: np.ndarray, box: tuple[float, ...]) -> np.ndarray:
+        x0, y0, x1, y1 = (round(v) for v in box)
+        return image[y0:y1, x0:x1]
+
+    for quarters, name in enumerate(MOVING[3:], start=1):
+        out = CHANGES[name](still.image, np.random.default_rng(0))
+        assert out.image.shape[:2] == ((width, height) if quarters % 2 else (height, width))
+        for die in still.dice:
+            box = tuple(float(round(v)) for v in die.box)
+            turned = np.rot90(crop(still.image, box), -quarters)
+            assert np.array_equal(crop(out.image, out.move_box(box)), turned), name
+
+    for name, factor in (("shrunk x0.5", 0.5), ("enlarged x2", 2.0),
+                         ("enlarged x6.3 (phone size)", 6.3)):
+        out = CHANGES[name](still.image, np.random.default_rng(0))
+        assert out.image.shape[:2] == (round(height * factor), round(width * factor)), name
+        for die in still.dice:
+            moved = out.move_box(die.box)
+            assert moved == pytest.approx(tuple(v * factor for v in die.box), rel=1e-3)
+            # The same die, at its new size: its colour and its pips' share of it.
+            before, after = crop(still.image, die.box), crop(out.image, moved)
+            assert after.mean() == pytest.approx(before.mean(), abs=6.0), name
+
+
+def test_a_labelled_set_turned_or_enlarged_is_scored_against_moved_labels(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "set"
+    write_labelled_set(folder, SynthTable(5, die_size=40, dice_colors=[DICE_PALETTE[0]]), 3)
+    for name in ("turned a quarter", "enlarged x2"):
+        score = measure(folder, CHANGES[name], lambda _fold: MODEL_DIR, ReaderProfile())
+        assert score.labelled == 9 and score.found == 9, name
+        assert score.right >= 8 and score.wrong == 0, name
 
 
 def test_a_labelled_set_is_read_and_scored_as_taken(tmp_path: Path) -> None:
