@@ -2,6 +2,7 @@
 
     python vision_models/train.py                     # both models, all development photos
     python vision_models/train.py --train-fold 0 --out /tmp/fold0   # hold fold 1 out
+    python vision_models/train.py --refresh-faces     # classical_faces.json anew
 
 Needs PyTorch (CPU build) for training only: ``pip install -e .[train]``. At run
 time the ONNX files load through onnxruntime or ``cv2.dnn``
@@ -10,7 +11,10 @@ time the ONNX files load through onnxruntime or ``cv2.dnn``
 Data: every set in ``../shared/datasets`` (their development halves) and frames of
 the synthetic table (``einhorn_table.vision.synth``), drawn from a fixed seed. With
 ``--train-fold K`` only the photos of fold K (``einhorn_table.vision.labelled.fold_of``)
-are used, so the other fold measures the models on photos they never saw.
+are used, so the other fold measures the models on photos they never saw. The
+faces of dice labelled without a whole-face box come from ``classical_faces.json``
+(:mod:`classical_faces`), so that the training data stays put when the classical
+reader changes.
 
 The classifier trains on the photos and the synthetic frames together, then on the
 photos alone (:data:`PHOTOS_EPOCHS`). Everything is seeded; on this machine's two
@@ -33,6 +37,7 @@ import cv2
 import numpy as np
 import torch
 import torch.nn.functional as F
+from classical_faces import FACES_FILE, PIP_AREA_BOXES, FaceBook, needs_faces, refresh
 from torch import nn
 
 from einhorn_table.vision.labelled import find_sets, fold_of, load_set
@@ -49,7 +54,6 @@ from einhorn_table.vision.learned import (
     crop_square,
     normalised,
 )
-from einhorn_table.vision.reader import read_frame_classical
 from einhorn_table.vision.synth import DICE_PALETTE, SynthTable, pip_color_for
 
 HERE = Path(__file__).resolve().parent
@@ -82,20 +86,16 @@ class Photo:
 # ---------------------------------------------------------------- data
 
 
-#: Sets whose boxes cover only the pips of the top face (a single pip for a 1), not
-#: the whole face: their own README says so. Trained on as they are, the models
-#: would learn that a lone pip is a die showing 1.
-PIP_AREA_BOXES = ("matteop65_d6",)
-
-
-def load_photos(root: Path, fold: int | None) -> list[Photo]:
+def load_photos(root: Path, fold: int | None, faces: FaceBook | None = None) -> list[Photo]:
     """The labelled photos (of one fold, or all), every box around a whole face or die.
 
-    Single-die crops without a box get the box the classical reader finds where it
-    reads the labelled value. In sets of pip-area boxes, each die gets the face the
-    classical reader fits around it when it reads the labelled value there, else its
-    pip box grown by the median face-to-pip-box ratio of that value in the set.
+    Labelled dice without a whole-face box take the classical reader's face kept in
+    ``faces`` (:mod:`classical_faces`; by default the file beside this script):
+    single-die crops without a box take it where there is one, and each die of a set
+    of pip-area boxes takes it where there is one, else its pip box grown by the
+    median face-to-pip-box ratio of that value in the set.
     """
+    book = faces if faces is not None else FaceBook.load()
     photos = []
     for folder in find_sets(root):
         pip_boxes = folder.name in PIP_AREA_BOXES
@@ -107,36 +107,25 @@ def load_photos(root: Path, fold: int | None) -> list[Photo]:
             image = cv2.imread(str(labelled.path), cv2.IMREAD_COLOR)
             if image is None:
                 continue
-            # The classical reader's faces are needed only where the labels lack them.
-            needs_faces = pip_boxes or any(die.box is None for die in labelled.dice)
-            classical = (
-                [d for d in read_frame_classical(image).dice if d.value is not None]
-                if needs_faces
-                else []
+            kept = (
+                book.faces_of(folder.name, labelled, image)
+                if needs_faces(folder.name, labelled.dice)
+                else [None] * len(labelled.dice)
             )
             dice, unsure = [], []
-            for die in labelled.dice:
+            for die, face in zip(labelled.dice, kept, strict=True):
                 if die.box is None:
-                    if len(classical) == 1 and classical[0].value == die.value:
-                        dice.append(Die(classical[0].box, die.value))
+                    if face is not None:
+                        dice.append(Die(face, die.value))
                     continue
                 if not pip_boxes:
                     dice.append(Die(die.box, die.value))
                     continue
                 x0, y0, x1, y1 = die.box
-                cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-                face = [
-                    c.box
-                    for c in classical
-                    if c.value == die.value
-                    and c.box[0] <= cx <= c.box[2]
-                    and c.box[1] <= cy <= c.box[3]
-                ]
-                if face:
-                    f = face[0]
-                    ratio = max(f[2] - f[0], f[3] - f[1]) / max(x1 - x0, y1 - y0, 1.0)
+                if face is not None:
+                    ratio = max(face[2] - face[0], face[3] - face[1]) / max(x1 - x0, y1 - y0, 1.0)
                     ratios.setdefault(die.value, []).append(ratio)
-                    dice.append(Die(f, die.value))
+                    dice.append(Die(face, die.value))
                 else:
                     unsure.append(len(dice))
                     dice.append(Die(die.box, die.value))
@@ -151,6 +140,12 @@ def load_photos(root: Path, fold: int | None) -> list[Photo]:
                 half_w, half_h = (x1 - x0) * grow, (y1 - y0) * grow
                 die.box = (cx - half_w, cy - half_h, cx + half_w, cy + half_h)
             photos.append(photo)
+    if book.found_now:
+        print(
+            f"{len(book.found_now)} photos have no faces in {FACES_FILE.name}: found them "
+            "with today's classical reader (--refresh-faces keeps them)",
+            flush=True,
+        )
     return photos
 
 
@@ -720,7 +715,17 @@ def main(argv: list[str] | None = None) -> int:
         "--threads", type=int, default=os.cpu_count() or 1, help="CPU threads for PyTorch"
     )
     parser.add_argument("--only", choices=("detector", "classifier"), default=None)
+    parser.add_argument(
+        "--refresh-faces",
+        action="store_true",
+        help=f"find the classical reader's faces again, keep them in {FACES_FILE.name}, stop",
+    )
     args = parser.parse_args(argv)
+    if args.refresh_faces:
+        book = refresh(args.datasets)
+        count = sum(len(photos) for photos in book.faces.values())
+        print(f"{count} photos' faces written to {FACES_FILE}")
+        return 0
     torch.set_num_threads(args.threads)
     start = time.time()
     photos = load_photos(args.datasets, args.train_fold)
