@@ -90,10 +90,9 @@ def load_photos(root: Path, fold: int | None, faces: FaceBook | None = None) -> 
     """The labelled photos (of one fold, or all), every box around a whole face or die.
 
     Labelled dice without a whole-face box take the classical reader's face kept in
-    ``faces`` (:mod:`classical_faces`; by default the file beside this script):
-    single-die crops without a box take it where there is one, and each die of a set
-    of pip-area boxes takes it where there is one, else its pip box grown by the
-    median face-to-pip-box ratio of that value in the set.
+    ``faces`` (:mod:`classical_faces`; by default the file beside this script). A
+    crop's die with no face there is left out; a pip-area box with none is grown by
+    the median face-to-pip-box ratio of that value in the set.
     """
     book = faces if faces is not None else FaceBook.load()
     photos = []
