@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from einhorn_table.vision.labelled import LabelledPhoto, load_set
-from einhorn_table.vision.scoring import LabelledDie
+from einhorn_table.vision.scoring import LabelledDie, centre_inside
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "vision_models"))
@@ -37,10 +37,6 @@ def fixture_photo(name: str) -> tuple[LabelledPhoto, np.ndarray]:
     return LabelledPhoto(FIXTURES / name, dice), image
 
 
-def holds(box: tuple[float, float, float, float], point: tuple[float, float]) -> bool:
-    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
-
-
 def test_a_pip_area_box_gets_the_face_around_it() -> None:
     photo, image = fixture_photo("matteop65_d6__train_five_25.jpg")
     faces = find_faces(image, "matteop65_d6", photo.dice)
@@ -50,8 +46,8 @@ def test_a_pip_area_box_gets_the_face_around_it() -> None:
         if face is None:
             continue
         assert die.box is not None
+        assert centre_inside(die.box, face)
         x0, y0, x1, y1 = die.box
-        assert holds(face, ((x0 + x1) / 2, (y0 + y1) / 2))
         # The face is larger than the five pips' box, not a pip of its own.
         assert face[2] - face[0] > (x1 - x0) and face[3] - face[1] > (y1 - y0)
 
@@ -112,8 +108,7 @@ def test_the_kept_file_agrees_with_the_labels() -> None:
                 if die.box is None:
                     assert 0 <= face[0] < face[2] <= 128 and 0 <= face[1] < face[3] <= 128
                 else:
-                    x0, y0, x1, y1 = die.box
-                    assert holds(face, ((x0 + x1) / 2, (y0 + y1) / 2)), photo.path
+                    assert centre_inside(die.box, face), photo.path
             checked += 1
     if checked == 0:
         pytest.skip("these are not the photos the faces were kept for")

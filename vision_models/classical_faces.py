@@ -27,7 +27,7 @@ import numpy as np
 from einhorn_table.vision.labelled import LabelledPhoto, find_sets, load_set
 from einhorn_table.vision.reader import read_frame_classical
 from einhorn_table.vision.results import Box
-from einhorn_table.vision.scoring import LabelledDie
+from einhorn_table.vision.scoring import LabelledDie, centre_inside
 
 FACES_FILE = Path(__file__).resolve().parent / "classical_faces.json"
 
@@ -69,16 +69,11 @@ def find_faces(image: np.ndarray, set_name: str, dice: Sequence[LabelledDie]) ->
             if len(classical) == 1 and classical[0].value == die.value:
                 face = classical[0].box
         elif pip_boxes:
-            x0, y0, x1, y1 = die.box
-            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-            for c in classical:
-                if (
-                    c.value == die.value
-                    and c.box[0] <= cx <= c.box[2]
-                    and c.box[1] <= cy <= c.box[3]
-                ):
-                    face = c.box
-                    break
+            box = die.box
+            face = next(
+                (c.box for c in classical if c.value == die.value and centre_inside(box, c.box)),
+                None,
+            )
         faces.append(face)
     return faces
 
@@ -124,17 +119,16 @@ class FaceBook:
 
     def save(self, path: Path = FACES_FILE) -> None:
         """Write the faces, one line a photo (so that a refresh shows as a diff by photo)."""
-        lines = ["{", f'"about": {json.dumps(ABOUT)},', '"sets": {']
-        for i, set_name in enumerate(sorted(self.faces)):
-            photos = self.faces[set_name]
-            lines.append(f"{json.dumps(set_name)}: {{")
-            keys = sorted(photos)
-            for j, key in enumerate(keys):
-                comma = "," if j < len(keys) - 1 else ""
-                lines.append(f"{json.dumps(key)}: {json.dumps(photos[key])}{comma}")
-            lines.append("}," if i < len(self.faces) - 1 else "}")
-        lines += ["}", "}"]
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        sets = ",\n".join(
+            f"{json.dumps(set_name)}: {{\n"
+            + ",\n".join(
+                f"{json.dumps(key)}: {json.dumps(faces)}" for key, faces in sorted(photos.items())
+            )
+            + "\n}"
+            for set_name, photos in sorted(self.faces.items())
+        )
+        text = f'{{\n"about": {json.dumps(ABOUT)},\n"sets": {{\n{sets}\n}}\n}}\n'
+        path.write_text(text, encoding="utf-8")
 
 
 def refresh(root: Path, path: Path = FACES_FILE) -> FaceBook:
