@@ -6,11 +6,9 @@ reader does not change the models' training data unnoticed."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
@@ -22,19 +20,13 @@ sys.path.insert(0, str(REPO / "vision_models"))
 
 import classical_faces  # noqa: E402
 from classical_faces import FACES_FILE, FaceBook, find_faces, needs_faces  # noqa: E402
+from vision_helpers import FIXTURES, labels, load_photo  # noqa: E402
 
-FIXTURES = REPO / "tests" / "fixtures" / "vision"
 DATASETS = REPO.parent / "shared" / "datasets"
 
 
 def fixture_photo(name: str) -> tuple[LabelledPhoto, np.ndarray]:
-    labels = json.loads((FIXTURES / "labels.json").read_text(encoding="utf-8"))
-    dice = tuple(
-        LabelledDie(d["value"], None if d["box"] is None else tuple(d["box"])) for d in labels[name]
-    )
-    image = cv2.imread(str(FIXTURES / name), cv2.IMREAD_COLOR)
-    assert image is not None
-    return LabelledPhoto(FIXTURES / name, dice), image
+    return LabelledPhoto(FIXTURES / name, tuple(labels(name))), load_photo(name)
 
 
 def test_a_pip_area_box_gets_the_face_around_it() -> None:

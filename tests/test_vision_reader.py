@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
+from vision_helpers import labels, load_photo
 
 from einhorn_table.errors import EinhornError
 from einhorn_table.rules.categories import Category
@@ -18,24 +17,6 @@ from einhorn_table.vision.profile import UNKNOWN_TABLE_DIE_PX, ReaderProfile
 from einhorn_table.vision.reader import FrameError, read_frame
 from einhorn_table.vision.results import FrameReading
 from einhorn_table.vision.scoring import LabelledDie, score_image
-
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vision"
-
-
-def load_photo(name: str) -> npt.NDArray[np.uint8]:
-    image = cv2.imread(str(FIXTURES / name), cv2.IMREAD_COLOR)
-    assert image is not None, f"fixture {name} is missing or unreadable"
-    return np.asarray(image, dtype=np.uint8)
-
-
-def labels(name: str) -> list[LabelledDie]:
-    entries = json.loads((FIXTURES / "labels.json").read_text(encoding="utf-8"))[name]
-    result: list[LabelledDie] = []
-    for entry in entries:
-        box = entry["box"]
-        result.append(LabelledDie(entry["value"], None if box is None else tuple(box)))
-    return result
-
 
 CROPS = [
     ("tomitomi3_crops__1_00000.png", 1),
