@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import cv2
 import numpy as np
 import numpy.typing as npt
+from vision_helpers import labels, load_photo
 
 from einhorn_table.vision.learned import SAME_DIE_REACH, Detection, distinct
 from einhorn_table.vision.neighbours import neighbours_of_another_colour
 from einhorn_table.vision.reader import read_frame
 from einhorn_table.vision.scoring import same_die
-
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vision"
 
 RED, BLUE, GREEN = (40, 40, 200), (200, 60, 30), (50, 170, 50)  # BGR
 
@@ -101,14 +97,12 @@ def test_a_white_die_touching_a_black_one_is_read_on_a_real_photo() -> None:
     # reader's 6 was then paired with the 3's find, which reads 3, and the 6 was
     # asked about.
     name = "byler_d6__IMG_20191208_111246.jpg"
-    image = cv2.imread(str(FIXTURES / name), cv2.IMREAD_COLOR)
-    assert image is not None
-    labelled = json.loads((FIXTURES / "labels.json").read_text(encoding="utf-8"))[name]
-    six = next(e["box"] for e in labelled if e["value"] == 6 and e["box"][0] < 400)
-    three = next(e["box"] for e in labelled if e["value"] == 3 and 290 < e["box"][0] < 300)
-    reading = read_frame(np.asarray(image, np.uint8))
-    read_six = [d for d in reading.dice if same_die(tuple(six), d.box)]
-    read_three = [d for d in reading.dice if same_die(tuple(three), d.box)]
+    boxes = [(die.value, die.box) for die in labels(name) if die.box is not None]
+    six = next(box for value, box in boxes if value == 6 and box[0] < 400)
+    three = next(box for value, box in boxes if value == 3 and 290 < box[0] < 300)
+    reading = read_frame(load_photo(name))
+    read_six = [d for d in reading.dice if same_die(six, d.box)]
+    read_three = [d for d in reading.dice if same_die(three, d.box)]
     assert [d.value for d in read_six] == [6]
     assert [d.value for d in read_three] == [3]
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from vision_helpers import FIXTURES
 
 from einhorn_table.cli import COMMANDS
 from einhorn_table.cli import read as read_command
@@ -19,7 +20,6 @@ from einhorn_table.vision.drawing import draw_reading
 from einhorn_table.vision.results import DieReading, FrameReading
 from einhorn_table.vision.scoring import LabelledDie
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vision"
 ROLL = "matteop65_d6__train_five_25.jpg"
 
 
