@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -150,6 +150,24 @@ def held_out_models(trained_on_fold0: Path, trained_on_fold1: Path) -> Callable[
     return lambda fold: trained_on[1 - fold]
 
 
+def chosen_models(
+    models: Path | None, held_out: Sequence[Path] | None
+) -> Callable[[int], Path] | None:
+    """For a photo's fold, the models to read it with, as the command line chose them
+    (``--held-out DIR0 DIR1``, else ``--models DIR``, else the shipped ones), said on
+    stdout; None, with the reason on stderr, where they cannot be loaded."""
+    refused = models_refused(held_out or [models or MODEL_DIR])
+    if refused:
+        print(refused, file=sys.stderr)
+        return None
+    if held_out:
+        print(f"held out: {held_out[0]} reads fold 1, {held_out[1]} reads fold 0")
+        return held_out_models(held_out[0], held_out[1])
+    print(f"models from {models}" if models else
+          f"the shipped models ({MODEL_DIR}), trained on these photos")
+    return lambda _fold: models or MODEL_DIR
+
+
 def measure(
     folder: Path,
     change: Change,
@@ -192,19 +210,9 @@ def main() -> int:
     if not folders:
         print(f"no labelled sets in {args.datasets}", file=sys.stderr)
         return 1
-    refused = models_refused(args.held_out or [args.models or MODEL_DIR])
-    if refused:
-        print(refused, file=sys.stderr)
+    models_for_fold = chosen_models(args.models, args.held_out)
+    if models_for_fold is None:
         return 1
-    if args.held_out:
-        print(f"held out: {args.held_out[0]} reads fold 1, {args.held_out[1]} reads fold 0")
-    else:
-        print(f"models from {args.models}" if args.models else
-              f"the shipped models ({MODEL_DIR}), trained on these photos")
-
-    models_for_fold = (
-        held_out_models(*args.held_out) if args.held_out else lambda _fold: args.models or MODEL_DIR
-    )
     profile = ReaderProfile()
     names = args.changes or list(CHANGES)
 
