@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 from calibration_helpers import write_labelled_set
-from vision_boxes import BoxScore, detection_at, main, read_boxes
+from vision_boxes import BoxScore, box_readings, detection_at, main, read_boxes, scored
 
 from einhorn_table.vision.labelled import fold_of
 from einhorn_table.vision.learned import MODEL_DIR
@@ -39,6 +39,19 @@ def test_each_outcome_is_counted_where_it_belongs() -> None:
     assert (score.labelled, score.right, score.wrong, score.unsure, score.no_die) == (
         4, 1, 1, 1, 1
     )
+
+
+def test_a_lower_bar_counts_a_leaning_reading_as_sure() -> None:
+    leaning_right = (3, probabilities(0.0, [0, 0, 0.6, 0.4, 0, 0]))
+    leaning_wrong = (3, probabilities(0.0, [0, 0, 0.3, 0.7, 0, 0]))
+    no_die = (3, probabilities(0.7, [0, 0, 0.3, 0, 0, 0]))
+    readings = [leaning_right, leaning_wrong, no_die]
+    at_reader_bar = scored(readings, 0.9)
+    assert (at_reader_bar.right, at_reader_bar.wrong, at_reader_bar.unsure) == (0, 0, 2)
+    at_half = scored(readings, 0.5)
+    assert (at_half.right, at_half.wrong, at_half.unsure, at_half.no_die) == (1, 1, 0, 1)
+    at_two_thirds = scored(readings, 0.65)
+    assert (at_two_thirds.right, at_two_thirds.wrong, at_two_thirds.unsure) == (0, 1, 1)
 
 
 def test_a_box_is_a_find_in_the_frame_as_read() -> None:
@@ -112,3 +125,23 @@ def test_the_command_prints_a_row_per_set_with_boxes(
     out = capsys.readouterr().out
     assert f"| synthetic_set | {3 * PHOTOS} |" in out
     assert main(["--datasets", str(labelled_set.parent), "--models", "/nonexistent"]) == 1
+
+
+def test_the_command_counts_each_set_at_each_bar_asked_for(
+    labelled_set: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readings = box_readings(labelled_set, lambda _fold: MODEL_DIR)
+    assert main(["--datasets", str(labelled_set.parent), "--bars", "0.5", "0.9"]) == 0
+    out = capsys.readouterr().out
+    assert "| set | sure from 0.5 | sure from 0.9 |" in out
+    half, sure = scored(readings, 0.5), scored(readings, 0.9)
+    row = f"| synthetic_set | {half.right} / {half.wrong} | {sure.right} / {sure.wrong} |"
+    assert row in out
+    assert half.right >= sure.right
+
+
+def test_a_bar_that_is_no_probability_is_refused(
+    labelled_set: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--datasets", str(labelled_set.parent), "--bars", "0"]) == 1
+    assert "probability" in capsys.readouterr().err
