@@ -236,3 +236,43 @@ def test_frames_it_cannot_read_raise_a_clear_error(frame: npt.NDArray[Any]) -> N
         read_frame(frame)
     assert isinstance(caught.value, EinhornError)
     assert "frame" in str(caught.value)
+
+
+def _shiny_face(value: int, sheen: float) -> npt.NDArray[np.uint8]:
+    """A red die's face of ``value`` white pips seen from above, with a lamp's sheen in
+    its middle that lightens it by up to ``sheen`` grey levels (0: none)."""
+    image = np.full((240, 320, 3), (110, 100, 90), np.uint8)
+    x0, y0, side = 130, 90, 64
+    cv2.rectangle(image, (x0, y0), (x0 + side, y0 + side), (40, 40, 200), -1)
+    places = {
+        2: [(1, 1), (3, 3)],
+        4: [(1, 1), (3, 1), (1, 3), (3, 3)],
+        5: [(1, 1), (3, 1), (2, 2), (1, 3), (3, 3)],
+    }[value]
+    for u, v in places:
+        centre = (x0 + u * side // 4, y0 + v * side // 4)
+        cv2.circle(image, centre, 5, (235, 235, 240), -1, cv2.LINE_AA)
+    ys, xs = np.mgrid[0:240, 0:320]
+    glow = np.exp(-((xs - x0 - side / 2) ** 2 + (ys - y0 - side / 2) ** 2) / (2 * 5.0**2))
+    lit = image.astype(np.float32) + sheen * glow[..., None] * np.array([1.0, 1.0, 0.3])
+    return np.clip(lit, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("sheen", [40.0, 60.0, 80.0])
+@pytest.mark.parametrize(("value", "with_sheen_as_pip"), [(4, 5), (2, 3)])
+def test_a_shiny_face_s_sheen_is_not_read_as_its_middle_pip(
+    value: int, with_sheen_as_pip: int, sheen: float
+) -> None:
+    # Far fainter than the white pips, the sheen sits where a 5 or a 3 has its middle
+    # pip: the face is read as it is, or asked about, never with one pip more.
+    assert [d.value for d in reader.read_frame_classical(_shiny_face(value, 0.0)).dice] == [value]
+    read = reader.read_frame_classical(_shiny_face(value, sheen)).dice
+    assert len(read) == 1
+    assert read[0].value in (value, None)
+    assert read[0].value != with_sheen_as_pip
+
+
+@pytest.mark.parametrize("sheen", [0.0, 60.0])
+def test_a_5_whose_pips_are_alike_is_still_a_5(sheen: float) -> None:
+    read = reader.read_frame_classical(_shiny_face(5, sheen)).dice
+    assert [d.value for d in read] == [5]

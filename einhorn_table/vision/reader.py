@@ -279,6 +279,11 @@ def _assess(
     if count == 3:
         beside = _row_beside(fit, contrast) / max(pip_contrast, 1.0)
         checks["no_column_beside"] = _ramp(beside, 0.45, 0.7)
+    if count > 1:
+        # Pips of one face are alike in contrast; a blob far fainter than the others is
+        # a lamp's sheen on a shiny face (where a 3 or 5 has its middle pip), not a pip.
+        faintest = min(c.pip.contrast for c in group) / max(pip_contrast, 1.0)
+        checks["alike_contrast"] = _ramp(-faintest, -_ALIKE_CONTRAST[0], -_ALIKE_CONTRAST[1])
     # Clear pips on an even face.
     checks["pip_contrast"] = _ramp(
         -pip_contrast, -1.6 * profile.min_pip_contrast, -profile.min_pip_contrast
@@ -409,6 +414,11 @@ def _read_without_faint_strays(
 
 #: A blob with less than this share of its group's median contrast is a faint stray.
 _FAINT_STRAY = 0.75
+#: A face is read surely while its faintest pip has this share of its pips' median
+#: contrast, and not at all from the second share down. On the photos the faintest pip
+#: of a face read has 0.74 to 0.90 of the median or more (the first percentile, per
+#: set); a shiny die's sheen under a lamp has about 0.35.
+_ALIKE_CONTRAST = (0.55, 0.4)
 
 
 def _beyond_pip_places(fit: LayoutFit, pip: Pip) -> bool:
