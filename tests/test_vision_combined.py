@@ -9,6 +9,7 @@ from einhorn_table.vision.combined import (
     ALONE_SCORE,
     CERTAIN_VALUE,
     FAR_FROM_SURE,
+    GUESSED_BOX,
     LIKELY_SCORE,
     SURE_VALUE,
     UNBACKED_CLASSICAL,
@@ -46,6 +47,22 @@ def test_a_classical_reader_that_missed_pips_gives_way_to_a_very_sure_classifier
     assert combine([unsure], FrameReading((die(2, 2, 1.0),))).values == (None,)
     fewer = (die(0, 1, 0.99), 0.9)
     assert combine([fewer], FrameReading((die(2, 2, 1.0),))).values == (None,)
+
+
+def test_a_die_keeps_the_detector_s_box_where_the_classical_one_is_a_guess() -> None:
+    # From the demo: the classical reader took a red 6's whole body for the lone pip of
+    # a huge 1 and could not read it; its box, 155 x 213 px around a die of 57, made the
+    # table's empty-tray check drop the die ("2 dice seen, not 3").
+    six = DieReading((165.0, 273.0, 222.0, 330.0), 6, 1.0, (200, 40, 40))
+    guess = DieReading((111.0, 202.0, 266.0, 415.0), None, 0.0, (200, 40, 40))
+    assert [(d.value, d.box) for d in combine([(six, 0.72)], FrameReading((guess,))).dice] == [
+        (6, six.box)
+    ]
+    # A box of no value under twice the die's side, or one with a value, is still taken.
+    near = replace(guess, box=(160.0, 268.0, 160.0 + 57 * GUESSED_BOX - 2, 330.0))
+    assert [d.box for d in combine([(six, 0.72)], FrameReading((near,))).dice] == [near.box]
+    fitted = replace(guess, value=6, confidence=0.9, box=(168.0, 276.0, 220.0, 328.0))
+    assert [d.box for d in combine([(six, 0.72)], FrameReading((fitted,))).dice] == [fitted.box]
 
 
 def test_an_unsure_reader_gives_way_to_a_sure_one() -> None:

@@ -10,7 +10,10 @@ classical one misses. Together:
   centre does not pair a die with its neighbour) gets a value when both read the
   same value, or when one reads a value and the other is unsure; when they read
   different values it gets none (confidence 0), so the table asks; its box is the
-  classical reader's, fitted to the pips. Where the classifier is very sure
+  classical reader's, fitted to the pips, unless that reader read no value in a box
+  twice the detector's (:data:`GUESSED_BOX`: a die's whole body taken for a lone pip,
+  the face around it a guess, which the table's empty-tray check would find mostly
+  unchanged and drop). Where the classifier is very sure
   (:data:`SURE_VALUE`) of a value with more pips than the classical reader fitted,
   that reader most likely missed some: the classifier's value stands, in the
   detector's box (the classical one holds only the pips found);
@@ -87,6 +90,8 @@ SPECK_SHARE = 0.5
 #: value: the detector finds such parts where dice touch, and the classifier then
 #: reads the part (one pip of a 2 as a 1).
 PART_SHARE = 0.5
+#: A classical box of no value this many times the detector's side is a guess.
+GUESSED_BOX = 2.0
 #: The top and a side face of one die lie within this many die sides of each other.
 SLANT_REACH = 1.2
 #: The two readers' boxes of one die have centres within this share of the larger
@@ -169,6 +174,9 @@ def combine(learned: Sequence[tuple[DieReading, float]], classical: FrameReading
         if _missed_pips(die, twin):
             # The classical box is fitted to the few pips found; the detector's holds the die.
             dice.append(die)
+        elif _guessed_box(twin, die):
+            # The classical reader fitted no face here, in a box twice the die's.
+            dice.append(_agreed(die, twin))
         else:
             # The classical reader's box is fitted to the pips; the detector's is rougher.
             dice.append(replace(_agreed(die, twin), box=twin.box))
@@ -230,6 +238,15 @@ def _unread_if_part(learned: DieReading, typical: float) -> DieReading:
     if learned.value is None or box_side(learned.box) >= PART_SHARE * typical:
         return learned
     return replace(learned, value=None, confidence=0.0)
+
+
+def _guessed_box(classical: DieReading, learned: DieReading) -> bool:
+    """Whether the classical reader's box of a die it read no value for is a guess: at
+    least :data:`GUESSED_BOX` times the side of the die the detector found (a die's whole
+    body taken for a lone pip, and the face around it guessed from that)."""
+    return classical.value is None and box_side(classical.box) >= GUESSED_BOX * box_side(
+        learned.box
+    )
 
 
 def _faces_of_one_die(faces: Sequence[DieReading]) -> bool:
