@@ -152,6 +152,11 @@ def read_frame_classical(
         contexts = [context for group in groups for context in group]
         for group in groups:
             candidate = _assess(group, grey, contrast, colour, profile, min_die, max_die)
+            if len(group) == 2 and candidate is not None and _third_pip_in_line(group, contexts):
+                # Two pips of a 3 whose third did not join up (a sheen between them):
+                # the pair must not read as 2.
+                candidate.checks["no_pip_in_line"] = 0.0
+                candidate = _unsure(candidate)
             if len(group) == 1:
                 if candidate is not None and _has_twin(group[0], contexts, colour):
                     # Another pip like it lies within one face's reach: the pair may be
@@ -412,6 +417,10 @@ def _read_without_faint_strays(
     return candidate
 
 
+#: A pip lies where a 3's third would be when it is within this share of the pair's
+#: distance of that place, with a radius within these shares of the pair's.
+_IN_LINE = 0.2
+_IN_LINE_RADIUS = (0.7, 1.4)
 #: A blob with less than this share of its group's median contrast is a faint stray.
 _FAINT_STRAY = 0.75
 #: A face is read surely while its faintest pip has this share of its pips' median
@@ -480,6 +489,37 @@ def _has_twin(context: PipContext, contexts: list[PipContext], colour: ColourIma
             and float(colour_distance(other_context.body_colour, context.body_colour)) <= tolerance
             and face_between(colour, context, other_context, 1.6 * tolerance)
         ):
+            return True
+    return False
+
+
+def _third_pip_in_line(pair: list[PipContext], contexts: list[PipContext]) -> bool:
+    """Whether a pip like the pair's lies where a 3 would have its third pip: one pip
+    distance beyond either of the two, along their line (:data:`_IN_LINE`), on a face
+    of their colour. The classical reader then sees a 3 split in two, its third pip
+    kept apart by what lies between (a lamp's sheen, lighter than the face)."""
+    first, second = pair
+    step = np.array([second.pip.x - first.pip.x, second.pip.y - first.pip.y])
+    distance = float(np.hypot(*step))
+    radius = (first.pip.radius + second.pip.radius) / 2
+    contrast = min(first.pip.contrast, second.pip.contrast)
+    face = median([c.body_colour for c in pair], axis=0)
+    tolerance = face_tolerance(contrast)
+    places = (
+        np.array([second.pip.x, second.pip.y]) + step,
+        np.array([first.pip.x, first.pip.y]) - step,
+    )
+    for other in contexts:
+        pip = other.pip
+        if other is first or other is second or pip.dark != first.pip.dark:
+            continue
+        if not _IN_LINE_RADIUS[0] * radius <= pip.radius <= _IN_LINE_RADIUS[1] * radius:
+            continue
+        if pip.contrast < 0.5 * contrast:
+            continue
+        if float(colour_distance(other.body_colour, face)) > tolerance:
+            continue
+        if any(np.hypot(pip.x - x, pip.y - y) <= _IN_LINE * distance for x, y in places):
             return True
     return False
 
