@@ -63,6 +63,13 @@ def test_a_second_look_is_taken_for_a_large_die_or_where_the_detector_found_none
     assert largest_die(LearnedFrame((), None, ()), FrameReading(())) == 0.0
 
 
+def test_a_second_look_is_taken_where_the_detector_read_none_of_its_finds() -> None:
+    # A die too large for the detector shows as its pips, each an unsure small find.
+    pips = found(((210, 110, 250, 150), None), ((300, 200, 340, 240), None))
+    assert needs_second_look(pips, 40.0)
+    assert not needs_second_look(found(((210, 110, 250, 150), None), ((10, 10, 50, 50), 2)), 40.0)
+
+
 def test_a_large_die_the_classical_reader_cannot_read_calls_for_no_second_look() -> None:
     # Such a "die" is more often several dark dice taken for the pips of one face.
     unread = DieReading((0, 0, 260, 260), None, 0.0, (0, 0, 0))
@@ -137,6 +144,17 @@ def test_large_dice_are_read_right_in_their_place(size: int, seed: int) -> None:
     for die in frame.dice:
         at = [d.value for d in read if iou(d.box, die.box) >= 0.5]
         assert at == [die.value], f"the {die.value} at {die.box} was read as {at}"
+
+
+@pytest.mark.parametrize(("size", "seed"), [(160, 7), (200, 0)])
+def test_a_large_die_the_detector_sees_only_as_its_pips_is_read(size: int, seed: int) -> None:
+    # The detector finds only the die's pips, none of which it can read, and the
+    # classical reader, looking only around them, cannot read the die either: the
+    # second look, in a shrunk frame, sees it whole.
+    frame = large_dice(size, seed, coloured=True)
+    (truth,) = frame.dice
+    read = read_frame(frame.image).dice
+    assert [d.value for d in read if same_die(truth.box, d.box)] == [truth.value]
 
 
 @pytest.mark.parametrize("size", [110, 130, 160, 200])

@@ -7,9 +7,10 @@ and the classifier may then read two pips of a 3 as a sure 2. The classical read
 which fits pips to the six layouts, still finds most such dice whole. So where
 either reader finds a die of :data:`SECOND_LOOK_PX` or more (the classical reader one
 it can read; the detector's box of a die it sees only in part is smaller than the
-die), or where the detector finds no die at all, the learned reader looks
-again at the frame shrunk until that die is about :data:`LARGE_DIE_TARGET` pixels
-across (at least to half the size), where the detector sees it whole. Each large
+die), where the detector finds no die at all, or where it reads none of the dice it
+finds, the learned reader looks again at the frame shrunk until that die is about
+:data:`LARGE_DIE_TARGET` pixels across (at least to half the size), where the
+detector sees it whole. Each large
 die it finds there takes the place of whatever the first look found inside its box,
 unless the first look saw that die whole too and read it more surely.
 
@@ -20,6 +21,13 @@ looks again from dice of 100 px found rather than 110 px since a 3 of 134 px, wh
 the detector found at 86 px beside a die found at 103 px, was read from two of its
 pips as a 2; that finds one more die of the development photos (in epanemu_dice3,
 asked about) and reads the synthetic table as before.
+
+A die of 160 or 200 px the detector may see only as its pips, each a small find it
+cannot read; the classical reader, looking only around those finds, may then not read
+the die either, and no die of 100 px is found to call for the second look. So it is
+also taken where the learned reader read none of its finds: on the synthetic table
+that reads 14 more of its 160 dice of 130 to 200 px right (5 of them not found at
+all before, 9 asked about), and no labelled photo otherwise.
 
 The second look also checks the classical reader's large dice. In a badly blurred
 frame (or one out of focus) the classical reader can take whole dice for the pips
@@ -93,8 +101,11 @@ def largest_die(learned: LearnedFrame, classical: FrameReading) -> float:
 def needs_second_look(learned: LearnedFrame, largest_found: float) -> bool:
     """Whether the frame may hold dice too large for the detector: a die of
     :data:`SECOND_LOOK_PX` or more was found (``largest_found``, its side, by either
-    reader), or the detector found no die at all (its regions are None then)."""
-    return largest_found >= SECOND_LOOK_PX or learned.regions is None
+    reader), the detector found no die at all (its regions are None then), or the
+    learned reader read none of the dice it found (they may be a large die's pips)."""
+    if largest_found >= SECOND_LOOK_PX or learned.regions is None:
+        return True
+    return all(die.value is None for die, _ in learned.dice)
 
 
 def read_large_dice(
