@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+import pytest
+
 from einhorn_table.vision.colours import FaceColours
 from einhorn_table.vision.combined import (
     ALONE_SCORE,
@@ -12,11 +15,13 @@ from einhorn_table.vision.combined import (
     GUESSED_BOX,
     LIKELY_SCORE,
     SURE_VALUE,
+    TEXTURE_HEAT,
     UNBACKED_CLASSICAL,
     combine,
     likely_pip_polarity,
 )
 from einhorn_table.vision.learned import WEAK_DETECTION_THRESHOLD
+from einhorn_table.vision.regions import HeatMap
 from einhorn_table.vision.results import DieReading, FrameReading
 
 
@@ -233,3 +238,41 @@ def test_a_die_is_paired_with_its_own_classical_reading_not_a_neighbours() -> No
     reading = combine([(two, 0.72)], FrameReading((farther, nearer)))
     assert [d.value for d in reading.dice if d.value] == [2]
     assert [(d.box, d.confidence) for d in reading.dice if d.value] == [(nearer.box, 0.99)]
+
+
+def heat_with(score: float, cells: tuple[slice, slice]) -> HeatMap:
+    """A detector's heat of 0.02 over a 200 x 120 px frame (cells of 4 px), ``score``
+    in ``cells`` (rows, columns)."""
+    scores = np.full((30, 50), 0.02, np.float32)
+    scores[cells] = score
+    return HeatMap(scores, 4.0)
+
+
+def test_an_unread_face_where_the_detector_sees_nothing_is_texture() -> None:
+    # The dots of a speckled floor grouped into a face the classical reader cannot read,
+    # where the detector scores nothing die-like: no die.
+    speckles = DieReading((100.0, 40.0, 140.0, 80.0), None, 0.0, (120, 110, 100))
+    assert combine([], FrameReading((speckles,)), heat_with(0.02, (slice(0), slice(0)))).dice == ()
+    # Where the detector scores its middle at TEXTURE_HEAT or more, it stays, to be asked
+    # about (a cocked die it cannot read either).
+    middle = (slice(14, 16), slice(29, 31))
+    kept = combine([], FrameReading((speckles,)), heat_with(TEXTURE_HEAT, middle)).dice
+    assert kept == (speckles,)
+    # A score at the box's edge only is not in its middle.
+    edge = (slice(10, 11), slice(25, 26))
+    assert combine([], FrameReading((speckles,)), heat_with(0.9, edge)).dice == ()
+    # A face it reads surely stands whatever the detector scores there; without a heat
+    # map nothing is dropped.
+    read = replace(speckles, value=5, confidence=UNBACKED_CLASSICAL)
+    assert combine([], FrameReading((read,)), heat_with(0.02, edge)).values == (5,)
+    assert combine([], FrameReading((speckles,))).dice == (speckles,)
+
+
+def test_the_heat_in_a_box_s_middle_half() -> None:
+    heat = heat_with(0.7, (slice(15, 16), slice(30, 31)))  # the cell of pixel (120..124, 60..64)
+    assert heat.highest_in_middle((100.0, 40.0, 140.0, 80.0)) == pytest.approx(0.7)
+    assert heat.highest_in_middle((130.0, 40.0, 170.0, 80.0)) == pytest.approx(0.02)
+    assert heat.scaled(2.0).highest_in_middle((200.0, 80.0, 280.0, 160.0)) == pytest.approx(0.7)
+    # A box smaller than a cell, or reaching past the frame, still has a middle.
+    assert heat.highest_in_middle((121.0, 61.0, 122.0, 62.0)) == pytest.approx(0.7)
+    assert heat.highest_in_middle((190.0, 110.0, 260.0, 180.0)) == pytest.approx(0.02)

@@ -201,4 +201,5 @@ def with_large_dice(learned: LearnedFrame, large: LearnedFrame) -> LearnedFrame:
         tuple((die, score) for die, score, _ in kept),
         learned.regions,
         tuple(face for _, _, face in kept),
+        learned.heat,
     )

@@ -39,7 +39,7 @@ from einhorn_table.vision.colours import FaceColours, face_colours
 from einhorn_table.vision.frames import shrunk
 from einhorn_table.vision.neighbours import neighbours_of_another_colour
 from einhorn_table.vision.profile import ReaderProfile
-from einhorn_table.vision.regions import DieMap, spread
+from einhorn_table.vision.regions import DieMap, HeatMap, spread
 from einhorn_table.vision.results import DieReading, FrameReading, box_centre, box_side
 
 #: Where the trained models live (the repository's ``vision_models/`` folder).
@@ -151,6 +151,8 @@ class LearnedFrame:
     regions: DieMap | None
     #: Each die's body and pip colours, in the order of ``dice``.
     faces: tuple[FaceColours, ...] = ()
+    #: The detector's score over the frame (None where it was not run).
+    heat: HeatMap | None = None
 
     def scaled(self, factor: float) -> LearnedFrame:
         """The same, in a frame ``factor`` times as large."""
@@ -158,6 +160,7 @@ class LearnedFrame:
             tuple((die.scaled(factor), score) for die, score in self.dice),
             None if self.regions is None else self.regions.scaled(factor),
             self.faces,
+            None if self.heat is None else self.heat.scaled(factor),
         )
 
 
@@ -407,6 +410,13 @@ class LearnedReader:
         """Die centres and sizes in a BGR frame scored ``threshold`` or more (or down
         to ``weakest``, strongest first), and where dice may lie, sized by the dice
         scored ``threshold`` or more."""
+        dice, regions, _ = self.detect_with_heat(image, threshold, weakest=weakest)
+        return dice, regions
+
+    def detect_with_heat(
+        self, image: npt.NDArray[np.uint8], threshold: float, *, weakest: float | None = None
+    ) -> tuple[list[Detection], DieMap | None, HeatMap]:
+        """What :meth:`detect` gives, and the detector's score over the frame."""
         padded = padded_to_grid(image)
         out = self.detector(frame_blob(padded))[0]
         # The grid step is the model's own (its input side over its output side).
@@ -421,13 +431,15 @@ class LearnedReader:
         )
         if touching:
             dice = sorted([*dice, *touching], key=lambda d: -d.score)
+        height, width = image.shape[:2]
+        inside = heat[: -(-height // stride), : -(-width // stride)]
+        scores = HeatMap(np.ascontiguousarray(inside), float(stride))
         strong = [d for d in dice if d.score >= threshold]
         if not strong:
-            return dice, None
-        height, width = image.shape[:2]
-        near = heat[: -(-height // stride), : -(-width // stride)] >= REGION_THRESHOLD
+            return dice, None, scores
         typical = float(np.median([max(d.size) for d in strong])) / stride
-        return dice, DieMap(spread(near, REGION_REACH * typical), float(stride))
+        regions = DieMap(spread(inside >= REGION_THRESHOLD, REGION_REACH * typical), float(stride))
+        return dice, regions, scores
 
     def classify(
         self, image: npt.NDArray[np.uint8], detections: list[Detection]
@@ -570,7 +582,9 @@ class LearnedReader:
     ) -> LearnedFrame:
         """Every die in the frame, read where the classifier is sure, each with the
         detector's score for it (0..1); and the regions where a die might be."""
-        found, regions = self.detect(image, detection_threshold, weakest=WEAK_DETECTION_THRESHOLD)
+        found, regions, heat = self.detect_with_heat(
+            image, detection_threshold, weakest=WEAK_DETECTION_THRESHOLD
+        )
         sized = [d for d in found if min_die_px <= max(d.size) <= max_die_px]
         detections = [d for d in sized if d.score >= detection_threshold]
         # A weak find near a stronger one is more likely a part of that die (a side
@@ -608,6 +622,7 @@ class LearnedReader:
             tuple((die, score) for die, score, _ in found_dice),
             regions,
             tuple(face for _, _, face in found_dice),
+            heat,
         )
 
     def read(self, image: npt.NDArray[np.uint8], *, min_confidence: float) -> FrameReading:

@@ -105,7 +105,7 @@ def read_frame(
         # Dice too large for the detector: it looks again at a shrunk frame, which
         # also checks the classical reader's large dice.
         learned, classical = look_again_for_large_dice(colour, small, learned, classical, model_dir)
-        reading = combine(learned.dice, classical)
+        reading = combine(learned.dice, classical, learned.heat)
     return reading if scale == 1.0 else reading.scaled(1.0 / scale)
 
 

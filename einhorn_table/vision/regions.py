@@ -48,6 +48,33 @@ class DieMap:
         return float(self.cells.mean()) if self.cells.size else 0.0
 
 
+@dataclass(frozen=True, eq=False)
+class HeatMap:
+    """The detector's score (0..1) that a die's centre lies in each cell of a grid over
+    the frame."""
+
+    #: (rows, columns); cell (0, 0) is the frame's top left corner.
+    scores: npt.NDArray[np.float32]
+    #: A cell's side in the frame's pixels.
+    cell_px: float
+
+    def scaled(self, factor: float) -> HeatMap:
+        """The same map over a frame ``factor`` times as large."""
+        return HeatMap(self.scores, self.cell_px * factor)
+
+    def highest_in_middle(self, box: tuple[float, float, float, float]) -> float:
+        """The highest score in the middle half of ``box`` (x0, y0, x1, y1; frame
+        pixels): the cells its middle half covers, at least the one at its centre."""
+        x0, y0, x1, y1 = box
+        width, height = x1 - x0, y1 - y0
+        rows, columns = self.scores.shape
+        left = min(columns - 1, max(0, int((x0 + width / 4) // self.cell_px)))
+        top = min(rows - 1, max(0, int((y0 + height / 4) // self.cell_px)))
+        right = max(left + 1, min(columns, int(np.ceil((x1 - width / 4) / self.cell_px))))
+        bottom = max(top + 1, min(rows, int(np.ceil((y1 - height / 4) / self.cell_px))))
+        return float(self.scores[top:bottom, left:right].max())
+
+
 def spread(cells: npt.NDArray[np.bool_], reach: float) -> npt.NDArray[np.bool_]:
     """The cells within ``reach`` cells of a true one."""
     radius = max(0, int(np.ceil(reach)))
