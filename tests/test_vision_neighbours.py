@@ -84,6 +84,19 @@ def test_a_weak_find_stays_dropped() -> None:
     assert _added(image, weak) == []
 
 
+def test_a_weak_find_of_the_neighbour_itself_does_not_hold_it_back() -> None:
+    # The detector also finds the blue neighbour weakly (0.2, under the threshold), a
+    # little further out, where one find per die keeps it: that weak find is no die
+    # yet, and it is the neighbour's own, so the neighbour's find is still added.
+    image = _tray([((100, 100), RED), ((145, 100), BLUE), *LONE_DICE])
+    neighbour = Detection((138.0, 100.0), (40.0, 40.0), 0.6)
+    own_weak = Detection((155.0, 100.0), (40.0, 40.0), 0.2)
+    kept, added = _neighbours(image, [GROWN, neighbour, own_weak, *LONE])
+    assert neighbour not in kept
+    assert own_weak in kept
+    assert added == [neighbour]
+
+
 def test_no_find_is_added_without_a_sure_die_to_size_them_by() -> None:
     image = _tray([((100, 100), RED), ((140, 100), BLUE)])
     unsure = Detection((110.0, 100.0), (60.0, 60.0), 0.45)

@@ -63,9 +63,10 @@ def neighbours_of_another_colour(
     """The finds in ``found`` scored ``threshold`` or more that are not in ``kept``
     (one find per die, see :func:`~einhorn_table.vision.learned.distinct`) but are
     about a typical die's size (:data:`SMALLEST` to :data:`LARGEST`), lie at
-    least :data:`NEIGHBOUR_GAP` typical sides from every kept find, and show a body
-    colour other than (:data:`OTHER_COLOUR`) that of every find kept or added within
-    ``same_die_reach`` of them, strongest first. The typical side is the median of
+    least :data:`NEIGHBOUR_GAP` typical sides from every kept find scored
+    ``threshold`` or more, and show a body colour other than (:data:`OTHER_COLOUR`)
+    that of every such find, or find added, within ``same_die_reach`` of them,
+    strongest first. The typical side is the median of
     the kept finds scored :data:`SURE_SCORE` or more; with none, no find is added."""
     sure = [max(k.size) for k in kept if k.score >= SURE_SCORE]
     if not sure:
@@ -80,12 +81,15 @@ def neighbours_of_another_colour(
             colours[id(find)] = _body_colour(image, find.centre, typical)
         return colours[id(find)]
 
+    # Only the kept finds that count as dice can have dropped a find; a weak find kept
+    # below the threshold is often the dropped find's own die, found weakly beside it.
+    dice = [k for k in kept if k.score >= threshold]
     for find in sorted(found, key=lambda f: -f.score):
         if id(find) in kept_ids or find.score < threshold:
             continue
         if not SMALLEST * typical <= max(find.size) <= LARGEST * typical:
             continue
-        others = [*kept, *added]
+        others = [*dice, *added]
         if any(_gap(find, other) < NEIGHBOUR_GAP * typical for other in others):
             continue
         dropped_by = [
