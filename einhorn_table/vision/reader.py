@@ -325,12 +325,13 @@ def _assess(
 
 
 def _without_faces_taken_for_pips(candidates: list[_Candidate]) -> list[_Candidate]:
-    """The candidates less those whose "pips" hold pips of the other polarity.
+    """The candidates less those whose "pips" hold far smaller pips.
 
     A light die on a dark table is itself a light blob, as big as a pip may be: a
-    blob that has the other kind of pips inside it is a whole face, not a pip, and
-    reading it as one would give a die many times too big (a 1, or a 2 spanning two
-    dice).
+    blob that has pips inside it is a whole face, not a pip, and reading it as one
+    would give a die many times too big (a 1, or a 3 spanning three dice). Its pips
+    are of the other kind, or, where the red channel alone shows an orange or red
+    die as one light blob, of the same kind, found in the grey levels.
     """
     pips = [pip for candidate in candidates for pip in candidate.members]
     if not pips:
@@ -338,11 +339,10 @@ def _without_faces_taken_for_pips(candidates: list[_Candidate]) -> list[_Candida
     xs = np.array([pip.x for pip in pips])
     ys = np.array([pip.y for pip in pips])
     rs = np.array([pip.radius for pip in pips])
-    dark = np.array([pip.dark for pip in pips])
 
     def holds_pips(blob: Pip) -> bool:
         inside = np.hypot(xs - blob.x, ys - blob.y) < blob.radius
-        return bool(np.any(inside & (dark != blob.dark) & (rs < 0.5 * blob.radius)))
+        return bool(np.any(inside & (rs < 0.5 * blob.radius)))
 
     return [c for c in candidates if not any(holds_pips(pip) for pip in c.members)]
 
