@@ -1,9 +1,10 @@
 """The dice reader on the synthetic table: over the die sizes the issue names (15 to
 200 px), camera noise, blur, the lamp's brightness, and dice touching.
 
-Run: ``PYTHONPATH=. python benchmarks/vision_synthetic.py [--frames N] [--method M]
-[--models DIR] [--tables size noise blur lamp gap]`` (``--models``: other models, such
-as the fold models ``vision_models/train.py --train-fold`` writes).
+Run: ``PYTHONPATH=. python benchmarks/vision_synthetic.py [--frames N] [--first-seed S]
+[--method M] [--models DIR] [--tables size known noise blur lamp gap]`` (``--models``:
+other models, such as the fold models ``vision_models/train.py --train-fold`` writes;
+``--first-seed``: other frames of the same kinds, never read before).
 
 The labelled photos hold dice of about 20 to 120 pixels, from cameras with little
 noise. A camera mounted low over a small tray sees the dice larger; a camera in dim
@@ -15,6 +16,9 @@ colour and value:
 * by die size (the die's body, in pixels): with a random lamp, camera height
   (straight above, or 1.5 or 2.5 frame widths up, so that dice away from the middle
   show their sides) and blur, and the synthetic camera's usual noise;
+* the same frames with the die size known ("known"), as a calibration measures it
+  (the median side of the dice's boxes over the row, ``typical_die_px``), so that
+  large dice are read in a frame shrunk to their best scale;
 * by camera noise (its standard deviation in grey levels, each colour channel on
   its own), by blur (a Gaussian's standard deviation in pixels, as of a lens out of
   focus) and by the lamp (1 is the synthetic table's usual light, 0.25 a quarter of
@@ -37,6 +41,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -110,6 +115,18 @@ def touching_frame(gap: float, seed: int, size: int = 48) -> SynthFrame:
     return table.side_by_side(values, cells, centre=centre, gap=gap, angle=angle, colors=colours)
 
 
+def typical_die_px(frames: Iterable[SynthFrame]) -> float:
+    """The table's typical die as a calibration measures it: the median longer side of
+    the dice's boxes."""
+    return statistics.median(
+        max(x1 - x0, y1 - y0)
+        for shown in frames
+        for die in shown.dice
+        if die.value is not None
+        for x0, y0, x1, y1 in [die.box]
+    )
+
+
 def measure_row(
     name: str, frames: Iterable[SynthFrame], profile: ReaderProfile, models: Path = MODEL_DIR
 ) -> None:
@@ -145,6 +162,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=40, help="frames a row")
     parser.add_argument(
+        "--first-seed", type=int, default=0, help="each row's first frame (seeds follow on)"
+    )
+    parser.add_argument(
         "--method", choices=("combined", "learned", "classical"), default="combined"
     )
     parser.add_argument(
@@ -152,6 +172,11 @@ def main() -> None:
     )
     tables: dict[str, tuple[str, Sequence[float], Callable[[float, int], SynthFrame]]] = {
         "size": (
+            "die px",
+            SIZES,
+            lambda size, seed: sized_frame(int(size), 1000 * int(size) + seed),
+        ),
+        "known": (
             "die px",
             SIZES,
             lambda size, seed: sized_frame(int(size), 1000 * int(size) + seed),
@@ -180,10 +205,16 @@ def main() -> None:
         title, settings, frame_for = tables[key]
         if number:
             print()
+        if key == "known":
+            print("(read with the typical die known, as calibrated)")
         print(f"{title:>7} {columns}")
+        seeds = range(args.first_seed, args.first_seed + args.frames)
         for value in settings:
-            frames = (frame_for(value, seed) for seed in range(args.frames))
-            measure_row(f"{value:g}", frames, profile, args.models)
+            frames = [frame_for(value, seed) for seed in seeds]
+            row_profile = profile
+            if key == "known":
+                row_profile = replace(profile, typical_die_px=typical_die_px(frames))
+            measure_row(f"{value:g}", frames, row_profile, args.models)
 
 
 if __name__ == "__main__":

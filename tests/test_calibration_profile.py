@@ -159,7 +159,8 @@ def profiles(draw: st.DrawFn) -> CalibrationProfile:
                          pip_polarity=draw(st.sampled_from(("dark", "light", "both")))),
         reader=ReaderProfile(min_die_px=low, max_die_px=high,
                              min_confidence=draw(st.floats(0.0, 1.0)),
-                             max_side=draw(st.integers(64, 4096))),
+                             max_side=draw(st.integers(64, 4096)),
+                             typical_die_px=draw(st.one_of(st.none(), positive))),
         players=tuple(PlayerDice(n, c) for n, c in players),
         check=CheckSection(*draw(st.tuples(*[st.integers(0, 1000)] * 3))),
     )
@@ -169,3 +170,9 @@ def profiles(draw: st.DrawFn) -> CalibrationProfile:
 @given(profiles())
 def test_any_profile_round_trips_through_toml(profile: CalibrationProfile) -> None:
     assert parse_profile(tomllib.loads(profile_to_toml(profile))) == profile
+
+
+def test_a_typical_die_size_of_nothing_is_refused() -> None:
+    text = "version = 1\n[reader]\ntypical_die_px = 0.0\n"
+    with pytest.raises(ProfileError, match="typical_die_px must be above 0"):
+        parse_profile(tomllib.loads(text))

@@ -99,11 +99,16 @@ def candidate_readers(
     contrast in a window that shrinks with it, and a narrowed maximum read the
     few dice of a calibration better yet gave more silent errors on fresh
     pictures of the same table. Only the smallest die size and the pips' polarity
-    are narrowed; the one that reads the calibration's own dice best is taken
-    (:func:`best_reader`).
+    are narrowed; first of all, that narrowed reader also reading frames at the
+    scale of the typical die measured (``typical_die_px``: large dice are read
+    better shrunk; dice already small enough are read as they are). The one that
+    reads the calibration's own dice best is taken (:func:`best_reader`).
     """
     base = base or ReaderProfile()
-    found: list[ReaderProfile] = [reader_for(dice, base), base]
+    narrowed = reader_for(dice, base)
+    found: list[ReaderProfile] = [narrowed, base]
+    if dice.die_px is not None and dice.die_px > 0:
+        found.insert(0, replace(narrowed, typical_die_px=dice.die_px))
     unique: list[ReaderProfile] = []
     for reader in found:
         if reader not in unique:

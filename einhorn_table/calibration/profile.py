@@ -237,6 +237,7 @@ READER_CHECKS = _checks_from_defaults(
         "method": _choice(*READER_METHODS),
         "min_die_px": _number,
         "max_die_px": _number,
+        "typical_die_px": _number,
     },
 )
 CHECK_CHECKS: dict[str, Check] = {"rolls": _integer, "dice": _integer, "right": _integer}
@@ -291,6 +292,8 @@ def parse_profile(data: Mapping[str, Any]) -> CalibrationProfile:
         raise ProfileError("[reader] min_die_px must be smaller than max_die_px")
     if not 0.0 <= reader.min_confidence <= 1.0:
         raise ProfileError("[reader] min_confidence must be within 0 to 1")
+    if reader.typical_die_px is not None and reader.typical_die_px <= 0:
+        raise ProfileError("[reader] typical_die_px must be above 0")
     players = tuple(
         PlayerDice(name, _rgb(f"[players] {name}", value))
         for name, value in _sub_table(data, "players").items()

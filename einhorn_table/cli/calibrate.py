@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from einhorn_table.vision.profile import UNKNOWN_TABLE_DIE_PX, ReaderProfile
+from einhorn_table.vision.profile import READ_DIE_PX, UNKNOWN_TABLE_DIE_PX, ReaderProfile
 
 #: How long the last screen ("Calibration saved") stays before the command ends.
 SAVED_SECONDS = 3.0
@@ -103,6 +103,16 @@ def _from_labelled(folder: Path, out: Path, made_by: str) -> int:
 
 def _die_sizes(reader: ReaderProfile) -> str:
     """The die sizes the reader will take, as the profile gives them."""
+    sizes = _die_size_range(reader)
+    if reader.typical_die_px is not None:
+        sizes += (
+            f", frames shrunk where needed so that the typical die ({reader.typical_die_px:g}"
+            f" px) is {READ_DIE_PX:g} px across"
+        )
+    return sizes
+
+
+def _die_size_range(reader: ReaderProfile) -> str:
     low, high = reader.min_die_px, reader.max_die_px
     frame = f"of the frame shrunk to {reader.max_side} px"
     if low is not None and high is not None:

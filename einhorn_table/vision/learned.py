@@ -662,7 +662,7 @@ def read_frame_learned(
 ) -> LearnedFrame:
     """The learned reader on a BGR frame, within the profile's frame and die sizes:
     each die with the detector's score for it, and where dice might be."""
-    image, scale = shrunk(image, profile.max_side)
+    image, scale = shrunk(image, profile.read_side(*image.shape[:2]))
     smallest, largest = profile.die_px_range(scale)
     scored = learned_reader(model_dir).read_scored(
         image,

@@ -8,6 +8,11 @@ from dataclasses import dataclass
 #: as read (its longer side at most ``max_side``, 640): dice of 15 to 200 px there,
 #: with a margin.
 UNKNOWN_TABLE_DIE_PX = (12.0, 220.0)
+#: Where the table's typical die is known (a calibration measured it), frames are read
+#: shrunk so that it is about this many pixels across: both readers read dice of 30
+#: to 60 px best, larger ones less well (the detector was trained on smaller dice),
+#: and a smaller frame reads faster.
+READ_DIE_PX = 75.0
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,11 @@ class ReaderProfile:
     #: there, so that a phone's 4032-pixel photo reads as the same scene at 640.
     min_die_px: float | None = None
     max_die_px: float | None = None
+    #: The table's typical die (the median side of its dice's boxes), in pixels of the
+    #: full frame, where a calibration chose to read at its scale: frames are then
+    #: shrunk further, so that it is :data:`READ_DIE_PX` across (never enlarged).
+    #: None: only ``max_side`` sets the scale.
+    typical_die_px: float | None = None
     #: Which pips to look for: "dark", "light" or "both".
     pip_polarity: str = "both"
     #: Minimum contrast (grey levels) between a pip and the face around it.
@@ -37,6 +47,13 @@ class ReaderProfile:
     #: A die whose reading is less sure than this gets no value (None). Both readers
     #: scale their confidence so that 0.5 is their own measured default bar.
     min_confidence: float = 0.5
+
+    def read_side(self, height: int, width: int) -> float:
+        """The longest side a frame of this size is read at (at most its own)."""
+        side = float(self.max_side)
+        if self.typical_die_px is not None and self.typical_die_px > 0:
+            side = min(side, max(height, width) * READ_DIE_PX / self.typical_die_px)
+        return side
 
     def die_px_range(self, scale: float) -> tuple[float, float]:
         """The smallest and largest die in pixels of the frame as read, which is the

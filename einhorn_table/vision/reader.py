@@ -90,9 +90,10 @@ def read_frame(
     if profile.method not in ("combined", "learned") or not models_present(model_dir):
         return read_frame_classical(image, profile)
     # Both readers read the one shrunk frame, with the die sizes in its pixels.
-    colour, scale = shrunk(_as_colour(image), profile.max_side)
+    colour = _as_colour(image)
+    colour, scale = shrunk(colour, profile.read_side(*colour.shape[:2]))
     smallest, largest = profile.die_px_range(scale)
-    small = replace(profile, min_die_px=smallest, max_die_px=largest)
+    small = replace(profile, min_die_px=smallest, max_die_px=largest, typical_die_px=None)
     learned = read_frame_learned(colour, small, model_dir)
     if profile.method == "learned":
         reading = FrameReading(tuple(die for die, _ in learned.dice))
@@ -122,7 +123,8 @@ def read_frame_classical(
     found are judged as without it.
     """
     profile = profile or ReaderProfile()
-    colour, scale = shrunk(_as_colour(image), profile.max_side)
+    colour = _as_colour(image)
+    colour, scale = shrunk(colour, profile.read_side(*colour.shape[:2]))
     grey: GreyImage = np.asarray(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), np.uint8)
     inside = None if regions is None else regions.mask(grey.shape, scale)
     smallest, largest = profile.die_px_range(scale)
