@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import random
+import sys
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+from vision_synthetic import sized_frame
 
 from einhorn_table.vision.colours import FaceColours
 from einhorn_table.vision.large_dice import (
@@ -68,6 +75,37 @@ def test_a_second_look_is_taken_where_the_detector_read_none_of_its_finds() -> N
     pips = found(((210, 110, 250, 150), None), ((300, 200, 340, 240), None))
     assert needs_second_look(pips, 40.0)
     assert not needs_second_look(found(((210, 110, 250, 150), None), ((10, 10, 50, 50), 2)), 40.0)
+
+
+def test_a_second_look_is_taken_where_only_weak_finds_were_read() -> None:
+    # A large die's pips, each found weakly (under 0.5) and read as a sure 1.
+    def weak(*dice: tuple[Box, int | None]) -> LearnedFrame:
+        first = found(*dice)
+        return replace(first, dice=tuple((die, 0.4) for die, _ in first.dice))
+
+    assert needs_second_look(weak(((210, 110, 250, 150), 1), ((300, 200, 340, 240), 1)), 40.0)
+    # A die read where the detector is fairly sure of it is a die: no second look.
+    sure_and_weak = found(((10, 10, 50, 50), 2))
+    sure_and_weak = replace(
+        sure_and_weak,
+        dice=(*sure_and_weak.dice, (DieReading((300, 200, 340, 240), 1, 0.9, FACE.body), 0.4)),
+        faces=(FACE, FACE),
+    )
+    assert not needs_second_look(sure_and_weak, 40.0)
+
+
+@pytest.mark.parametrize(("size", "seed", "value"), [(130, 130127, 4), (160, 160138, 4)])
+def test_a_large_die_whose_pip_alone_was_found_is_not_read_as_a_1(
+    size: int, seed: int, value: int
+) -> None:
+    # Frames of the synthetic benchmark's size table (``--first-seed 100``): the
+    # detector found one pip of the 4, weakly (under 0.5), and the classifier read it as a
+    # sure 1; the classical reader found the face but could not read it. No die was
+    # read that the detector was fairly sure of, so the second look now sees it whole.
+    frame = sized_frame(size, seed)
+    shown = next(die for die in frame.dice if die.value == value)
+    read = read_frame(frame.image).dice
+    assert [d.value for d in read if same_die(shown.box, d.box)] == [value]
 
 
 def test_a_large_die_the_classical_reader_cannot_read_calls_for_no_second_look() -> None:

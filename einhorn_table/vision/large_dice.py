@@ -63,6 +63,9 @@ SECOND_LOOK_PX = 100.0
 LARGE_DIE_TARGET = 70.0
 #: ...and by at least this factor (also where no die has been found to size it by).
 MOST_SCALE = 0.5
+#: A die found with a detector score this high is a die, not a part of one (the bar
+#: above which a die only the detector finds is kept, :data:`combined.ALONE_SCORE`).
+SURE_DIE_SCORE = 0.5
 #: A die the first look found at least this share of a large die's side, inside it, is
 #: that die seen whole (a part of its face, or its pips, are smaller).
 SEEN_WHOLE = 0.8
@@ -102,10 +105,11 @@ def needs_second_look(learned: LearnedFrame, largest_found: float) -> bool:
     """Whether the frame may hold dice too large for the detector: a die of
     :data:`SECOND_LOOK_PX` or more was found (``largest_found``, its side, by either
     reader), the detector found no die at all (its regions are None then), or the
-    learned reader read none of the dice it found (they may be a large die's pips)."""
+    learned reader read none of the dice it is fairly sure of (:data:`SURE_DIE_SCORE`):
+    the finds it read may then be a large die's pips, each read as a 1."""
     if largest_found >= SECOND_LOOK_PX or learned.regions is None:
         return True
-    return all(die.value is None for die, _ in learned.dice)
+    return all(die.value is None or score < SURE_DIE_SCORE for die, score in learned.dice)
 
 
 def read_large_dice(
