@@ -14,6 +14,7 @@ from einhorn_table.vision.combined import (
     FAR_FROM_SURE,
     GUESSED_BOX,
     LIKELY_SCORE,
+    PIP_OF_FACE,
     SURE_VALUE,
     TEXTURE_HEAT,
     UNBACKED_CLASSICAL,
@@ -68,6 +69,19 @@ def test_a_die_keeps_the_detector_s_box_where_the_classical_one_is_a_guess() -> 
     assert [d.box for d in combine([(six, 0.72)], FrameReading((near,))).dice] == [near.box]
     fitted = replace(guess, value=6, confidence=0.9, box=(168.0, 276.0, 220.0, 328.0))
     assert [d.box for d in combine([(six, 0.72)], FrameReading((fitted,))).dice] == [fitted.box]
+
+
+def test_a_learned_1_that_is_one_pip_of_an_unread_face_is_asked_about() -> None:
+    # From the synthetic table: the detector found one pip of a green 2 of 100 px (a
+    # box of 51 px) and the classifier read it as a sure 1; the classical reader found
+    # the whole face (101 px) but could not read it.
+    pip = DieReading((392.0, 187.0, 443.0, 238.0), 1, 0.97, (22, 140, 64))
+    face = DieReading((361.0, 185.0, 462.0, 286.0), None, 0.38, (22, 140, 64))
+    reading = combine([(pip, 0.43)], FrameReading((face,)))
+    assert [(d.value, d.box) for d in reading.dice] == [(None, face.box)]
+    # A learned 1 about as large as the face is the face, and keeps its value.
+    whole = replace(pip, box=(366.0, 190.0, 366.0 + 101 * PIP_OF_FACE + 2, 281.0))
+    assert combine([(whole, 0.43)], FrameReading((face,))).values == (1,)
 
 
 def test_an_unsure_reader_gives_way_to_a_sure_one() -> None:

@@ -16,7 +16,9 @@ classical one misses. Together:
   unchanged and drop). Where the classifier is very sure
   (:data:`SURE_VALUE`) of a value with more pips than the classical reader fitted,
   that reader most likely missed some: the classifier's value stands, in the
-  detector's box (the classical one holds only the pips found);
+  detector's box (the classical one holds only the pips found). A learned 1 in a box
+  at most :data:`PIP_OF_FACE` of the face the classical reader found there but
+  could not read is one pip of that face (a 2's pip read as a 1): no value;
 * a die the classical reader cannot read whose box holds two or more of the learned
   reader's dice, close together (:data:`SLANT_REACH`), is one die seen on a slant,
   its top face and a side face (the detector finds both, and often scores the side
@@ -101,6 +103,9 @@ TEXTURE_HEAT = 0.1
 PART_SHARE = 0.5
 #: A classical box of no value this many times the detector's side is a guess.
 GUESSED_BOX = 2.0
+#: A learned 1 whose box is at most this share of the unread classical face it lies
+#: in is one pip of that face.
+PIP_OF_FACE = 0.625
 #: The top and a side face of one die lie within this many die sides of each other.
 SLANT_REACH = 1.2
 #: The two readers' boxes of one die have centres within this share of the larger
@@ -192,6 +197,9 @@ def combine(
         elif _guessed_box(twin, die):
             # The classical reader fitted no face here, in a box twice the die's.
             dice.append(_agreed(die, twin))
+        elif _pip_of_a_face(die, twin):
+            # The detector found one pip of a face the classical reader could not read.
+            dice.append(replace(twin, value=None, confidence=0.0))
         else:
             # The classical reader's box is fitted to the pips; the detector's is rougher.
             dice.append(replace(_agreed(die, twin), box=twin.box))
@@ -291,6 +299,17 @@ def _missed_pips(learned: DieReading, classical: DieReading) -> bool:
     if learned.value is None or classical.value is None:
         return False
     return learned.confidence >= SURE_VALUE and learned.value > classical.value
+
+
+def _pip_of_a_face(learned: DieReading, classical: DieReading) -> bool:
+    """Whether the learned reader's 1 is one pip of the face the classical reader
+    found there but could not read: its box at most :data:`PIP_OF_FACE` of that face's
+    side (a 2's pip read as a 1)."""
+    return (
+        learned.value == 1
+        and classical.value is None
+        and box_side(learned.box) <= PIP_OF_FACE * box_side(classical.box)
+    )
 
 
 def _agreed(learned: DieReading, classical: DieReading) -> DieReading:
