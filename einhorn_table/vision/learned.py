@@ -102,8 +102,10 @@ PROBABILITY_BAR = 0.9
 SURE_FLOOR = (SECOND_LOOK_VIEWS * PROBABILITY_BAR - len(OTHER_VIEWS)) / len(FIRST_VIEWS)
 #: A place the detector scores below this is no die, unless it is a weak find: one
 #: scored from WEAK_DETECTION_THRESHOLD up, at least WEAK_FIND_REACH die sides from
-#: every find scored higher, which is a die only where the first look (FIRST_VIEWS)
-#: is all but certain of its value (CERTAIN_PROBABILITY); it gets no second look.
+#: every find scored higher (or nearer, where it is a touching neighbour of another
+#: colour, :mod:`~einhorn_table.vision.neighbours`), which is a die only where the
+#: first look (FIRST_VIEWS) is all but certain of its value (CERTAIN_PROBABILITY);
+#: it gets no second look.
 #: The detector scores some dice low, most of them small ones in crowded photos
 #: (see the model card).
 DETECTION_THRESHOLD = 0.3
@@ -594,6 +596,15 @@ class LearnedReader:
             for d in sized
             if d.score < detection_threshold and _apart(d, detections, WEAK_FIND_REACH)
         ]
+        # ... unless it is a touching neighbour of another colour.
+        near = [d for d in sized if d.score < detection_threshold and d not in weak]
+        weak += neighbours_of_another_colour(
+            image,
+            [*near, *detections],
+            detections,
+            threshold=WEAK_DETECTION_THRESHOLD,
+            same_die_reach=WEAK_FIND_REACH,
+        )
         probabilities = self.classify(image, detections)
         weak_probabilities = self.classify_weak(image, weak)
         height, width = image.shape[:2]

@@ -8,6 +8,11 @@ find is dropped as the same die seen again. Most dropped finds are the same die
 (another local maximum on its face, a side face on a slant), which shows the same
 body colour. A find whose body colour differs from that of every find that dropped
 it is a neighbour of another colour: a die of its own.
+
+The same test keeps a weak find (scored under the detection threshold) that lies
+within a die's side of a stronger one, which would otherwise be taken for a part of
+that die: where dice touch, the detector may score the neighbour only 0.2 or so.
+Such a find is still a die only where the classifier is all but certain of it.
 """
 
 from __future__ import annotations
