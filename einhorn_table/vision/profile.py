@@ -8,10 +8,12 @@ from dataclasses import dataclass
 #: as read (its longer side at most ``max_side``, 640): dice of 15 to 200 px there,
 #: with a margin.
 UNKNOWN_TABLE_DIE_PX = (12.0, 220.0)
-#: Where the table's typical die is known (a calibration measured it), frames are read
-#: shrunk so that it is about this many pixels across: both readers read dice of 30
-#: to 60 px best, larger ones less well (the detector was trained on smaller dice),
-#: and a smaller frame reads faster.
+#: Where the table's typical die is known (a calibration measured it: the side of its
+#: box, about 1.25 times the die's edge for dice lying at any angle), frames are read
+#: shrunk so that it is about this many pixels, about 60 px of edge: both readers read
+#: dice of 30 to 60 px best, larger ones less well (the detector was trained on
+#: smaller dice), and a smaller frame reads faster. At 50 (about 40 px of edge) large
+#: dice whose pip a sheen hides were misread more often (see the model card).
 READ_DIE_PX = 75.0
 
 
