@@ -483,8 +483,8 @@ def test_a_weak_find_is_a_die_only_where_its_first_look_is_certain() -> None:
     # which could still be certain, its second.
     assert batches == [QUARTER_TURNS, 2, 1]
     # Weak finds do not size the map of where dice may lie (the strong find does).
-    found, regions = reader.detect(frame, 0.3, weakest=WEAK_DETECTION_THRESHOLD)
-    strong, strong_regions = reader.detect(frame, 0.3)
+    found, regions, _ = reader.detect(frame, 0.3, weakest=WEAK_DETECTION_THRESHOLD)
+    strong, strong_regions, _ = reader.detect(frame, 0.3)
     assert len(found) == 4 and len(strong) == 1
     assert regions is not None and strong_regions is not None
     assert np.array_equal(regions.mask(frame.shape), strong_regions.mask(frame.shape))
@@ -505,7 +505,7 @@ def test_the_grid_step_is_the_detectors_own() -> None:
 
     reader = LearnedReader()
     reader.detector = coarse_detector
-    dice, regions = reader.detect(frame, threshold=0.3)
+    dice, regions, _ = reader.detect(frame, threshold=0.3)
     assert len(dice) == 1
     assert dice[0].centre == pytest.approx((7.5 * step, 5.5 * step))
     assert dice[0].size == pytest.approx((2.0 * step, 2.0 * step))

@@ -408,17 +408,10 @@ class LearnedReader:
 
     def detect(
         self, image: npt.NDArray[np.uint8], threshold: float, *, weakest: float | None = None
-    ) -> tuple[list[Detection], DieMap | None]:
-        """Die centres and sizes in a BGR frame scored ``threshold`` or more (or down
-        to ``weakest``, strongest first), and where dice may lie, sized by the dice
-        scored ``threshold`` or more."""
-        dice, regions, _ = self.detect_with_heat(image, threshold, weakest=weakest)
-        return dice, regions
-
-    def detect_with_heat(
-        self, image: npt.NDArray[np.uint8], threshold: float, *, weakest: float | None = None
     ) -> tuple[list[Detection], DieMap | None, HeatMap]:
-        """What :meth:`detect` gives, and the detector's score over the frame."""
+        """Die centres and sizes in a BGR frame scored ``threshold`` or more (or down
+        to ``weakest``, strongest first); where dice may lie, sized by the dice scored
+        ``threshold`` or more; and the detector's score over the frame."""
         padded = padded_to_grid(image)
         out = self.detector(frame_blob(padded))[0]
         # The grid step is the model's own (its input side over its output side).
@@ -584,20 +577,19 @@ class LearnedReader:
     ) -> LearnedFrame:
         """Every die in the frame, read where the classifier is sure, each with the
         detector's score for it (0..1); and the regions where a die might be."""
-        found, regions, heat = self.detect_with_heat(
+        found, regions, heat = self.detect(
             image, detection_threshold, weakest=WEAK_DETECTION_THRESHOLD
         )
         sized = [d for d in found if min_die_px <= max(d.size) <= max_die_px]
         detections = [d for d in sized if d.score >= detection_threshold]
         # A weak find near a stronger one is more likely a part of that die (a side
         # face seen on a slant, a few of its pips) than another die.
-        weak = [
-            d
-            for d in sized
-            if d.score < detection_threshold and _apart(d, detections, WEAK_FIND_REACH)
-        ]
+        weak: list[Detection] = []
+        near: list[Detection] = []
+        for d in sized:
+            if d.score < detection_threshold:
+                (weak if _apart(d, detections, WEAK_FIND_REACH) else near).append(d)
         # ... unless it is a touching neighbour of another colour.
-        near = [d for d in sized if d.score < detection_threshold and d not in weak]
         weak += neighbours_of_another_colour(
             image,
             [*near, *detections],
