@@ -170,17 +170,13 @@ def main() -> None:
     parser.add_argument(
         "--models", type=Path, default=MODEL_DIR, help="the learned reader's models (a folder)"
     )
+    def of_size(size: float, seed: int) -> SynthFrame:
+        return sized_frame(int(size), 1000 * int(size) + seed)
+
+    # "known" reads the same frames as "size", with the typical die given.
     tables: dict[str, tuple[str, Sequence[float], Callable[[float, int], SynthFrame]]] = {
-        "size": (
-            "die px",
-            SIZES,
-            lambda size, seed: sized_frame(int(size), 1000 * int(size) + seed),
-        ),
-        "known": (
-            "die px",
-            SIZES,
-            lambda size, seed: sized_frame(int(size), 1000 * int(size) + seed),
-        ),
+        "size": ("die px", SIZES, of_size),
+        "known": ("die px", SIZES, of_size),
         "noise": ("noise", NOISES, lambda noise, seed: usual_frame(seed, noise=noise)),
         "blur": ("blur", BLURS, lambda blur, seed: usual_frame(seed, blur=blur)),
         "lamp": ("lamp", LAMPS, lambda lamp, seed: usual_frame(seed, lamp=lamp)),
