@@ -26,7 +26,13 @@ import numpy as np
 
 from einhorn_table.vision.drawing import draw_reading
 from einhorn_table.vision.labelled import find_sets, fold_of, load_set
-from einhorn_table.vision.learned import MODEL_DIR, ModelError, learned_reader
+from einhorn_table.vision.learned import (
+    MODEL_DIR,
+    SMALL_DICE_DETECTOR_FILE,
+    ModelError,
+    learned_reader,
+    small_dice_detector_present,
+)
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame
 from einhorn_table.vision.scoring import SetScore, score_image
@@ -42,12 +48,16 @@ def _percent(part: int, whole: int) -> str:
 def models_refused(folders: Iterable[Path], method: str = "combined") -> str | None:
     """Why the learned reader's models in ``folders`` cannot be measured (missing or
     unreadable), or None. Without them the reader quietly stands in the classical
-    reader alone, and a table headed with the models would measure that instead."""
+    reader alone, and a table headed with the models would measure that instead.
+    Each is loaded here, the small-dice detector too where the folder has it, so
+    that no photo's time includes loading a model."""
     if method == "classical":
         return None
     for folder in folders:
         try:
             learned_reader(folder)
+            if small_dice_detector_present(folder):
+                learned_reader(folder, SMALL_DICE_DETECTOR_FILE)
         except ModelError as error:
             return f"{error}; pass a folder holding both of the reader's models"
     return None
@@ -129,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     profile = ReaderProfile(method=args.method, min_confidence=args.min_confidence)
     print(f"reader: {args.method}"
           + (f", models from {args.models}" if args.models else "")
+          + ("" if small_dice_detector_present(args.models or MODEL_DIR)
+             else ", no small-dice detector")
           + (f", fold {args.fold} only" if args.fold is not None else "")
           + f", min_confidence {args.min_confidence:g}")
     folders = find_sets(args.datasets)

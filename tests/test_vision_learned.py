@@ -25,6 +25,7 @@ from einhorn_table.vision.learned import (
     PROBABILITY_BAR,
     QUARTER_TURNS,
     SECOND_LOOK_VIEWS,
+    SMALL_DICE_DETECTOR_FILE,
     STRIDE,
     WEAK_DETECTION_THRESHOLD,
     Detection,
@@ -347,6 +348,12 @@ def test_doctor_checks_the_models(tmp_path: Path) -> None:
     missing = check_reader(tmp_path)
     assert missing.status is Status.WARN
     assert "classical reader stands in" in missing.detail
+    for name in (DETECTOR_FILE, CLASSIFIER_FILE):
+        (tmp_path / name).write_bytes((MODEL_DIR / name).read_bytes())
+    without_small = check_reader(tmp_path)
+    assert without_small.status is Status.WARN
+    assert SMALL_DICE_DETECTOR_FILE in without_small.detail
+    assert "often not found" in without_small.detail
 
 
 def test_without_models_the_classical_reader_stands_in(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,6 +1,7 @@
-"""Train the learned dice reader's two models and export them to ONNX.
+"""Train the learned dice reader's three models and export them to ONNX.
 
-    python vision_models/train.py                     # both models, all development photos
+    python vision_models/train.py                     # all three, all development photos
+    python vision_models/train.py --only small-dice-detector   # one of them
     python vision_models/train.py --train-fold 0 --out /tmp/fold0   # hold fold 1 out
     python vision_models/train.py --refresh-faces     # classical_faces.json anew
 
@@ -17,9 +18,12 @@ faces of dice labelled without a whole-face box come from ``classical_faces.json
 reader changes.
 
 The classifier trains on the photos and the synthetic frames together, then on the
-photos alone (:data:`PHOTOS_EPOCHS`). Everything is seeded; on this machine's two
-CPU cores the default run took 46.6 minutes before that last phase was added, which
-adds about two (see the model card, ``vision_models/README.md``).
+photos alone (:data:`PHOTOS_EPOCHS`). The detector and the small-dice detector are
+the same network trained the same way, the second on crops whose dice may be
+smaller (:data:`SMALL_DICE_FLOOR`). Everything is seeded; on this machine's two CPU
+cores the classifier and the detector took 46.6 minutes before the classifier's
+last phase was added, which adds about two; the small-dice detector adds about 25
+(each model alone is under the hour; see the model card, ``vision_models/README.md``).
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from einhorn_table.vision.learned import (
     CROP,
     CROP_MARGIN,
     DETECTOR_FILE,
+    SMALL_DICE_DETECTOR_FILE,
     STRIDE,
     UNREADABLE,
     crop_square,
@@ -314,15 +319,28 @@ class Detector(nn.Module):
         return out
 
 
+#: How far the detector's training crops may shrink a photo's dice: to this share
+#: of their size, but never under this many pixels (so its smallest training dice,
+#: from photos whose dice are about 40 px, are about 20 px).
+DETECTOR_FLOOR = (0.5, 14.0)
+#: The small-dice detector's floor: dice down to 12 px, the smallest the reader looks
+#: for on a table it has not measured.
+SMALL_DICE_FLOOR = (0.3, 12.0)
+
+
 def detector_sample(
-    photo: Photo, rng: np.random.Generator, side: int
+    photo: Photo,
+    rng: np.random.Generator,
+    side: int,
+    floor: tuple[float, float] = DETECTOR_FLOOR,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A random ``side`` x ``side`` training crop and its targets: heat (h, w),
-    geometry (4, h, w) and a mask (h, w) of the centre cells."""
+    geometry (4, h, w) and a mask (h, w) of the centre cells. The photo is scaled
+    at random, its dice no smaller than ``floor`` (a share of their size, pixels)."""
     image = photo.image
     sizes = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in photo.dice]
     typical = float(np.median(sizes))
-    low, high = max(0.5, 14 / typical), min(2.0, 180 / typical)
+    low, high = max(floor[0], floor[1] / typical), min(2.0, 180 / typical)
     scale = math.exp(rng.uniform(math.log(low), math.log(high))) if low < high else 1.0
     angle = rng.choice([0, 90, 180, 270]) + (rng.uniform(-20, 20) if rng.random() < 0.3 else 0.0)
     # Centre the crop on a die most of the time, anywhere otherwise.
@@ -405,7 +423,11 @@ def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 def train_detector(
-    sources: dict[str, list[Photo]], steps: int, seed: int, log: bool = True
+    sources: dict[str, list[Photo]],
+    steps: int,
+    seed: int,
+    log: bool = True,
+    floor: tuple[float, float] = DETECTOR_FLOOR,
 ) -> Detector:
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -423,7 +445,7 @@ def train_detector(
         for _ in range(16):
             name = names[rng.choice(len(names), p=weights)]
             photos = sources[name]
-            batch.append(detector_sample(photos[rng.integers(len(photos))], rng, side))
+            batch.append(detector_sample(photos[rng.integers(len(photos))], rng, side, floor))
         x = torch.from_numpy(np.stack([normalised(b[0]).transpose(2, 0, 1) for b in batch]))
         heat = torch.from_numpy(np.stack([b[1] for b in batch]))
         geometry = torch.from_numpy(np.stack([b[2] for b in batch]))
@@ -713,7 +735,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--threads", type=int, default=os.cpu_count() or 1, help="CPU threads for PyTorch"
     )
-    parser.add_argument("--only", choices=("detector", "classifier"), default=None)
+    parser.add_argument(
+        "--only",
+        choices=("detector", "classifier", "small-dice-detector"),
+        default=None,
+        help="train one of the three models (default: all three)",
+    )
     parser.add_argument(
         "--refresh-faces",
         action="store_true",
@@ -746,6 +773,16 @@ def main(argv: list[str] | None = None) -> int:
             detector,
             torch.zeros(1, 3, 2 * ALIGN, 2 * ALIGN),
             args.out / DETECTOR_FILE,
+            {2: "height", 3: "width"},
+        )
+    if args.only in (None, "small-dice-detector"):
+        small_dice = train_detector(
+            sources, args.detector_steps, args.seed, floor=SMALL_DICE_FLOOR
+        )
+        export(
+            small_dice,
+            torch.zeros(1, 3, 2 * ALIGN, 2 * ALIGN),
+            args.out / SMALL_DICE_DETECTOR_FILE,
             {2: "height", 3: "width"},
         )
     print(f"done in {(time.time() - start) / 60:.1f} minutes")

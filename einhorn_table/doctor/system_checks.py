@@ -121,12 +121,14 @@ def check_reader(model_dir: Path | None = None) -> CheckResult:
     where it is installed, else OpenCV)."""
     from einhorn_table.vision.learned import (
         MODEL_DIR,
+        SMALL_DICE_DETECTOR_FILE,
         ModelError,
         has_onnxruntime,
         learned_reader,
     )
 
     folder = model_dir or MODEL_DIR
+    reinstall = "Reinstall Einhorn Table (git pull, then ./start) to get vision_models/ back."
     try:
         learned_reader(folder)  # kept: the reader then reads with these models
     except ModelError as error:
@@ -134,7 +136,17 @@ def check_reader(model_dir: Path | None = None) -> CheckResult:
             "dice reader",
             Status.WARN,
             f"{error}; the classical reader stands in, which reads fewer dice",
-            "Reinstall Einhorn Table (git pull, then ./start) to get vision_models/ back.",
+            reinstall,
+        )
+    try:
+        learned_reader(folder, SMALL_DICE_DETECTOR_FILE)
+    except ModelError as error:
+        return CheckResult(
+            "dice reader",
+            Status.WARN,
+            f"{error}; dice under about 32 px in the frame as read (a camera mounted"
+            " high) are then often not found",
+            reinstall,
         )
     runner = "onnxruntime" if has_onnxruntime() else "OpenCV (onnxruntime is not installed)"
     return CheckResult(

@@ -56,7 +56,7 @@ import numpy.typing as npt
 
 from einhorn_table.vision.combined import ALONE_SCORE
 from einhorn_table.vision.frames import shrunk
-from einhorn_table.vision.learned import MODEL_DIR, LearnedFrame, learned_reader
+from einhorn_table.vision.learned import DETECTOR_FILE, MODEL_DIR, LearnedFrame, learned_reader
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.results import DieReading, FrameReading, box_side
 from einhorn_table.vision.scoring import centre_inside, same_die
@@ -84,6 +84,7 @@ def look_again_for_large_dice(
     learned: LearnedFrame,
     classical: FrameReading,
     model_dir: Path = MODEL_DIR,
+    detector: str = DETECTOR_FILE,
 ) -> tuple[LearnedFrame, FrameReading]:
     """``learned`` (the learned reader's first look at ``image``), with the large dice
     of a second look in a shrunk frame where it may have missed them, and
@@ -92,7 +93,7 @@ def look_again_for_large_dice(
     largest = largest_die(learned, classical)
     if not needs_second_look(learned, largest):
         return learned, classical
-    seen = read_large_dice(image, profile, largest, model_dir)
+    seen = read_large_dice(image, profile, largest, model_dir, detector)
     large = dice_of_at_least(seen, LARGE_DIE_PX)
     return with_large_dice(learned, large), unseen_large_dice_unread(classical, seen)
 
@@ -122,6 +123,7 @@ def read_large_dice(
     profile: ReaderProfile,
     largest_found: float,
     model_dir: Path = MODEL_DIR,
+    detector: str = DETECTOR_FILE,
 ) -> LearnedFrame:
     """The learned reader on ``image`` shrunk so that a die of ``largest_found`` pixels
     becomes about :data:`LARGE_DIE_TARGET` (by :data:`MOST_SCALE` at least): the dice
@@ -133,7 +135,7 @@ def read_large_dice(
     small, scale = shrunk(image, max(1, round(max(height, width) * scale)))
     smallest = SEEN_SHARE * LARGE_DIE_PX
     found = (
-        learned_reader(model_dir)
+        learned_reader(model_dir, detector)
         .read_scored(small, min_confidence=profile.min_confidence, min_die_px=smallest * scale)
         .scaled(1.0 / scale)
     )

@@ -45,6 +45,8 @@ from einhorn_table.vision.results import DieReading, FrameReading, box_centre, b
 #: Where the trained models live (the repository's ``vision_models/`` folder).
 MODEL_DIR = Path(__file__).resolve().parents[2] / "vision_models"
 DETECTOR_FILE = "dice_detector.onnx"
+#: A second detector, trained on dice down to 12 px, for frames whose dice are small.
+SMALL_DICE_DETECTOR_FILE = "dice_detector_small.onnx"
 CLASSIFIER_FILE = "dice_faces.onnx"
 
 #: The detector's output grid step, in input pixels, as ``train.py`` builds it. The
@@ -400,10 +402,13 @@ def _softmax(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
 
 
 class LearnedReader:
-    """The two models, loaded once; :meth:`read` reads a BGR frame."""
+    """The two models, loaded once; :meth:`read` reads a BGR frame. ``detector`` names
+    the detector's file (:data:`DETECTOR_FILE` or :data:`SMALL_DICE_DETECTOR_FILE`)."""
 
-    def __init__(self, model_dir: Path = MODEL_DIR, backend: str = "auto") -> None:
-        self.detector = load_net(model_dir / DETECTOR_FILE, backend, per_shape=True)
+    def __init__(
+        self, model_dir: Path = MODEL_DIR, backend: str = "auto", detector: str = DETECTOR_FILE
+    ) -> None:
+        self.detector = load_net(model_dir / detector, backend, per_shape=True)
         self.classifier = load_net(model_dir / CLASSIFIER_FILE, backend)
 
     def detect(
@@ -649,10 +654,11 @@ def _clipped(
     return (max(0.0, x0), max(0.0, y0), min(float(width), x1), min(float(height), y1))
 
 
-@lru_cache(maxsize=4)
-def learned_reader(model_dir: Path = MODEL_DIR) -> LearnedReader:
-    """The reader for these models, loaded on first use and kept."""
-    return LearnedReader(model_dir)
+@lru_cache(maxsize=8)
+def learned_reader(model_dir: Path = MODEL_DIR, detector: str = DETECTOR_FILE) -> LearnedReader:
+    """The reader for these models (``detector``: which detector's file), loaded on
+    first use and kept."""
+    return LearnedReader(model_dir, detector=detector)
 
 
 def models_present(model_dir: Path = MODEL_DIR) -> bool:
@@ -660,14 +666,22 @@ def models_present(model_dir: Path = MODEL_DIR) -> bool:
     return (model_dir / DETECTOR_FILE).is_file() and (model_dir / CLASSIFIER_FILE).is_file()
 
 
+def small_dice_detector_present(model_dir: Path = MODEL_DIR) -> bool:
+    """Whether the detector for small dice is there (the reader does without it)."""
+    return (model_dir / SMALL_DICE_DETECTOR_FILE).is_file()
+
+
 def read_frame_learned(
-    image: npt.NDArray[np.uint8], profile: ReaderProfile, model_dir: Path = MODEL_DIR
+    image: npt.NDArray[np.uint8],
+    profile: ReaderProfile,
+    model_dir: Path = MODEL_DIR,
+    detector: str = DETECTOR_FILE,
 ) -> LearnedFrame:
     """The learned reader on a BGR frame, within the profile's frame and die sizes:
     each die with the detector's score for it, and where dice might be."""
     image, scale = shrunk(image, profile.read_side(*image.shape[:2]))
     smallest, largest = profile.die_px_range(scale)
-    scored = learned_reader(model_dir).read_scored(
+    scored = learned_reader(model_dir, detector).read_scored(
         image,
         min_confidence=profile.min_confidence,
         min_die_px=0.7 * smallest,

@@ -26,12 +26,20 @@ from einhorn_table.vision.grouping import (
 )
 from einhorn_table.vision.large_dice import look_again_for_large_dice
 from einhorn_table.vision.layouts import GRID, LAYOUTS, LayoutFit, fit_layout
-from einhorn_table.vision.learned import MODEL_DIR, models_present, read_frame_learned
+from einhorn_table.vision.learned import (
+    DETECTOR_FILE,
+    MODEL_DIR,
+    SMALL_DICE_DETECTOR_FILE,
+    models_present,
+    read_frame_learned,
+    small_dice_detector_present,
+)
 from einhorn_table.vision.order_stats import median, percentile
 from einhorn_table.vision.pips import GreyImage, Pip, contrast_map, find_pips
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.regions import DieMap
 from einhorn_table.vision.results import Box, DieReading, FrameReading
+from einhorn_table.vision.small_dice import dice_are_small
 
 ColourImage = npt.NDArray[np.uint8]
 
@@ -85,6 +93,8 @@ def read_frame(
     :mod:`einhorn_table.vision.combined`), the learned one alone, or the classical
     one alone (:func:`read_frame_classical`, also used where the models are missing).
     ``model_dir`` holds the learned reader's models (by default ``vision_models/``).
+    Where the dice found are small, the frame is read again with the small-dice
+    detector, where ``model_dir`` has it (:mod:`einhorn_table.vision.small_dice`).
     """
     profile = profile or ReaderProfile()
     if profile.method not in ("combined", "learned") or not models_present(model_dir):
@@ -94,20 +104,31 @@ def read_frame(
     colour, scale = shrunk(colour, profile.read_side(*colour.shape[:2]))
     smallest, largest = profile.die_px_range(scale)
     small = replace(profile, min_die_px=smallest, max_die_px=largest, typical_die_px=None)
-    learned = read_frame_learned(colour, small, model_dir)
-    if profile.method == "learned":
-        reading = FrameReading(tuple(die for die, _ in learned.dice))
-    else:
-        # The classical reader looks only where the detector sees anything die-like,
-        # and (unless calibration chose) only for the kind of pip those dice have.
-        if small.pip_polarity == "both":
-            small = replace(small, pip_polarity=likely_pip_polarity(learned.dice, learned.faces))
-        classical = read_frame_classical(colour, small, regions=learned.regions)
-        # Dice too large for the detector: it looks again at a shrunk frame, which
-        # also checks the classical reader's large dice.
-        learned, classical = look_again_for_large_dice(colour, small, learned, classical, model_dir)
-        reading = combine(learned.dice, classical, learned.heat)
+    reading = _read_shrunk(colour, small, profile.method, model_dir, DETECTOR_FILE)
+    if small_dice_detector_present(model_dir) and dice_are_small(reading):
+        reading = _read_shrunk(colour, small, profile.method, model_dir, SMALL_DICE_DETECTOR_FILE)
     return reading if scale == 1.0 else reading.scaled(1.0 / scale)
+
+
+def _read_shrunk(
+    colour: ColourImage, small: ReaderProfile, method: str, model_dir: Path, detector: str
+) -> FrameReading:
+    """The learned reader (with ``detector``), or both readers combined, on a frame
+    already shrunk to be read, ``small`` giving die sizes in its pixels."""
+    learned = read_frame_learned(colour, small, model_dir, detector)
+    if method == "learned":
+        return FrameReading(tuple(die for die, _ in learned.dice))
+    # The classical reader looks only where the detector sees anything die-like,
+    # and (unless calibration chose) only for the kind of pip those dice have.
+    if small.pip_polarity == "both":
+        small = replace(small, pip_polarity=likely_pip_polarity(learned.dice, learned.faces))
+    classical = read_frame_classical(colour, small, regions=learned.regions)
+    # Dice too large for the detector: it looks again at a shrunk frame, which
+    # also checks the classical reader's large dice.
+    learned, classical = look_again_for_large_dice(
+        colour, small, learned, classical, model_dir, detector
+    )
+    return combine(learned.dice, classical, learned.heat)
 
 
 def read_frame_classical(
