@@ -20,7 +20,7 @@ from einhorn_table.vision.learned import (
 )
 from einhorn_table.vision.reader import read_frame
 from einhorn_table.vision.results import Box, DieReading, FrameReading
-from einhorn_table.vision.scoring import LabelledDie, match
+from einhorn_table.vision.scoring import LabelledDie, score_image
 from einhorn_table.vision.small_dice import SMALL_DICE_PX, dice_are_small
 
 #: byler_d6's crowded photo of 22 dice of about 40 px; shrunk to half, as a camera
@@ -57,11 +57,8 @@ def without_small_dice_detector(tmp_path_factory: pytest.TempPathFactory) -> Pat
 
 
 def _right_and_wrong(reading: FrameReading, dice: list[LabelledDie]) -> tuple[int, int]:
-    pairs = dict(match(dice, reading.dice))
-    values = [reading.dice[pairs[i]].value if i in pairs else None for i in range(len(dice))]
-    right = sum(v == d.value for v, d in zip(values, dice, strict=True))
-    wrong = sum(v is not None and v != d.value for v, d in zip(values, dice, strict=True))
-    return right, wrong
+    score = score_image(dice, reading.dice)
+    return score.right, score.wrong
 
 
 def _halved(
