@@ -403,13 +403,19 @@ def _softmax(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
 
 class LearnedReader:
     """The two models, loaded once; :meth:`read` reads a BGR frame. ``detector`` names
-    the detector's file (:data:`DETECTOR_FILE` or :data:`SMALL_DICE_DETECTOR_FILE`)."""
+    the detector's file (:data:`DETECTOR_FILE` or :data:`SMALL_DICE_DETECTOR_FILE`);
+    ``classifier``, one already loaded from ``model_dir`` to share instead of loading
+    it again."""
 
     def __init__(
-        self, model_dir: Path = MODEL_DIR, backend: str = "auto", detector: str = DETECTOR_FILE
+        self,
+        model_dir: Path = MODEL_DIR,
+        backend: str = "auto",
+        detector: str = DETECTOR_FILE,
+        classifier: Net | None = None,
     ) -> None:
         self.detector = load_net(model_dir / detector, backend, per_shape=True)
-        self.classifier = load_net(model_dir / CLASSIFIER_FILE, backend)
+        self.classifier = classifier or load_net(model_dir / CLASSIFIER_FILE, backend)
 
     def detect(
         self, image: npt.NDArray[np.uint8], threshold: float, *, weakest: float | None = None
@@ -654,11 +660,19 @@ def _clipped(
     return (max(0.0, x0), max(0.0, y0), min(float(width), x1), min(float(height), y1))
 
 
-@lru_cache(maxsize=8)
 def learned_reader(model_dir: Path = MODEL_DIR, detector: str = DETECTOR_FILE) -> LearnedReader:
     """The reader for these models (``detector``: which detector's file), loaded on
-    first use and kept."""
-    return LearnedReader(model_dir, detector=detector)
+    first use and kept, however the arguments are passed. The small-dice detector's
+    reader shares the usual reader's classifier, which is loaded once."""
+    return _kept_reader(model_dir, detector)
+
+
+@lru_cache(maxsize=8)
+def _kept_reader(model_dir: Path, detector: str) -> LearnedReader:
+    if detector == DETECTOR_FILE:
+        return LearnedReader(model_dir)
+    shared = _kept_reader(model_dir, DETECTOR_FILE).classifier
+    return LearnedReader(model_dir, detector=detector, classifier=shared)
 
 
 def models_present(model_dir: Path = MODEL_DIR) -> bool:
