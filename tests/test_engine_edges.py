@@ -11,6 +11,7 @@ from einhorn_table.rules import (
     Category,
     Counterparty,
     Match,
+    MatchEnd,
     Roll,
     Setup,
     StartRoll,
@@ -18,6 +19,7 @@ from einhorn_table.rules import (
     Topup,
     TurnResult,
     Variant,
+    match_end,
 )
 
 
@@ -27,9 +29,12 @@ def started(
     *,
     central: int | None = None,
     games: int | None = None,
+    target: int | None = None,
 ) -> Match:
     """A match in which Ana won the starting roll."""
-    match = Match(Setup.for_variant(variant, players, central=central, games=games))
+    match = Match(
+        Setup.for_variant(variant, players, central=central, games=games, target=target)
+    )
     match.apply(StartRoll(player="Ana", dice=(6, 6, 6)))
     for name in players[1:]:
         match.apply(StartRoll(player=name, dice=(1, 1, 2)))
@@ -61,6 +66,36 @@ def test_short_payment_from_the_central_stash() -> None:
     outcome = match.apply(Roll(player="Ana", dice=(1, 3, 5)))
     assert isinstance(outcome, TurnResult) and outcome.transfers[0].stones == 0
     assert outcome.match_over and match.ledger().winner == "Ana"
+    assert match_end(match.ledger()) is MatchEnd.CENTRAL_EMPTY
+
+
+def _dreifaltigkeit_called_and_rolled(match: Match) -> None:
+    """Ana takes every other player's game stones and the game ends (4.4)."""
+    match.apply(Call(player="Ana", call=Category.DREIFALTIGKEIT))
+    match.apply(Roll(player="Ana", dice=(4, 4, 4)))
+
+
+def test_why_a_match_ended_is_its_games_its_target_or_its_central_stash() -> None:
+    match = started(games=2)
+    assert match_end(match.ledger()) is None
+    _dreifaltigkeit_called_and_rolled(match)  # game 1 over, game 2 to come
+    ledger = match.ledger()
+    assert not match.over and match_end(ledger) is None and ledger.game == 2
+
+    last = started(games=1)
+    _dreifaltigkeit_called_and_rolled(last)
+    assert last.over and match_end(last.ledger()) is MatchEnd.GAMES_PLAYED
+
+    # Ana's stash after game 1: 7 of her own + Ben's 6 = 13; a target of 13 ends it.
+    reached = started(games=10, target=13)
+    _dreifaltigkeit_called_and_rolled(reached)
+    ledger = reached.ledger()
+    assert reached.over and ledger.game == 1 and ledger.player("Ana").stash == 13
+    assert match_end(ledger) is MatchEnd.TARGET_REACHED and ledger.target == 13
+
+    short = started(games=10, target=14)
+    _dreifaltigkeit_called_and_rolled(short)
+    assert not short.over and match_end(short.ledger()) is None
 
 
 def test_pass_stone_needs_an_owner_with_stones() -> None:

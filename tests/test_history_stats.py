@@ -167,6 +167,25 @@ def test_show_tells_the_match_turn_by_turn(tmp_path: Path) -> None:
     assert "Game 1 · Ben stayed silent, rolled 2 2 3 = Wunsch: -1 to the central stash" in words
 
 
+def test_show_says_why_a_match_ended_before_its_games_were_played() -> None:
+    start = [
+        '{"type": "start_roll", "player": "Ana", "dice": [6, 6, 5]}',
+        '{"type": "start_roll", "player": "Ben", "dice": [1, 1, 2]}',
+        '{"type": "call", "player": "Ana", "call": "dreifaltigkeit"}',
+        '{"type": "roll", "player": "Ana", "dice": [4, 4, 4]}',
+    ]
+    setup = '{"v": 1, "type": "setup", "variant": "einhorn", "players": ["Ana", "Ben"]'
+    # Ana's stash after game 1: her 7 game stones and Ben's 6.
+    reached = narrate([setup + ', "games": 10, "target": 13}', *start])
+    assert "Match over (a stash reached 13): Ana wins with 13 stones" in reached
+    played = narrate([setup + ', "games": 1}', *start])
+    assert "Match over: Ana wins with 13 stones" in played
+    # 13 stones: the deal and Ana's starting stone empty it; her silent Einhorn gets 0.
+    dry = narrate([setup + ', "central": 13}', *start[:2],
+                   '{"type": "roll", "player": "Ana", "dice": [1, 3, 5]}'])
+    assert "Match over (the central stash is empty): Ana wins with 7 stones" in dry
+
+
 def test_csv_has_a_row_per_line_with_the_ledger(tmp_path: Path) -> None:
     match = bot_match(7)
     lines = match.notation().splitlines()

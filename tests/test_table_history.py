@@ -30,7 +30,7 @@ from einhorn_table.adapters.history_log import HistoryRecorder  # noqa: E402
 from einhorn_table.adapters.pygame_screen import PygameScreen  # noqa: E402
 from einhorn_table.cli import main  # noqa: E402
 from einhorn_table.cli.play import seats_for  # noqa: E402
-from einhorn_table.cli.table_app import Started, start_match  # noqa: E402
+from einhorn_table.cli.table_app import Started, standings_text, start_match  # noqa: E402
 from einhorn_table.history import MatchStore, TableLog  # noqa: E402
 from einhorn_table.history.store import connect_file  # noqa: E402
 from einhorn_table.history.view import history_line, history_summary  # noqa: E402
@@ -227,19 +227,17 @@ def test_a_restart_soon_after_a_crash_goes_on_without_asking(tmp_path: Path) -> 
     store.close()
 
 
-def test_the_history_screen_opens_from_the_final_standings(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
-    setup = Setup.for_variant(EINHORN, ["Ana", "Ben"], games=1)
-    started = start_match(TableLog(store), setup, None, Choice.NEW)
-    c = TableController(started.match, started.recorder,
-                        [Seat("Ana", RED, "red"), Seat("Ben", BLUE, "blue")], None,
-                        archive=lambda: history_summary(store))
+def _play_out(c: TableController, rolled: tuple[int, int, int] = (2, 3, 4)) -> float:
+    """Ana and Ben roll (Ana starts; then ``rolled`` every turn) and press OK wherever
+    asked until the match is over; the time it ends."""
     t = 0.0
-    while not c.match.over:
+    for _ in range(1000):
+        if c.match.over:
+            return t
         roller = c.roller()
         assert roller is not None
         colour = (RED, BLUE)[roller]
-        values = [6, 6, 5] if roller == 0 and c.awaiting is Awaiting.START_ROLL else [2, 3, 4]
+        values = [6, 6, 5] if roller == 0 and c.awaiting is Awaiting.START_ROLL else rolled
         c.on_tray(MotionStarted(t))
         c.on_tray(Settled(t + 1, reading(values, colour)))
         for player in c.match.state.owing() if c.awaiting in (Awaiting.BID,
@@ -248,8 +246,42 @@ def test_the_history_screen_opens_from_the_final_standings(tmp_path: Path) -> No
         if c.awaiting is Awaiting.COUNTERPARTY:
             c.on_gesture(press_gesture(c.match.state.to_act or 0, OK))
         t += 10
+    raise AssertionError("the match did not end in 1000 throws")
+
+
+def test_the_final_standings_say_the_central_stash_ended_the_match(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    # 13 stones: 12 dealt and Ana's starting stone leave the central stash empty, and
+    # Ana's silent Einhorn (+1, paid nothing) ends the match in its first game.
+    setup = Setup.for_variant(EINHORN, ["Ana", "Ben"], games=10, central=13)
+    started = start_match(TableLog(store), setup, None, Choice.NEW)
+    c = TableController(started.match, started.recorder,
+                        [Seat("Ana", RED, "red"), Seat("Ben", BLUE, "blue")], None,
+                        archive=lambda: history_summary(store))
+    t = _play_out(c, rolled=(1, 3, 5))
+    ledger = c.match.ledger()
+    assert ledger.game == 1 and ledger.central == 0
+    final = build_view(c, t)
+    why = "The match ended when the central stash ran dry."
+    assert final.kind is ScreenKind.FINAL and final.lines == (why,)
+    assert standings_text(ledger).splitlines()[-1] == why
+    surface = pygame.Surface((800, 480))
+    pygame.font.init()
+    Renderer(surface).draw(final)
+    store.close()
+
+
+def test_the_history_screen_opens_from_the_final_standings(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    setup = Setup.for_variant(EINHORN, ["Ana", "Ben"], games=1)
+    started = start_match(TableLog(store), setup, None, Choice.NEW)
+    c = TableController(started.match, started.recorder,
+                        [Seat("Ana", RED, "red"), Seat("Ben", BLUE, "blue")], None,
+                        archive=lambda: history_summary(store))
+    t = _play_out(c)
     final = build_view(c, t)
     assert final.kind is ScreenKind.FINAL and final.buttons[1].does == "history"
+    assert final.lines == ()  # its one game played: nothing to explain
     assert c.context(1) is Context.FINAL
     c.on_gesture(press_gesture(1, PLUS))
     view = build_view(c, t)

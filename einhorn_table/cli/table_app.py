@@ -16,6 +16,7 @@ from einhorn_table.adapters.history_log import HistoryRecorder
 from einhorn_table.history import MatchRow, MatchStore, TableLog
 from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Ledger, Match, Setup, Variant
+from einhorn_table.screen.view_model import ending_words
 from einhorn_table.simulation.strategies import make_strategy
 from einhorn_table.table.bots import BotDriver, Move, Press, Throw
 from einhorn_table.table.controller import Seat, TableController
@@ -90,6 +91,8 @@ def standings_text(ledger: Ledger) -> str:
         lines.append(f"{rank}. {player.name:<10} {player.stash:>4} stones")
     if ledger.winner:
         lines.append(f"Winner: {ledger.winner}")
+    if why := ending_words(ledger):
+        lines.append(why)
     return "\n".join(lines)
 
 

@@ -14,12 +14,14 @@ from einhorn_table.rules import (
     Counterparty,
     Input,
     Match,
+    MatchEnd,
     Roll,
     StartRoll,
     TiebreakRoll,
     Topup,
     TurnResult,
     Undo,
+    match_end,
     replay_steps,
 )
 
@@ -116,7 +118,10 @@ def narrate(lines: Iterable[str]) -> list[str]:
         if match.over and not announced:
             announced = True
             ledger = match.ledger()
-            why = " (the central stash is empty)" if ledger.central == 0 else ""
+            end = match_end(ledger)
+            why = (" (the central stash is empty)" if end is MatchEnd.CENTRAL_EMPTY
+                   else f" (a stash reached {ledger.target})" if end is MatchEnd.TARGET_REACHED
+                   else "")
             if ledger.winner is not None:
                 best = ledger.player(ledger.winner).stash
                 out.append(f"Match over{why}: {ledger.winner} wins with {best} stones")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,8 @@ class Ledger:
     variant: str
     #: The call the player to roll has made so far (None: silent or not rolling).
     call: Category | None
+    #: The stash that ends the match when one reaches it (None: no target agreed).
+    target: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Section 9's object: the keys the golden files show, then a few more."""
@@ -74,7 +77,27 @@ def ledger_of(state: MatchState) -> Ledger:
         winner=None if state.winner is None else names[state.winner],
         variant=state.variant.name,
         call=state.call,
+        target=state.target,
     )
+
+
+class MatchEnd(StrEnum):
+    """Why a match is over (RULES.md sections 2, 4.9 and 5.3)."""
+
+    GAMES_PLAYED = "games_played"
+    CENTRAL_EMPTY = "central_empty"
+    TARGET_REACHED = "target_reached"
+
+
+def match_end(ledger: Ledger) -> MatchEnd | None:
+    """Why the match ``ledger`` stands in is over; None while it goes on."""
+    if ledger.awaiting is not Awaiting.NOTHING:
+        return None
+    if ledger.central == 0:
+        return MatchEnd.CENTRAL_EMPTY
+    if ledger.target is not None and max(p.stash for p in ledger.players) >= ledger.target:
+        return MatchEnd.TARGET_REACHED
+    return MatchEnd.GAMES_PLAYED
 
 
 class Match:

@@ -562,6 +562,11 @@ class Renderer:
         y = area.y + self.s(100)
         hints = [hint for hint in view.buttons if hint.does]
         bottom = area.bottom - (self.s(44) if hints else 0)
+        # Why the match ended, where its games did not end it, above the hints.
+        why = [part for line in view.lines for part in self.wrap(line, 28, self.s(300))]
+        bottom -= len(why) * self.s(28) + (self.s(8) if why else 0)
+        for k, part in enumerate(why):
+            self.text(part, 28, DIM, (area.x + self.s(6), bottom + self.s(8) + k * self.s(28)))
         row = min(self.s(52), (bottom - y) // max(1, len(order)))
         for rank, i in enumerate(order):
             card = view.players[i]

@@ -18,11 +18,13 @@ from einhorn_table.rules import (
     Awaiting,
     Category,
     Ledger,
+    MatchEnd,
     Roll,
     StartRoll,
     TiebreakRoll,
     TurnResult,
     categorize,
+    match_end,
 )
 from einhorn_table.stations.gesture_table import GESTURES, Context, HelpLine
 from einhorn_table.table.controller import Seat, TableController
@@ -160,6 +162,17 @@ _SHORT: dict[Context, tuple[str, str, str, str]] = {
 SIGNS = ("-", "+", "OK", "X")
 
 
+def ending_words(ledger: Ledger) -> str:
+    """Why the match ended, in words, where its agreed games did not end it; else empty."""
+    end = match_end(ledger)
+    if end is MatchEnd.CENTRAL_EMPTY:
+        return "The match ended when the central stash ran dry."
+    if end is MatchEnd.TARGET_REACHED:
+        leader = max(ledger.players, key=lambda p: p.stash)
+        return f"The match ended when {leader.name} reached {ledger.target} stones."
+    return ""
+
+
 def button_hints(context: Context) -> tuple[ButtonHint, ...]:
     words = _SHORT.get(context)
     if words is None:
@@ -225,6 +238,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         winner = names.index(ledger.winner) if ledger.winner else None
         return ScreenView(ScreenKind.FINAL, players=cards(set()), title="Final standings",
                           subtitle=f"{ledger.winner} wins!" if ledger.winner else "",
+                          lines=tuple(filter(None, [ending_words(ledger)])),
                           chart=tuple(c.history), winner=winner,
                           buttons=button_hints(Context.FINAL) if c.archive else (),
                           **base)  # type: ignore[arg-type]
