@@ -65,6 +65,7 @@ def test_short_payment_from_the_central_stash() -> None:
     assert match.ledger().central == 0
     outcome = match.apply(Roll(player="Ana", dice=(1, 3, 5)))
     assert isinstance(outcome, TurnResult) and outcome.transfers[0].stones == 0
+    assert outcome.short_by == 1
     assert outcome.match_over and match.ledger().winner == "Ana"
     assert match_end(match.ledger()) is MatchEnd.CENTRAL_EMPTY
 

@@ -184,6 +184,8 @@ def test_show_says_why_a_match_ended_before_its_games_were_played() -> None:
     dry = narrate([setup + ', "central": 13}', *start[:2],
                    '{"type": "roll", "player": "Ana", "dice": [1, 3, 5]}'])
     assert "Match over (the central stash is empty): Ana wins with 7 stones" in dry
+    assert ("Game 1 · Ana stayed silent, rolled 1 3 5 = Einhorn: +0 from the central stash "
+            "(1 due, all it had); Ana takes the unicorn") in dry
 
 
 def test_csv_has_a_row_per_line_with_the_ledger(tmp_path: Path) -> None:

@@ -10,12 +10,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from einhorn_table.rules import (
+    CENTRAL,
     EINHORN,
     WUERFELN,
     Awaiting,
+    Ledger,
     Match,
+    MatchEnd,
+    Outcome,
     Setup,
+    TurnResult,
     Undo,
+    match_end,
     replay,
     replay_steps,
 )
@@ -71,6 +77,20 @@ def check_invariants(match: Match, total: int) -> None:
         assert ledger.to_act in match.names and ledger.winner is None
 
 
+def check_payment(before: Ledger, outcome: Outcome) -> None:
+    """4.7: the amount is paid in full, or the payer pays all they held, and
+    ``short_by`` says how many stones were missing."""
+    if not isinstance(outcome, TurnResult) or not isinstance(outcome.amount, int):
+        return
+    if not outcome.transfers or outcome.owner_einhorn:
+        assert outcome.short_by == 0
+        return
+    paid = outcome.transfers[0]
+    held = before.central if paid.payer == CENTRAL else before.player(paid.payer).game_stones
+    assert paid.stones == min(abs(outcome.amount), held)
+    assert outcome.short_by == abs(outcome.amount) - paid.stones >= 0
+
+
 @st.composite
 def setups(draw: st.DrawFn) -> Setup:
     variant = draw(st.sampled_from(VARIANTS))
@@ -95,7 +115,7 @@ def play(match: Match, data: st.DataObject) -> None:
             chance = random.Random(data.draw(st.integers(0, 2**32)))
         for item in next_inputs(match.state, seats, chance, spell_out=True):
             before = match.ledger()
-            match.apply(item)
+            check_payment(before, match.apply(item))
             check_invariants(match, total)
             if chance is drawn and drawn.random() < 0.05:
                 after = match.ledger()
@@ -118,6 +138,15 @@ def test_random_legal_matches(setup: Setup, data: st.DataObject) -> None:
     assert ledger.winner is not None
     assert ledger.player(ledger.winner).stash == max(p.stash for p in ledger.players)
     assert all(p.game_stones == 0 for p in ledger.players) and ledger.unicorn is None
+    # Its games, its target or its central stash ended it (5.3, 4.9).
+    end = match_end(ledger)
+    if end is MatchEnd.GAMES_PLAYED:
+        assert ledger.game == setup.resolve()[1] and ledger.central > 0
+    elif end is MatchEnd.TARGET_REACHED:
+        assert ledger.target is not None and ledger.central > 0
+        assert max(p.stash for p in ledger.players) >= ledger.target
+    else:
+        assert end is MatchEnd.CENTRAL_EMPTY and ledger.central == 0
     # The same file always gives the same ledger, after every line.
     text = match.notation()
     again = replay(text.splitlines())

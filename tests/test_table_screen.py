@@ -61,6 +61,22 @@ def test_the_result_shows_the_payment_flying_then_landing() -> None:
     assert build_view(c, 11.0 + FLOW_SECONDS + 1).flows == ()
 
 
+def test_a_short_payment_says_what_was_due() -> None:
+    c, _ = controller()
+    roll(c, [6, 6, 5])
+    roll(c, [1, 1, 2], BLUE, t=2.0)
+    t = 10.0
+    for _ in range(4):  # Ana (7 stones) calls Einhorn and rolls Wunsch: -2 each time
+        c.on_gesture(tap(0, E, t))
+        roll(c, [2, 2, 3], t=t)
+        last = build_view(c, t + 1.2)
+        if c.match.ledger().player("Ana").game_stones:
+            roll(c, [2, 2, 3], BLUE, t=t + 5)  # Ben silent: -1
+        t += 10
+    assert "Ana pays Central 1 of 2 (all Ana had)" in last.lines
+    assert "Ana pays Central 2" not in last.lines
+
+
 def test_the_turn_shows_the_call_and_its_lock() -> None:
     c, _ = controller()
     roll(c, [6, 6, 5])

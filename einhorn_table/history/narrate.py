@@ -45,15 +45,19 @@ def describe_turn(result: TurnResult) -> str:
         text += f": {result.player} owns the unicorn, so nothing happens"
     else:
         moves = []
-        for t in result.transfers:
+        for k, t in enumerate(result.transfers):
+            # 4.7: a payer who holds less than the amount pays all they hold.
+            short = (f" ({t.stones + result.short_by} due, all "
+                     f"{'it' if t.payer == CENTRAL else t.payer} had)"
+                     if k == 0 and result.short_by else "")
             # A non-owner settles with the central stash (4.6); a stone from a player
             # in the turn the unicorn passes is the pass stone (wuerfeln, 4.8).
             if t.payee == result.player and t.payer != CENTRAL and result.unicorn_to:
                 moves.append(f"+{t.stones} from {t.payer} for the unicorn")
             elif t.payee == result.player:
-                moves.append(f"+{t.stones} from {_party(t.payer)}")
+                moves.append(f"+{t.stones} from {_party(t.payer)}{short}")
             elif t.payer == result.player:
-                moves.append(f"-{t.stones} to {_party(t.payee)}")
+                moves.append(f"-{t.stones} to {_party(t.payee)}{short}")
         text += ": " + (", ".join(moves) if moves else "no stones move")
     if result.unicorn_to is not None:
         text += f"; {result.unicorn_to} takes the unicorn"

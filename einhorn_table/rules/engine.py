@@ -97,6 +97,14 @@ class TurnResult:
     game_over: bool = False
     match_over: bool = False
 
+    @property
+    def short_by(self) -> int:
+        """How many stones of the amount were not paid because the payer had no more
+        (4.7); 0 when it was paid in full. The amount is settled by the first transfer."""
+        if not isinstance(self.amount, int) or not self.transfers or self.owner_einhorn:
+            return 0
+        return abs(self.amount) - self.transfers[0].stones
+
 
 @dataclass(frozen=True, slots=True)
 class AuctionResult:

@@ -431,10 +431,15 @@ def _result_lines(shown: object) -> tuple[str, ...]:
     lines = [called + right]
     if outcome.owner_einhorn:
         lines.append("Unicorn owner rolls Einhorn: nothing happens")
-    for t in outcome.transfers:
+    for k, t in enumerate(outcome.transfers):
         payer = "Central" if t.payer == CENTRAL else t.payer
         payee = "Central" if t.payee == CENTRAL else t.payee
-        lines.append(f"{payer} pays {payee} {t.stones}")
+        if k == 0 and outcome.short_by:  # 4.7: nobody pays more than they hold
+            due = t.stones + outcome.short_by
+            who = "it" if t.payer == CENTRAL else payer
+            lines.append(f"{payer} pays {payee} {t.stones} of {due} (all {who} had)")
+        else:
+            lines.append(f"{payer} pays {payee} {t.stones}")
     if not outcome.transfers and not outcome.owner_einhorn:
         lines.append("No stones move")
     if outcome.unicorn_to:
