@@ -188,6 +188,28 @@ def test_show_says_why_a_match_ended_before_its_games_were_played() -> None:
             "(1 due, all it had); Ana takes the unicorn") in dry
 
 
+def test_show_says_who_won_the_auction_s_tie_break() -> None:
+    lines = [
+        '{"v": 1, "type": "setup", "variant": "einhorn", "players": ["Ana", "Ben"], "games": 2}',
+        '{"type": "start_roll", "player": "Ana", "dice": [6, 6, 5]}',
+        '{"type": "start_roll", "player": "Ben", "dice": [1, 1, 2]}',
+        '{"type": "call", "player": "Ana", "call": "dreifaltigkeit"}',
+        '{"type": "roll", "player": "Ana", "dice": [4, 4, 4]}',
+        '{"type": "bid", "player": "Ana", "stones": 0}',
+        '{"type": "bid", "player": "Ben", "stones": 0}',
+        '{"type": "tiebreak_roll", "player": "Ana", "dice": [2, 2, 1]}',
+        '{"type": "tiebreak_roll", "player": "Ben", "dice": [6, 5, 3]}',
+    ]
+    words = narrate(lines)
+    tie = words.index("Auction for game 2 · bids Ana 0, Ben 0: a tie between Ana, Ben, "
+                      "who roll for it")
+    assert words[tie + 1:tie + 4] == [
+        "  Ana rolled the tie-break: 2 2 1 (sum 5)",
+        "  Ben rolled the tie-break: 6 5 3 (sum 14)",
+        "  Ben takes the unicorn",
+    ]
+
+
 def test_csv_has_a_row_per_line_with_the_ledger(tmp_path: Path) -> None:
     match = bot_match(7)
     lines = match.notation().splitlines()

@@ -119,6 +119,10 @@ def narrate(lines: Iterable[str]) -> list[str]:
             ledger = match.ledger()
             if isinstance(item, StartRoll) and ledger.awaiting is Awaiting.ROLL:
                 out.append(f"  {ledger.to_act} starts")
+            # The roll that breaks an auction's tie (a tie for the match ends it).
+            if (isinstance(item, TiebreakRoll) and not match.over
+                    and ledger.awaiting is not Awaiting.TIEBREAK_ROLL):
+                out.append(f"  {ledger.unicorn} takes the unicorn")
         if match.over and not announced:
             announced = True
             ledger = match.ledger()
