@@ -94,6 +94,18 @@ def test_why_a_match_ended_is_its_games_its_target_or_its_central_stash() -> Non
     assert reached.over and ledger.game == 1 and ledger.player("Ana").stash == 13
     assert match_end(ledger) is MatchEnd.TARGET_REACHED and ledger.target == 13
 
+    # 20 stones: 7 left after the deal and the starting stone, too few to deal game 2.
+    dry = started(games=10, central=20)
+    _dreifaltigkeit_called_and_rolled(dry)
+    dry.apply(Bid(player="Ana", stones=0))
+    dry.apply(Bid(player="Ben", stones=0))
+    dry.apply(TiebreakRoll(player="Ana", dice=(6, 6, 6)))
+    dry.apply(TiebreakRoll(player="Ben", dice=(1, 1, 2)))
+    ledger = dry.ledger()
+    assert dry.over and match_end(ledger) is MatchEnd.CENTRAL_EMPTY
+    assert ledger.game == 2 and ledger.games_played == 1
+    assert last.ledger().games_played == reached.ledger().games_played == 1
+
     short = started(games=10, target=14)
     _dreifaltigkeit_called_and_rolled(short)
     assert not short.over and match_end(short.ledger()) is None

@@ -231,7 +231,15 @@ def test_view_model_lists_latest_matches_and_leaders(tmp_path: Path) -> None:
     assert view.matches[0].winner == played[1].ledger().winner
     assert sum(leader.wins for leader in view.leaders) == 2
     assert all("dice" in line for line in view.dice)
-    assert "Calls" in format_statistics(gather(store))
+    words = format_statistics(gather(store))
+    assert "Calls" in words and "2 finished matches" in words
+
+
+def test_one_match_is_a_match_in_the_statistics_and_on_the_history_screen(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    _store_matches(store, [1])
+    assert "Statistics: 1 finished match (practice left out)" in format_statistics(gather(store))
+    assert history_summary(store).title == "1 match kept"
 
 
 def test_charts_are_png_files(tmp_path: Path) -> None:

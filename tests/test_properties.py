@@ -140,8 +140,11 @@ def test_random_legal_matches(setup: Setup, data: st.DataObject) -> None:
     assert all(p.game_stones == 0 for p in ledger.players) and ledger.unicorn is None
     # Its games, its target or its central stash ended it (5.3, 4.9).
     end = match_end(ledger)
+    games = setup.resolve()[1]
+    assert 1 <= ledger.games_played <= min(ledger.game, games)
     if end is MatchEnd.GAMES_PLAYED:
-        assert ledger.game == setup.resolve()[1] and ledger.central > 0
+        assert ledger.games_played == games
+        assert ledger.game == games and ledger.central > 0
     elif end is MatchEnd.TARGET_REACHED:
         assert ledger.target is not None and ledger.central > 0
         assert max(p.stash for p in ledger.players) >= ledger.target

@@ -264,7 +264,8 @@ def test_the_final_standings_say_the_central_stash_ended_the_match(tmp_path: Pat
     final = build_view(c, t)
     why = "The match ended when the central stash ran dry."
     assert final.kind is ScreenKind.FINAL and final.lines == (why,)
-    assert standings_text(ledger).splitlines()[-1] == why
+    words = standings_text(ledger).splitlines()
+    assert words[0] == "Final standings after 1 game:" and words[-1] == why
     surface = pygame.Surface((800, 480))
     pygame.font.init()
     Renderer(surface).draw(final)

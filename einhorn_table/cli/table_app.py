@@ -86,7 +86,8 @@ def start_match(log: TableLog, setup: Setup, unfinished: MatchRow | None,
 def standings_text(ledger: Ledger) -> str:
     """The final standings as lines of text, best first."""
     order = sorted(ledger.players, key=lambda p: -p.stash)
-    lines = [f"Final standings after {min(ledger.game, ledger.games)} game(s):"]
+    played = ledger.games_played
+    lines = [f"Final standings after {played} game{'' if played == 1 else 's'}:"]
     for rank, player in enumerate(order, 1):
         lines.append(f"{rank}. {player.name:<10} {player.stash:>4} stones")
     if ledger.winner:

@@ -144,7 +144,8 @@ def gather(store: MatchStore, player: str | None = None) -> Statistics:
 def format_statistics(stats: Statistics) -> str:
     """The statistics as a few small tables a family can read."""
     who = f" for {stats.player}" if stats.player else ""
-    out = [f"Statistics{who}: {stats.matches} finished matches (practice left out)", ""]
+    noun = "finished match" if stats.matches == 1 else "finished matches"
+    out = [f"Statistics{who}: {stats.matches} {noun} (practice left out)", ""]
     if stats.players:
         width = max(6, *(len(p.name) for p in stats.players))
         out.append(f"  {'player':<{width}}  matches  wins  win rate  avg stash  "

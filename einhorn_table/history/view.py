@@ -54,7 +54,7 @@ def history_summary(store: MatchStore, *, latest: int = 8) -> HistorySummary:
     stats = gather(store)
     total = store.count()
     return HistorySummary(
-        title=f"{total} matches kept",
+        title=f"{total} match kept" if total == 1 else f"{total} matches kept",
         matches=tuple(history_line(row) for row in store.matches(limit=latest)),
         leaders=tuple(Leader(p.name, p.wins, p.matches) for p in stats.players),
         dice=tuple(f"{d.dice}: {d.verdict}" for d in stats.dice),

@@ -136,6 +136,7 @@ class MatchState:
         "game",
         "game_stones",
         "games",
+        "games_played",
         "names",
         "phase",
         "stash",
@@ -153,6 +154,9 @@ class MatchState:
         self.names: tuple[str, ...] = names
         self._index: dict[str, int] = {name: i for i, name in enumerate(names)}
         self.games = games
+        #: Games whose turns are over (the counter ``game`` moves on before the
+        #: deal, so a match that ends in the deal played one game fewer).
+        self.games_played = 0
         self.target = target
         n = len(names)
         # 3.2: each player takes game stones from the central stash.
@@ -489,6 +493,7 @@ class MatchState:
 
     def _end_game(self, *, central_empty: bool = False) -> bool:
         """5.1 to 5.4; returns whether the match ended."""
+        self.games_played += 1
         self._bank_game_stones()
         if (
             central_empty

@@ -38,6 +38,8 @@ class Ledger:
     call: Category | None
     #: The stash that ends the match when one reaches it (None: no target agreed).
     target: int | None = None
+    #: Games whose turns are over.
+    games_played: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """Section 9's object: the keys the golden files show, then a few more."""
@@ -78,6 +80,7 @@ def ledger_of(state: MatchState) -> Ledger:
         variant=state.variant.name,
         call=state.call,
         target=state.target,
+        games_played=state.games_played,
     )
 
 
