@@ -116,7 +116,7 @@ def test_outer_buttons_together_are_a_chord(
 def test_fewer_players_set_up_fewer_stations(mock_factory: MockFactory, clock: FakeClock) -> None:
     controls = ButtonStations(PIN_MAP, clock, pin_factory=mock_factory, players=3)
     try:
-        assert "3 station(s)" in controls.description
+        assert "3 stations" in controls.description
         press(mock_factory, clock, PIN_MAP.stations[4].pin(U), 0.1)
         assert controls.poll() == []
     finally:
@@ -144,7 +144,7 @@ def test_the_controls_factory_picks_gpio_on_a_pi_and_the_keyboard_elsewhere(
 
     on_pi = create_controls("auto", clock, on_pi=True, players=2, pin_factory=mock_factory)
     try:
-        assert isinstance(on_pi, ButtonStations) and "2 station(s)" in on_pi.description
+        assert isinstance(on_pi, ButtonStations) and "2 stations" in on_pi.description
         press(mock_factory, clock, PIN_MAP.stations[1].pin(W), 0.1)
         assert [(g.player, g.buttons) for g in on_pi.poll()] == [(1, (W,))]
     finally:

@@ -43,7 +43,7 @@ def test_report_lists_each_check_with_what_to_do_and_exits_1_on_essential_failur
     assert "  ok    camera       synthetic table  [simulated]" in text
     assert "  FAIL  state dir    /x is not writable" in text
     assert "what to do: Use --state-dir." in text
-    assert "NOT READY: 1 essential check(s) failed: state dir" in text
+    assert "NOT READY: 1 essential check failed: state dir" in text
     assert exit_status(results) == 1
     assert exit_status(results[:1] + results[2:]) == 0
 
@@ -123,7 +123,7 @@ class ShortedPin(MockPin):
 def test_gpio_buttons_are_set_up_and_a_shorted_one_is_named(mock_factory: MockFactory) -> None:
     result, controls = checks.check_buttons(PI, PIN_MAP, FakeClock(), pin_factory=mock_factory)
     assert result.status is Status.OK and controls is not None
-    assert "6 station(s)" in result.detail
+    assert "6 stations" in result.detail
     controls.close()
     mock_factory.reset()
     mock_factory.pin(PIN_MAP.stations[3].pin(Button.EINHORN), pin_class=ShortedPin)

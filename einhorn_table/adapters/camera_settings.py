@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from einhorn_table.errors import EinhornError
+from einhorn_table.words import plural
 
 
 class CameraSettingsError(EinhornError):
@@ -99,7 +100,7 @@ class CameraSettings:
         unknown = sorted(set(data) - known)
         if unknown:
             raise CameraSettingsError(
-                f"unknown camera setting(s): {', '.join(unknown)}. "
+                f"unknown camera {plural(len(unknown), 'setting')}: {', '.join(unknown)}. "
                 f"Known settings: {', '.join(sorted(known))}."
             )
         values = dict(data)

@@ -17,6 +17,7 @@ from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Button, Clock, Gesture, RawButtonEvent
 from einhorn_table.stations.gestures import GestureDecoder, GestureTiming
 from einhorn_table.stations.pin_map import PinMap
+from einhorn_table.words import counted
 
 INSTALL_GPIOZERO = (
     "The button library gpiozero is not installed. Run ./start again (it installs "
@@ -53,7 +54,7 @@ class ButtonStations:
         self._devices: list[Any] = []
         self._where: list[tuple[int, Button]] = []
         stations = [s for s in pin_map.stations if players is None or s.player < players]
-        self.description = f"GPIO buttons, {len(stations)} station(s) ({pin_map.origin})"
+        self.description = f"GPIO buttons, {counted(len(stations), 'station')} ({pin_map.origin})"
         try:
             for station in stations:
                 for button, gpio in station.pins.items():

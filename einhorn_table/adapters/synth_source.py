@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from einhorn_table.adapters.source_base import BaseSource, Pacer
 from einhorn_table.ports import Clock, Frame
+from einhorn_table.words import counted
 
 if TYPE_CHECKING:
     from einhorn_table.vision.synth import SynthFrame, SynthTable
@@ -39,7 +40,9 @@ class SynthSource(BaseSource):
         self.players = players
         self.size = size
         self.fps = fps
-        self.description = f"synthetic table (seed {seed}, {players} player(s), {fps:g} fps)"
+        self.description = (
+            f"synthetic table (seed {seed}, {counted(players, 'player')}, {fps:g} fps)"
+        )
         self._clock = clock
         self._pacer = Pacer(clock, fps)
         self._table: SynthTable | None = None

@@ -10,6 +10,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from einhorn_table.words import counted
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -52,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
                 break
             recorder.write(frame)
     print(
-        f"Saved {recorder.written} frame(s) from {source.description} in {args.folder}. "
+        f"Saved {counted(recorder.written, 'frame')} from {source.description} in {args.folder}. "
         f"Replay them with: --source dir:{args.folder},fps=30"
     )
     return 0 if recorder.written else 1

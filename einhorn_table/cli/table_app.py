@@ -23,6 +23,7 @@ from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.loop import TableLoop
 from einhorn_table.table.resume import Choice
 from einhorn_table.vision.profile import ReaderProfile
+from einhorn_table.words import counted
 
 #: Seconds the final standings stay on screen before a headless demo exits.
 FINAL_SECONDS = 3.0
@@ -86,8 +87,7 @@ def start_match(log: TableLog, setup: Setup, unfinished: MatchRow | None,
 def standings_text(ledger: Ledger) -> str:
     """The final standings as lines of text, best first."""
     order = sorted(ledger.players, key=lambda p: -p.stash)
-    played = ledger.games_played
-    lines = [f"Final standings after {played} game{'' if played == 1 else 's'}:"]
+    lines = [f"Final standings after {counted(ledger.games_played, 'game')}:"]
     for rank, player in enumerate(order, 1):
         lines.append(f"{rank}. {player.name:<10} {player.stash:>4} stones")
     if ledger.winner:

@@ -12,6 +12,7 @@ from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Button, Clock, Controls, GestureKind
 from einhorn_table.stations.header import BCM_TO_PHYSICAL, UART
 from einhorn_table.stations.pin_map import PinMap, load_pin_map
+from einhorn_table.words import counted
 
 
 def check_pin_map(path: Path, *, boot_dir: Path = Path("/boot/firmware")) -> tuple[
@@ -24,7 +25,7 @@ def check_pin_map(path: Path, *, boot_dir: Path = Path("/boot/firmware")) -> tup
         return CheckResult("pin map", Status.FAIL, str(error)), None
     gpios = sorted(pin_map.gpios)
     detail = (
-        f"{path}: {len(pin_map.stations)} station(s) x 4 buttons on GPIO "
+        f"{path}: {counted(len(pin_map.stations), 'station')} x 4 buttons on GPIO "
         f"{_ranges(gpios)}; no pin used twice, none reserved"
     )
     uart_used = sorted(set(gpios) & set(UART))

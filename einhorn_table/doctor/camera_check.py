@@ -9,6 +9,7 @@ from einhorn_table.adapters.camera_settings import CameraSettings
 from einhorn_table.doctor.report import CheckResult, Status
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Clock
+from einhorn_table.words import counted
 
 #: Below this the camera is too slow to see the dice come to rest.
 MIN_FPS = 10.0
@@ -57,7 +58,7 @@ def check_camera(
         )
     width, height = first.size
     rate = (count - 1) / elapsed if count > 1 and elapsed > 0 else None
-    shown = f"{rate:.1f} frames/s" if rate is not None else f"{count} frame(s)"
+    shown = f"{rate:.1f} frames/s" if rate is not None else counted(count, 'frame')
     detail = f"{source.description}: {width}x{height} at {shown}"
     if locked:
         detail += "; locked " + _describe_locked(locked)

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from einhorn_table.words import counted
+
 
 class Status(StrEnum):
     OK = "ok"
@@ -69,13 +71,13 @@ def verdict(results: Sequence[CheckResult]) -> str:
     simulated = [r.name for r in results if r.simulated and r.status is Status.OK]
     notes = []
     if warnings:
-        notes.append(f"{warnings} warning(s) above")
+        notes.append(f"{counted(warnings, 'warning')} above")
     if simulated:
         notes.append(f"simulated here: {', '.join(simulated)}")
     tail = f" ({'; '.join(notes)})" if notes else ""
     if bad:
         names = ", ".join(r.name for r in bad)
-        return f"NOT READY: {len(bad)} essential check(s) failed: {names}{tail}."
+        return f"NOT READY: {counted(len(bad), 'essential check')} failed: {names}{tail}."
     return f"All essential checks passed{tail}."
 
 

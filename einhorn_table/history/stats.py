@@ -14,6 +14,7 @@ from typing import Any
 from einhorn_table.history.fairness import FairnessVerdict, judge
 from einhorn_table.history.store import MatchStore
 from einhorn_table.rules import PROBABILITY, Category
+from einhorn_table.words import counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +145,8 @@ def gather(store: MatchStore, player: str | None = None) -> Statistics:
 def format_statistics(stats: Statistics) -> str:
     """The statistics as a few small tables a family can read."""
     who = f" for {stats.player}" if stats.player else ""
-    noun = "finished match" if stats.matches == 1 else "finished matches"
-    out = [f"Statistics{who}: {stats.matches} {noun} (practice left out)", ""]
+    finished = counted(stats.matches, "finished match", "finished matches")
+    out = [f"Statistics{who}: {finished} (practice left out)", ""]
     if stats.players:
         width = max(6, *(len(p.name) for p in stats.players))
         out.append(f"  {'player':<{width}}  matches  wins  win rate  avg stash  "

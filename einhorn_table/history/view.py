@@ -7,6 +7,7 @@ from datetime import datetime
 
 from einhorn_table.history.stats import gather
 from einhorn_table.history.store import MatchRow, MatchStore
+from einhorn_table.words import counted
 
 _STATE_WORDS = {"playing": "not finished", "finished": "finished", "abandoned": "abandoned"}
 
@@ -54,7 +55,7 @@ def history_summary(store: MatchStore, *, latest: int = 8) -> HistorySummary:
     stats = gather(store)
     total = store.count()
     return HistorySummary(
-        title=f"{total} match kept" if total == 1 else f"{total} matches kept",
+        title=f"{counted(total, 'match', 'matches')} kept",
         matches=tuple(history_line(row) for row in store.matches(limit=latest)),
         leaders=tuple(Leader(p.name, p.wins, p.matches) for p in stats.players),
         dice=tuple(f"{d.dice}: {d.verdict}" for d in stats.dice),

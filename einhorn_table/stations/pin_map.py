@@ -28,6 +28,7 @@ from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Button
 from einhorn_table.stations import MAX_STATIONS
 from einhorn_table.stations.header import BCM_TO_PHYSICAL, RESERVED, UART, free_gpios
+from einhorn_table.words import plural
 
 PIN_MAP_VERSION = 1
 
@@ -92,8 +93,8 @@ def parse_pin_map(data: Mapping[str, Any], *, origin: str = "pin map") -> PinMap
     unknown = sorted(set(data) - {"version", "reserve_uart", "station"})
     if unknown:
         raise PinMapError(
-            f"{origin}: unknown setting(s) {', '.join(unknown)}; a pin map has "
-            "version, reserve_uart and [[station]] tables."
+            f"{origin}: unknown {plural(len(unknown), 'setting')} {', '.join(unknown)}; "
+            "a pin map has version, reserve_uart and [[station]] tables."
         )
     if data.get("version") != PIN_MAP_VERSION:
         raise PinMapError(
@@ -128,8 +129,8 @@ def _station(raw: Any, index: int, origin: str) -> Station:
     unknown = sorted(set(raw) - names - {"player"})
     if unknown:
         raise PinMapError(
-            f"{origin}: station {index + 1} has unknown key(s) {', '.join(unknown)}; "
-            f"the buttons are {', '.join(b.value for b in Button)}."
+            f"{origin}: station {index + 1} has unknown {plural(len(unknown), 'key')} "
+            f"{', '.join(unknown)}; the buttons are {', '.join(b.value for b in Button)}."
         )
     player = raw.get("player")
     if not isinstance(player, int) or isinstance(player, bool) or not 1 <= player <= MAX_STATIONS:

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from einhorn_table.errors import EinhornError
+from einhorn_table.words import plural
 
 RGB = tuple[int, int, int]
 
@@ -84,7 +85,7 @@ def _refuse_unknown(data: Mapping[str, Any], known: set[str], where: str, path: 
     unknown = sorted(set(data) - known)
     if unknown:
         raise ConfigError(
-            f"{path}: unknown key(s) {', '.join(unknown)} in {where}. "
+            f"{path}: unknown {plural(len(unknown), 'key')} {', '.join(unknown)} in {where}. "
             f"Known keys there: {', '.join(sorted(known))}."
         )
 
