@@ -96,6 +96,7 @@ def test_two_players_with_dice_too_alike_are_told_so_and_can_roll_again() -> Non
     flow.on_frame(image, t + 0.2)
     view = flow.view()
     assert view.warnings and "Ben's dice look too much like Anna's" in view.warnings[0]
+    assert "keep them (OK)" in view.warnings[0]
     assert view.swatches[-1].clash
     tap(flow, NO)  # roll again with other dice
     eyes.colour = BLACK

@@ -7,17 +7,21 @@ from table_helpers import BLUE, RED, MemoryRecorder, chord, controller, reading,
 
 from einhorn_table.ports import Button
 from einhorn_table.rules import (
+    EINHORN,
     Awaiting,
     Bid,
     Call,
     Category,
     Counterparty,
+    Match,
     Roll,
+    Setup,
     StartRoll,
     Topup,
     Undo,
 )
 from einhorn_table.stations.gesture_table import Context
+from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.doubt import DoubtKind
 from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled
 
@@ -166,6 +170,27 @@ def test_dice_of_another_colour_are_confirmed_with_ok() -> None:
     item = r.items[-1]
     assert isinstance(item, Roll) and item.dice == (1, 3, 5)
     assert item.extra["confirmed"] == "colour"
+
+
+def test_players_whose_dice_look_alike_roll_without_a_colour_question() -> None:
+    # Ana and Ben play with white dice the camera cannot tell apart (the config's
+    # "white" and a calibrated white); Cem's are red.
+    white, whitish = (240, 240, 240), (236, 238, 242)
+    match = Match(Setup.for_variant(EINHORN, ["Ana", "Ben", "Cem"], games=10))
+    r = MemoryRecorder()
+    c = TableController(match, r, [Seat("Ana", whitish), Seat("Ben", white), Seat("Cem", RED)])
+    roll(c, [6, 6, 5], white)  # the start: nearest to Ben's colour, yet Ana's roll
+    assert isinstance(r.items[-1], StartRoll) and r.items[-1].player == "Ana"
+    roll(c, [1, 1, 2], whitish)
+    assert isinstance(r.items[-1], StartRoll) and r.items[-1].player == "Ben"
+    roll(c, [1, 2, 2], RED)
+    assert c.awaiting is Awaiting.ROLL and c.match.ledger().to_act == "Ana"
+    roll(c, [2, 2, 3], white, t=10.0)  # Ana rolls white dice nearest to Ben's colour
+    assert c.pending is None and isinstance(r.items[-1], Roll) and r.items[-1].player == "Ana"
+    roll(c, [2, 2, 3], whitish, t=20.0)
+    assert c.pending is None and isinstance(r.items[-1], Roll) and r.items[-1].player == "Ben"
+    roll(c, [2, 2, 3], white, t=30.0)  # Cem with white dice: asked
+    assert c.pending is not None and c.pending.doubt.kind is DoubtKind.COLOUR
 
 
 def test_dice_of_another_colour_can_be_entered_by_hand() -> None:

@@ -139,7 +139,8 @@ def _colours(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibr
     if registration.clash_with is not None:
         warnings = (
             f"{name}'s dice look too much like {registration.clash_with}'s: the camera "
-            "cannot tell them apart. Use dice of another colour and roll again (✗).",
+            "cannot tell them apart. Use dice of another colour and roll again (✗), or "
+            "keep them (OK): the table will not ask which of you two rolled them.",
         )
     return replace(
         v, screen=screen, title=f"{name}'s dice",

@@ -28,7 +28,7 @@ from einhorn_table.rules import (
 )
 from einhorn_table.stations.gesture_table import GESTURES, Context, HelpLine
 from einhorn_table.table.controller import Seat, TableController
-from einhorn_table.table.doubt import DoubtKind, nearest_seat
+from einhorn_table.table.doubt import DoubtKind, alike_seats, nearest_seat
 
 if TYPE_CHECKING:
     from einhorn_table.history.view import HistorySummary
@@ -251,7 +251,8 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         if pending.doubt.kind is DoubtKind.COLOUR:
             colours = [s.dice_colour for s in c.seats]
             seen = {nearest_seat(d.color, colours) for d in pending.reading.dice}
-            owners = sorted(o for o in seen if o is not None and o != roller)
+            mine = alike_seats(colours, roller)
+            owners = sorted(o for o in seen if o is not None and o not in mine)
             whose = " and ".join(f"{names[o]}'s" for o in owners)
             message = f"These look like {whose or 'other'} dice, not {names[roller]}'s"
         entering = c.entry is not None

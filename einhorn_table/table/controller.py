@@ -36,7 +36,7 @@ from einhorn_table.rules import (
     Undo,
 )
 from einhorn_table.stations.gesture_table import Action, Context, Intent, intent_for
-from einhorn_table.table.doubt import RGB, Doubt, judge_reading, nearest_seat
+from einhorn_table.table.doubt import RGB, Doubt, alike_seats, judge_reading, nearest_seat
 from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled, TrayEvent
 from einhorn_table.table.history import stash_history
 from einhorn_table.table.photos import PhotoStore
@@ -281,7 +281,10 @@ class TableController:
             if len(owners) == 1:
                 (owner,) = owners
                 if owner is not None and owner in state.owing():
-                    return owner
+                    # Dice of a colour that several players owing now share: the first
+                    # of them in seat order, as the screen asks them.
+                    sharing = alike_seats(colours, owner) & set(state.owing())
+                    return expected if expected in sharing else min(sharing)
         return expected
 
     def _commit_roll(
@@ -501,7 +504,7 @@ class TableController:
         owners = {nearest_seat(d.color, colours) for d in reading.dice}
         if len(owners) == 1:
             (owner,) = owners
-            if owner is not None:
+            if owner is not None and owner not in alike_seats(colours, roller):
                 return owner
         return roller
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from einhorn_table.vision.colours import colors_too_alike
 from einhorn_table.vision.results import FrameReading
 
 RGB = tuple[int, int, int]
@@ -39,9 +40,23 @@ def judge_reading(
                      else f"{unsure} dice unclear")
     if seat_colours[roller] is not None and sum(c is not None for c in seat_colours) >= 2:
         owners = {nearest_seat(die.color, seat_colours) for die in dice}
-        if owners != {roller}:
+        # Players whose dice the camera cannot tell apart (a family's one colour of
+        # dice) roll each other's dice without a question.
+        if not owners <= alike_seats(seat_colours, roller):
             return Doubt(DoubtKind.COLOUR, "not the roller's dice colour")
     return None
+
+
+def alike_seats(seat_colours: Sequence[RGB | None], seat: int) -> frozenset[int]:
+    """``seat`` and every seat whose dice colour is too alike to its own for the camera
+    to tell their dice apart."""
+    own = seat_colours[seat]
+    if own is None:
+        return frozenset({seat})
+    return frozenset(
+        other for other, colour in enumerate(seat_colours)
+        if other == seat or (colour is not None and colors_too_alike(colour, own))
+    )
 
 
 def nearest_seat(colour: RGB, seat_colours: Sequence[RGB | None]) -> int | None:
