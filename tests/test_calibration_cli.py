@@ -42,6 +42,20 @@ def test_guided_calibration_saves_profile_reference_and_screens(tmp_path: Path) 
     assert accent.sum() > 1000  # the tray outline is drawn
 
 
+def test_the_players_who_register_their_dice_are_the_table_file_s(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = tmp_path / "table.toml"
+    table.write_text('[[player]]\nname = "Ana"\nstation = 1\ndice = "white"\n\n'
+                     '[[player]]\nname = "Ben"\nstation = 2\ndice = "red"\n',
+                     encoding="utf-8")
+    out = tmp_path / "calibration.toml"
+    assert main(["calibrate", "--source", "synth:seed=5,players=2", "--config", str(table),
+                 "--rolls", "1", "--autopilot", "--out", str(out)]) == 0
+    assert [p.name for p in load_profile(out).players] == ["Ana", "Ben"]
+    assert f"Players from {table}: Ana, Ben" in capsys.readouterr().out
+
+
 def test_from_labelled_makes_a_profile_for_that_setup(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -14,6 +14,8 @@ from gpiozero.pins.mock import MockFactory
 from table_rig import open_store
 
 from einhorn_table.cli import main
+from einhorn_table.cli.play import dice_colours_note
+from einhorn_table.table.config import DICE_COLOURS
 from einhorn_table.table.loop import TableLoop
 
 CONFIG = """
@@ -150,3 +152,33 @@ def test_demo_reads_with_a_given_profile_and_refuses_a_broken_one(
     assert main(["demo", "--bots", "all", "--games", "1", "--players", "2", "--profile",
                  str(shipped), "--state-dir", str(tmp_path / "s")]) == 0
     assert "Winner" in capsys.readouterr().out
+
+
+def test_play_takes_the_dice_colours_the_calibration_measured(
+    table_toml: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The calibration registered Ana's and Ben's dice under this table's light; Cem's
+    # colour stays the table file's blue.
+    profile = (Path(__file__).parent.parent / "calibration" / "synth.toml").read_text()
+    profile = profile.replace('"Player 1" = [242, 240, 235]', '"Ana" = [250, 244, 225]')
+    profile = profile.replace('"Player 2" = [212, 39, 47]', '"Ben" = [190, 60, 50]')
+    (table_toml.parent / "cal.toml").write_text(profile, encoding="utf-8")
+    table_toml.write_text('calibration = "cal.toml"\n' + table_toml.read_text(),
+                          encoding="utf-8")
+    seen: list[object] = []
+    monkeypatch.setattr(TableLoop, "run", lambda self, done, max_steps=None: seen.append(
+        [(s.name, s.dice_colour, s.dice_name) for s in self.controller.seats]))
+    assert main(["play", str(table_toml)]) == 0
+    assert seen == [[("Ana", (250, 244, 225), "white"), ("Ben", (190, 60, 50), "red"),
+                     ("Cem", DICE_COLOURS["blue"], "blue")]]
+    err = capsys.readouterr().err
+    assert f"Dice colours as calibrated in {table_toml.parent / 'cal.toml'}: Ana, Ben; " \
+           "from the table's file: Cem." in err
+
+
+def test_the_note_says_when_the_calibration_has_no_colour_for_the_players() -> None:
+    note = dice_colours_note(Path("cal.toml"), ["Ana", "Ben"], {"Player 1": (1, 2, 3)})
+    assert note == ("Dice colours from the table's file: cal.toml has none for Ana, Ben "
+                    "(calibrate with the same names to measure them).")
+    assert dice_colours_note(Path("cal.toml"), ["Ana"], {"Ana": (1, 2, 3)}) == (
+        "Dice colours as calibrated in cal.toml: Ana.")

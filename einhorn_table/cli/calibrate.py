@@ -42,9 +42,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--controls", choices=("auto", "gpio", "keyboard"), default="auto",
                         help="the players' buttons (default: GPIO on a Pi, else the keyboard)")
     parser.add_argument("--players", type=int, default=None,
-                        help="how many players register their dice colour (default 2)")
+                        help="how many players register their dice colour (default: the "
+                        "table file's players, else 2)")
     parser.add_argument("--names", default=None,
-                        help="the players' names, comma separated (e.g. Anna,Ben,Clara)")
+                        help="the players' names, comma separated (e.g. Anna,Ben,Clara; "
+                        "default: the table file's, so that play uses the colours measured)")
+    parser.add_argument("--config", type=Path, default=Path("table.toml"),
+                        help="the table's file whose players register their dice "
+                        "(default ./table.toml, where it exists)")
     parser.add_argument("--rolls", type=int, default=5, help="test rolls at the end (default 5)")
     parser.add_argument("--out", type=Path, default=None,
                         help="where to save the profile (default: the state directory)")
@@ -145,7 +150,7 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     from einhorn_table.doctor.machine import detect_machine
     from einhorn_table.ports import Controls
 
-    names = _names(args.names, args.players)
+    names = _names(args.names, args.players, args.config)
     width, height = _size(args.size)
     machine = detect_machine()
     clock = SystemClock()
@@ -209,9 +214,17 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     return 0
 
 
-def _names(names: str | None, players: int | None) -> tuple[str, ...]:
+def _names(names: str | None, players: int | None, config: Path | None = None) -> tuple[
+        str, ...]:
+    """The players who register their dice: as named, else the table file's (its names
+    are the ones ``play`` looks up in the profile), else Player 1, Player 2..."""
     from einhorn_table.calibration.fit import CalibrationError
+    from einhorn_table.table.config import load_config
 
+    if not names and players is None and config is not None and config.is_file():
+        configured = tuple(p.name for p in load_config(config).players)
+        print(f"Players from {config}: {', '.join(configured)}")
+        return configured
     if names:
         listed = tuple(n.strip() for n in names.split(",") if n.strip())
         if players is not None and players != len(listed):

@@ -6,7 +6,7 @@ import argparse
 import itertools
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 from einhorn_table.ports import Button, Controls, Gesture
 from einhorn_table.table.config import PlayerConfig
 from einhorn_table.table.controller import Seat
+from einhorn_table.table.doubt import RGB
 
 if TYPE_CHECKING:
     from einhorn_table.adapters.source_base import BaseSource
@@ -89,13 +90,19 @@ class WatchedTray:
         return events
 
 
-def seats_for(names: Sequence[str], players: Sequence[PlayerConfig]) -> tuple[
+def seats_for(names: Sequence[str], players: Sequence[PlayerConfig],
+              measured: Mapping[str, RGB] | None = None) -> tuple[
         tuple[Seat, ...], dict[int, int], str]:
     """The seats of a match's players from the configuration (by name), the map from
-    station (0-based) to seat, and why the match cannot be played here ("" if it can)."""
+    station (0-based) to seat, and why the match cannot be played here ("" if it can).
+
+    A player's dice colour is the one the calibration measured on this table
+    (``measured``, by name) where it has one, else the configuration's."""
     configured = {p.name: p for p in players}
+    measured = measured or {}
     missing = [name for name in names if name not in configured]
-    seats = tuple(Seat(name, configured[name].dice, configured[name].dice_name)
+    seats = tuple(Seat(name, measured.get(name, configured[name].dice),
+                       configured[name].dice_name)
                   if name in configured else Seat(name) for name in names)
     stations = {p.station - 1: names.index(p.name) for p in players if p.name in names}
     blocked = ""
@@ -104,6 +111,17 @@ def seats_for(names: Sequence[str], players: Sequence[PlayerConfig]) -> tuple[
                    "station in the table's configuration: add them to go on with this match, "
                    "or press X for a new one.")
     return seats, stations, blocked
+
+
+def dice_colours_note(profile: Path, names: Sequence[str], measured: Mapping[str, RGB]) -> str:
+    """Whose dice colours come from the calibration and whose from the table's file."""
+    calibrated = [name for name in names if name in measured]
+    if not calibrated:
+        return (f"Dice colours from the table's file: {profile} has none for "
+                f"{', '.join(names)} (calibrate with the same names to measure them).")
+    rest = [name for name in names if name not in measured]
+    note = f"Dice colours as calibrated in {profile}: {', '.join(calibrated)}"
+    return note + (f"; from the table's file: {', '.join(rest)}." if rest else ".")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -145,11 +163,15 @@ def run(args: argparse.Namespace) -> int:
     camera_settings: CameraSettings | None = None
     profile = ReaderProfile()
     tray_corners: Corners | None = None
+    measured: dict[str, RGB] = {}
     if config.calibration is not None or profile_path.is_file():
         calibration = load_profile(profile_path)
         profile, camera_settings = calibration.reader_profile(), calibration.camera
         if len(calibration.tray.corners) == 4:
             tray_corners = cast(Corners, tuple(calibration.tray.corners))
+        measured = {p.name: p.colour for p in calibration.players}
+        print(dice_colours_note(profile_path, [p.name for p in config.players], measured),
+              file=sys.stderr)
     warning = reader_warning(profile)
     if warning:
         print(warning, file=sys.stderr)
@@ -172,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if unfinished is not None and choice is not Choice.NEW:
             match = store.resume(unfinished.match_id)
-            seats, _, blocked = seats_for(match.names, config.players)
+            seats, _, blocked = seats_for(match.names, config.players, measured)
             if choice is None:
                 notifier.ready("asking whether to go on with the interrupted match")
                 prompt_frames = itertools.count(1)  # no camera yet: the prompt's frames count
@@ -189,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
                                   f"{blocked.replace('press X', 'start with --new')}")
         started = start_match(TableLog(store), setup, unfinished, choice)
         match = started.match
-        seats, stations, _ = seats_for(match.names, config.players)
+        seats, stations, _ = seats_for(match.names, config.players, measured)
         controller = TableController(match, started.recorder, seats, started.recorder,
                                      archive=lambda: history_summary(store))
         source = create_source(config.camera, clock=clock, camera_settings=camera_settings)
