@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 from pathlib import Path
 
@@ -221,3 +222,56 @@ def test_doctor_exits_1_when_an_essential_check_fails(
     status = doctor_cli.main(["--source", f"dir:{tmp_path / 'none'}", "--frames", "2"])
     assert status == 1
     assert "NOT READY" in capsys.readouterr().out
+
+
+TABLE = """calibration = "cal.toml"
+[[player]]
+name = "Ana"
+station = 1
+dice = "white"
+
+[[player]]
+name = "Ben"
+station = {ben}
+dice = "red"
+"""
+
+
+def test_the_table_file_is_checked_with_its_stations_and_calibration(tmp_path: Path) -> None:
+    six = load_pin_map(default_pin_map_path())
+    pin_map = dataclasses.replace(six, stations=six.stations[:2])  # two stations wired
+    table = tmp_path / "table.toml"
+    result, config = checks.check_table_file(table, pin_map)
+    assert result.status is Status.SKIP and not result.essential and config is None
+    assert "copy docs/table.example.toml" in result.detail
+    table.write_text(TABLE.format(ben=3), encoding="utf-8")
+    result, _ = checks.check_table_file(table, pin_map)
+    assert result.status is Status.FAIL and "Ben's station 3 is not in" in result.detail
+    assert "(2 stations)" in result.detail
+    table.write_text(TABLE.format(ben=2), encoding="utf-8")
+    result, _ = checks.check_table_file(table, pin_map)
+    assert result.status is Status.FAIL and "cal.toml does not exist" in result.detail
+    assert "einhorn-table calibrate --out" in result.todo
+    (tmp_path / "cal.toml").write_text("version = 1\n", encoding="utf-8")
+    result, config = checks.check_table_file(table, pin_map)
+    assert result.status is Status.OK and config is not None
+    assert "Ana (station 1), Ben (station 2)" in result.detail
+    table.write_text(TABLE.format(ben=2).replace('calibration = "cal.toml"\n', ""),
+                     encoding="utf-8")
+    result, _ = checks.check_table_file(table, pin_map)
+    assert result.status is Status.WARN and not result.essential
+    table.write_text("[[player]]\nname = 3\n", encoding="utf-8")
+    result, _ = checks.check_table_file(table, pin_map)
+    assert result.status is Status.FAIL and result.essential
+
+
+def test_doctor_checks_the_calibration_the_table_file_names(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "table.toml").write_text(TABLE.format(ben=2), encoding="utf-8")
+    (tmp_path / "cal.toml").write_text("version = 0\n", encoding="utf-8")
+    status = doctor_cli.main(["--source", "synth:width=160,height=120,fps=60", "--frames", "3",
+                              "--state-dir", str(tmp_path / "state"),
+                              "--table", str(tmp_path / "table.toml")])
+    out = capsys.readouterr().out
+    assert status == 1 and "has no valid 'version'" in out and "ok    table file" in out

@@ -35,7 +35,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pins", type=Path, help="the pin map to check (default: the project's hardware/pins.toml)"
     )
-    parser.add_argument("--profile", type=Path, help="a calibration profile (TOML) to check")
+    parser.add_argument(
+        "--table", type=Path, default=Path("table.toml"),
+        help="the table's file to check (default ./table.toml)",
+    )
+    parser.add_argument(
+        "--profile", type=Path,
+        help="a calibration profile (TOML) to check (default: the one the table's file names)",
+    )
     parser.add_argument(
         "--state-dir",
         type=Path,
@@ -72,17 +79,21 @@ def run(args: argparse.Namespace) -> int:
     machine = detect_machine()
     clock = SystemClock()
     results: list[CheckResult] = []
-    profile_result, settings = checks.check_profile(args.profile)
+    pin_result, pin_map = checks.check_pin_map(args.pins or default_pin_map_path())
+    table_result, table = checks.check_table_file(args.table, pin_map)
+    named = table.calibration if table is not None else None
+    profile = args.profile or (named if named is not None and named.is_file() else None)
+    profile_result, settings = checks.check_profile(profile)
     source = args.source or checks.default_source(machine)
     frames = max(2, args.frames)
     results.append(checks.check_camera(source, clock, frames=frames, settings=settings))
-    pin_result, pin_map = checks.check_pin_map(args.pins or default_pin_map_path())
     results.append(pin_result)
     button_result, controls = checks.check_buttons(machine, pin_map, clock, players=args.players)
     results.append(button_result)
     screen_result = checks.check_screen(machine)
     results.append(screen_result)
     results.append(checks.check_state_dir(args.state_dir or checks.default_state_dir()))
+    results.append(table_result)
     results.append(profile_result)
     results.append(checks.check_reader())
     groups = checks.check_groups(machine)

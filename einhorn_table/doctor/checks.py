@@ -18,6 +18,7 @@ from einhorn_table.doctor.system_checks import (
     default_source,
     default_state_dir,
 )
+from einhorn_table.doctor.table_check import check_table_file
 
 __all__ = [
     "GOOD_FPS",
@@ -32,6 +33,7 @@ __all__ = [
     "check_reader",
     "check_screen",
     "check_state_dir",
+    "check_table_file",
     "default_source",
     "default_state_dir",
     "serial_console_enabled",

@@ -1,0 +1,54 @@
+"""The doctor's check of the table's file (``table.toml``): who plays at which station,
+and the calibration it names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from einhorn_table.doctor.report import CheckResult, Status
+from einhorn_table.stations.pin_map import PinMap
+from einhorn_table.table.config import ConfigError, TableConfig, load_config
+
+STEP = "docs/install.md step 6"
+
+
+def check_table_file(path: Path, pin_map: PinMap | None) -> tuple[CheckResult, TableConfig | None]:
+    """``path`` loads as the table's configuration, every player's station is in
+    ``pin_map``, and the calibration it names exists."""
+    if not path.is_file():
+        return CheckResult(
+            "table file", Status.SKIP,
+            f"no {path} yet: the table's service needs one; copy docs/table.example.toml "
+            f"to it and edit it ({STEP})",
+            essential=False,
+        ), None
+    try:
+        config = load_config(path)
+    except ConfigError as error:
+        return CheckResult("table file", Status.FAIL, str(error), f"Fix it ({STEP})."), None
+    names = ", ".join(f"{p.name} (station {p.station})" for p in config.players)
+    if pin_map is not None:
+        missing = [p for p in config.players if p.station > len(pin_map.stations)]
+        if missing:
+            who = ", ".join(f"{p.name}'s station {p.station}" for p in missing)
+            return CheckResult(
+                "table file", Status.FAIL,
+                f"{path}: {who} is not in {pin_map.origin} "
+                f"({len(pin_map.stations)} stations)",
+                "Give each player a station the pin map has, or wire and map one more.",
+            ), config
+    if config.calibration is None:
+        return CheckResult(
+            "table file", Status.WARN, f"{path}: {names}; no calibration named",
+            f"Calibrate the table and name the profile in {path} ({STEP}).",
+            essential=False,
+        ), config
+    if not config.calibration.is_file():
+        return CheckResult(
+            "table file", Status.FAIL,
+            f"{path}: its calibration {config.calibration} does not exist",
+            f"Run einhorn-table calibrate --out {config.calibration}, or fix the path ({STEP}).",
+        ), config
+    return CheckResult(
+        "table file", Status.OK, f"{path}: {names}; calibration {config.calibration}"
+    ), config
