@@ -33,7 +33,7 @@ def check_table_file(path: Path, pin_map: PinMap | None) -> tuple[CheckResult, T
             who = ", ".join(f"{p.name}'s station {p.station}" for p in missing)
             return CheckResult(
                 "table file", Status.FAIL,
-                f"{path}: {who} is not in {pin_map.origin} "
+                f"{path}: {who} {'is' if len(missing) == 1 else 'are'} not in {pin_map.origin} "
                 f"({len(pin_map.stations)} stations)",
                 "Give each player a station the pin map has, or wire and map one more.",
             ), config
