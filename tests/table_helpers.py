@@ -49,3 +49,9 @@ def controller(names: tuple[str, ...] = ("Ana", "Ben")) -> tuple[TableController
     colours = [RED, BLUE, (240, 240, 240), (30, 30, 30), (30, 140, 60), (240, 200, 20)]
     seats = [Seat(name, colours[i]) for i, name in enumerate(names)]
     return TableController(match, recorder, seats), recorder
+
+
+def players_toml(*players: tuple[str, int, str]) -> str:
+    """The ``[[player]]`` tables of a table file: (name, station, dice colour) each."""
+    return "".join(f'\n[[player]]\nname = "{name}"\nstation = {station}\ndice = "{dice}"\n'
+                   for name, station, dice in players)

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 from calibration_helpers import write_labelled_set
+from table_helpers import players_toml
 
 from einhorn_table.calibration.profile import load_profile
 from einhorn_table.cli import main
@@ -46,9 +47,7 @@ def test_the_players_who_register_their_dice_are_the_table_file_s(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     table = tmp_path / "table.toml"
-    table.write_text('[[player]]\nname = "Ana"\nstation = 1\ndice = "white"\n\n'
-                     '[[player]]\nname = "Ben"\nstation = 2\ndice = "red"\n',
-                     encoding="utf-8")
+    table.write_text(players_toml(("Ana", 1, "white"), ("Ben", 2, "red")), encoding="utf-8")
     out = tmp_path / "calibration.toml"
     assert main(["calibrate", "--source", "synth:seed=5,players=2", "--config", str(table),
                  "--rolls", "1", "--autopilot", "--out", str(out)]) == 0

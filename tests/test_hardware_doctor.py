@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
+from table_helpers import players_toml
 
 from einhorn_table.adapters.clock import FakeClock
 from einhorn_table.cli import doctor as doctor_cli
@@ -224,17 +225,9 @@ def test_doctor_exits_1_when_an_essential_check_fails(
     assert "NOT READY" in capsys.readouterr().out
 
 
-TABLE = """calibration = "cal.toml"
-[[player]]
-name = "Ana"
-station = 1
-dice = "white"
-
-[[player]]
-name = "Ben"
-station = {ben}
-dice = "red"
-"""
+def table_file(ben: int) -> str:
+    """Ana at station 1 and Ben at ``ben``, calibrated in cal.toml."""
+    return 'calibration = "cal.toml"\n' + players_toml(("Ana", 1, "white"), ("Ben", ben, "red"))
 
 
 def test_the_table_file_is_checked_with_its_stations_and_calibration(tmp_path: Path) -> None:
@@ -244,11 +237,11 @@ def test_the_table_file_is_checked_with_its_stations_and_calibration(tmp_path: P
     result, config = checks.check_table_file(table, pin_map)
     assert result.status is Status.SKIP and not result.essential and config is None
     assert "copy docs/table.example.toml" in result.detail
-    table.write_text(TABLE.format(ben=3), encoding="utf-8")
+    table.write_text(table_file(3), encoding="utf-8")
     result, _ = checks.check_table_file(table, pin_map)
     assert result.status is Status.FAIL and "Ben's station 3 is not in" in result.detail
     assert "(2 stations)" in result.detail
-    table.write_text(TABLE.format(ben=2), encoding="utf-8")
+    table.write_text(table_file(2), encoding="utf-8")
     result, _ = checks.check_table_file(table, pin_map)
     assert result.status is Status.FAIL and "cal.toml does not exist" in result.detail
     assert "einhorn-table calibrate --out" in result.todo
@@ -256,7 +249,7 @@ def test_the_table_file_is_checked_with_its_stations_and_calibration(tmp_path: P
     result, config = checks.check_table_file(table, pin_map)
     assert result.status is Status.OK and config is not None
     assert "Ana (station 1), Ben (station 2)" in result.detail
-    table.write_text(TABLE.format(ben=2).replace('calibration = "cal.toml"\n', ""),
+    table.write_text(table_file(2).replace('calibration = "cal.toml"\n', ""),
                      encoding="utf-8")
     result, _ = checks.check_table_file(table, pin_map)
     assert result.status is Status.WARN and not result.essential
@@ -268,7 +261,7 @@ def test_the_table_file_is_checked_with_its_stations_and_calibration(tmp_path: P
 def test_doctor_checks_the_calibration_the_table_file_names(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    (tmp_path / "table.toml").write_text(TABLE.format(ben=2), encoding="utf-8")
+    (tmp_path / "table.toml").write_text(table_file(2), encoding="utf-8")
     (tmp_path / "cal.toml").write_text("version = 0\n", encoding="utf-8")
     status = doctor_cli.main(["--source", "synth:width=160,height=120,fps=60", "--frames", "3",
                               "--state-dir", str(tmp_path / "state"),

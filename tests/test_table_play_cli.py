@@ -11,6 +11,7 @@ pytest.importorskip("gpiozero")
 pytest.importorskip("pygame")
 
 from gpiozero.pins.mock import MockFactory
+from table_helpers import players_toml
 from table_rig import open_store
 
 from einhorn_table.cli import main
@@ -26,22 +27,7 @@ camera = "synth:seed=3,players=3"
 width = 400
 height = 240
 fullscreen = false
-
-[[player]]
-name = "Ana"
-station = 1
-dice = "white"
-
-[[player]]
-name = "Ben"
-station = 2
-dice = "red"
-
-[[player]]
-name = "Cem"
-station = 3
-dice = "blue"
-"""
+""" + players_toml(("Ana", 1, "white"), ("Ben", 2, "red"), ("Cem", 3, "blue"))
 
 
 @pytest.fixture
