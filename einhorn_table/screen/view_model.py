@@ -19,6 +19,7 @@ from einhorn_table.rules import (
     Category,
     Ledger,
     MatchEnd,
+    Phase,
     Roll,
     StartRoll,
     TiebreakRoll,
@@ -29,6 +30,7 @@ from einhorn_table.rules import (
 from einhorn_table.stations.gesture_table import GESTURES, Context, HelpLine
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.doubt import DoubtKind, alike_seats, nearest_seat
+from einhorn_table.table.together import told_apart
 
 if TYPE_CHECKING:
     from einhorn_table.history.view import HistorySummary
@@ -288,6 +290,15 @@ def build_view(controller: TableController, now: float) -> ScreenView:
             chosen=c.cursor % len(c.parties()),
             buttons=button_hints(Context.COUNTERPARTY), **base,  # type: ignore[arg-type]
         )
+    if shown_roll and last is not None and age < RESULT_SECONDS and last.together:
+        rolls = (*last.together, (_player(last), tuple(getattr(last.item, "dice", ()))))
+        return ScreenView(
+            ScreenKind.RESULT, players=cards(set()),
+            title=f"{_names_joined([name for name, _ in rolls])} rolled together",
+            photo=last.photo, lines=tuple(
+                f"{name}: {' '.join(map(str, dice))} = {sum(dice)}" for name, dice in rolls),
+            **base,  # type: ignore[arg-type]
+        )
     if shown_roll and last is not None and age < RESULT_SECONDS:
         return ScreenView(
             ScreenKind.RESULT, players=cards(set()), focus=names.index(_player(last)),
@@ -328,6 +339,9 @@ def build_view(controller: TableController, now: float) -> ScreenView:
             if state.phase.value == "rolloff":
                 sub = f"{contenders} roll in turn until one rolls an Einhorn"
         nxt = f"Next: {names[to_act]}" if to_act is not None else ""
+        if state.phase is not Phase.ROLLOFF and len(owing) > 1 and told_apart(
+                [c.seats[i].dice_colour for i in sorted(owing)]) is not None:
+            nxt = f"One by one or all together. {nxt}"
         return ScreenView(ScreenKind.START_ROLLS, players=cards(owing), title=title,
                           subtitle=f"{sub}. {nxt}", focus=to_act, **base)  # type: ignore[arg-type]
     # A turn waiting for the call and the roll.
@@ -411,6 +425,11 @@ def _counterparty_title(name: str, amount: int) -> str:
     if amount > 0:
         return f"{name} gets {amount}: from whom?"
     return f"{name} pays {-amount}: to whom?"
+
+
+def _names_joined(names: Sequence[str]) -> str:
+    """"Ana", "Ana and Ben", "Ana, Ben and Cem"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _result_title(shown: object) -> str:

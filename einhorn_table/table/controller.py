@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from einhorn_table.ports import Button, Gesture
@@ -41,6 +41,7 @@ from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Se
 from einhorn_table.table.history import stash_history
 from einhorn_table.table.photos import PhotoStore
 from einhorn_table.table.recorder import MatchRecorder, RecorderError
+from einhorn_table.table.together import rolls_at_once
 from einhorn_table.vision.results import FrameReading
 
 if TYPE_CHECKING:
@@ -88,6 +89,8 @@ class Shown:
     before: Ledger
     reading: FrameReading | None = None
     photo: Image | None = None
+    #: The other players' rolls thrown in the tray at the same time (name, dice).
+    together: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -250,6 +253,8 @@ class TableController:
             if self.pending is None:
                 self.call_locked = False  # the dice were taken out: that was no roll
             return
+        if self._rolled_together(event):
+            return
         roller = self._roller_for(reading)
         if roller is None:
             self._say("No roll is expected now: take the dice out of the tray.", event.time)
@@ -267,6 +272,31 @@ class TableController:
         values = tuple(v for v in reading.values if v is not None)
         extra = self._reading_extra(roller, reading, photo_path, event.time)
         self._commit_roll(roller, values, extra, event.time, reading, event.photo)
+
+    def _rolled_together(self, event: Settled) -> bool:
+        """Several players' starting rolls (or an auction's tie-break) thrown at once,
+        each in their own colour: each player's roll, in seat order. False (nothing
+        done) unless :func:`rolls_at_once` is sure whose each die is."""
+        state = self.match.state
+        if self.pending is not None or not (
+                state.awaiting is Awaiting.START_ROLL or state.phase is Phase.AUCTION_TIE):
+            return False
+        rolls = rolls_at_once(event.reading, state.owing(), [s.dice_colour for s in self.seats])
+        if rolls is None:
+            return False
+        photo_path = None
+        if event.photo is not None and self.photos is not None:
+            photo_path = self.photos.save(event.photo)
+        done: list[tuple[str, tuple[int, ...]]] = []
+        for roller, own in rolls:
+            values = tuple(v for v in own.values if v is not None)
+            extra = self._reading_extra(roller, own, photo_path, event.time)
+            if not self._commit_roll(roller, values, extra, event.time, own, event.photo):
+                break
+            done.append((self.names[roller], values))
+        if self.last is not None and len(done) > 1:
+            self.last = replace(self.last, reading=event.reading, together=tuple(done[:-1]))
+        return True
 
     def _roller_for(self, reading: FrameReading) -> int | None:
         """The roller: by dice colour among those who may roll now, else the next one owing."""
