@@ -65,6 +65,9 @@ class ScriptedWatcher:
         events, self.next = self.next, []
         return events
 
+    def mark_empty(self, frame: Image) -> None:
+        self.reference = frame
+
 
 class Event:
     def __init__(self, kind: str, frame: Image | None = None) -> None:
@@ -136,3 +139,47 @@ def test_an_unplugged_screen_keeps_the_loop_going_and_comes_back(
     screen.show(view, 1.0 + RETRY_SECONDS)
     assert screen.renderer is not None and screen.error is None
     screen.close()
+
+
+class Recording:
+    """Synthetic frames played back as a camera, one per read, on their own timestamps."""
+
+    description = "recorded synthetic frames"
+    simulated = True
+
+    def __init__(self, images: list[Image], times: list[float]) -> None:
+        self.frames = list(zip(images, times, strict=True))
+        self.index = 0
+
+    def open(self) -> None:
+        pass
+
+    def read(self) -> Frame | None:
+        image, t = self.frames[self.index]
+        self.index += 1
+        return Frame(image, t, self.index)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_restart_with_dice_lying_in_the_tray_loses_no_roll() -> None:
+    """The companion starts (after a power cut) with the last roll's dice still in the
+    tray; they are taken out and the next player rolls: that roll is read."""
+    from einhorn_table.adapters.vision_tray import make_reader, make_watcher
+    from einhorn_table.vision.synth import SynthTable
+
+    table = SynthTable(seed=1, players=1)
+    table.roll_sequence([2, 3, 4], settle_frames=30)  # the dice there when the power went
+    frames = table.settled_frames(20) + table.clear_sequence() + table.roll_sequence(
+        [6, 6, 1], settle_frames=60)
+    times = table.frame_times(len(frames))
+    clock = FakeClock(0.0)
+    tray = VisionTray(Recording([f.image for f in frames], times), make_watcher(),
+                      make_reader(), clock)
+    settled = []
+    for t in times:
+        clock.now = t
+        settled += [e for e in tray.poll() if isinstance(e, Settled)]
+    values = [sorted(v for v in e.reading.values if v is not None) for e in settled]
+    assert values[-1] == [1, 6, 6], values

@@ -39,6 +39,10 @@ class Watcher(Protocol):
         """The watcher's small picture of the empty tray, once it has one."""
         ...
 
+    def mark_empty(self, frame: Image) -> None:
+        """The still tray in ``frame`` is empty: it is the empty tray from now on."""
+        ...
+
 
 Reader = Callable[["Image"], FrameReading]
 
@@ -111,6 +115,9 @@ class VisionTray:
 
     def _read(self, image: Image) -> FrameReading:
         reading = self.reader(image)
+        if not reading.dice:
+            self.watcher.mark_empty(image)
+            return reading
         reference = self.watcher.reference
         if reference is None:
             return reading

@@ -192,6 +192,21 @@ class RollWatcher:
         if self._anchor is not None and self._anchor.shape != empty_tray.shape:
             self._anchor = None
 
+    def mark_empty(self, frame: BgrImage) -> None:
+        """The tray in ``frame``, which lay still, is empty (the dice reader found no
+        die in it): take it as the empty tray and forget the dice that lay before.
+
+        Without a reference up front the first frame is taken as the empty tray, and
+        dice lying there at start (the companion restarted mid-match) would stay in
+        it: their places would look occupied once cleared, and the next roll would
+        look like those dice nudged."""
+        small = shrink(frame)
+        self.set_reference(small)
+        self._anchor = small
+        self._state = TrayState.EMPTY
+        self._settled_small = None
+        self._settled_occupied = None
+
     def feed(self, frame: BgrImage, t: float) -> list[WatchEvent]:
         """Shrink a full-size camera frame and :meth:`update` with it."""
         return self.update(shrink(frame), t, frame)
