@@ -101,3 +101,17 @@ def test_the_start_screen_offers_rolling_together_only_to_dice_told_apart() -> N
                                            "Next: Ana")
     c.seats = [Seat("Ana", WHITE), Seat("Ben", (236, 238, 242))]
     assert build_view(c, 0.0).subtitle == "Highest sum starts. Next: Ana"
+
+
+def test_dice_together_that_cannot_be_split_ask_to_roll_one_by_one() -> None:
+    c, recorder = controller()
+    c.seats = [Seat("Ana", WHITE), Seat("Ben", (236, 238, 242))]  # both white: no telling
+    c.on_tray(MotionStarted(0.0))
+    c.on_tray(Settled(1.0, tray(*[(v, WHITE) for v in (6, 1, 6, 2, 5, 1)])))
+    assert not recorder.items and c.pending is not None
+    view = build_view(c, 1.5)
+    assert view.subtitle == "6 dice seen, and whose is whose is unclear: roll again one by one"
+    c.seats = [Seat("Ana", RED), Seat("Ben", BLUE)]
+    c.on_tray(MotionStarted(10.0))
+    c.on_tray(Settled(11.0, tray(*[(v, RED) for v in (6, 1, 6, 2)])))  # four: not 3 each
+    assert build_view(c, 11.5).subtitle.startswith("4 dice seen, and whose is whose")

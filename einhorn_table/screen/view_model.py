@@ -263,7 +263,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
                  else f"{names[roller]}: are these your dice?")
         return ScreenView(
             ScreenKind.DOUBT, players=cards({roller}), title=title, focus=roller,
-            subtitle=message + " - or roll again",
+            subtitle=message + pending.doubt.again,
             dice=dice, photo=pending.photo,
             entry=tuple(c.entry.values) if c.entry else (),
             entry_position=c.entry.position if c.entry else 0,

@@ -36,7 +36,14 @@ from einhorn_table.rules import (
     Undo,
 )
 from einhorn_table.stations.gesture_table import Action, Context, Intent, intent_for
-from einhorn_table.table.doubt import RGB, Doubt, alike_seats, judge_reading, nearest_seat
+from einhorn_table.table.doubt import (
+    RGB,
+    Doubt,
+    DoubtKind,
+    alike_seats,
+    judge_reading,
+    nearest_seat,
+)
 from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled, TrayEvent
 from einhorn_table.table.history import stash_history
 from einhorn_table.table.photos import PhotoStore
@@ -263,6 +270,11 @@ class TableController:
         if event.photo is not None and self.photos is not None:
             photo_path = self.photos.save(event.photo)
         doubt = judge_reading(reading, roller, [s.dice_colour for s in self.seats])
+        if doubt is not None and doubt.kind is DoubtKind.COUNT and len(reading.dice) > 3 \
+                and self._throws_together():
+            # Several players' dice that could not be told apart (rolls_at_once).
+            doubt = Doubt(DoubtKind.COUNT, f"{len(reading.dice)} dice seen, and whose is "
+                          "whose is unclear: roll again one by one", again="")
         if doubt is not None:
             self.pending = PendingRoll(roller, reading, doubt, event.time, event.photo, photo_path)
             self.entry = None
@@ -273,13 +285,19 @@ class TableController:
         extra = self._reading_extra(roller, reading, photo_path, event.time)
         self._commit_roll(roller, values, extra, event.time, reading, event.photo)
 
+    def _throws_together(self) -> bool:
+        """Whether several players may throw at once now (a starting roll or an
+        auction's tie-break with more than one of them still to roll)."""
+        state = self.match.state
+        return (state.awaiting is Awaiting.START_ROLL or state.phase is Phase.AUCTION_TIE) \
+            and len(state.owing()) > 1
+
     def _rolled_together(self, event: Settled) -> bool:
         """Several players' starting rolls (or an auction's tie-break) thrown at once,
         each in their own colour: each player's roll, in seat order. False (nothing
         done) unless :func:`rolls_at_once` is sure whose each die is."""
         state = self.match.state
-        if self.pending is not None or not (
-                state.awaiting is Awaiting.START_ROLL or state.phase is Phase.AUCTION_TIE):
+        if self.pending is not None or not self._throws_together():
             return False
         rolls = rolls_at_once(event.reading, state.owing(), [s.dice_colour for s in self.seats])
         if rolls is None:

@@ -23,6 +23,8 @@ class Doubt:
     kind: DoubtKind
     #: For players, short: shown big on the screen.
     message: str
+    #: What rolling again does, after the message ("" where the message says it).
+    again: str = " - or roll again"
 
 
 def judge_reading(
