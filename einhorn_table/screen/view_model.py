@@ -29,7 +29,7 @@ from einhorn_table.rules import (
 )
 from einhorn_table.stations.gesture_table import GESTURES, Context, HelpLine
 from einhorn_table.table.controller import Seat, TableController
-from einhorn_table.table.doubt import DoubtKind, alike_seats, nearest_seat
+from einhorn_table.table.doubt import DoubtKind, alike_seats, dice_owners
 from einhorn_table.table.together import told_apart
 
 if TYPE_CHECKING:
@@ -251,8 +251,8 @@ def build_view(controller: TableController, now: float) -> ScreenView:
                      for d in pending.reading.dice)
         message = pending.doubt.message
         if pending.doubt.kind is DoubtKind.COLOUR:
-            colours = [s.dice_colour for s in c.seats]
-            seen = {nearest_seat(d.color, colours) for d in pending.reading.dice}
+            colours = c.seat_colours
+            seen = dice_owners(pending.reading, colours)
             mine = alike_seats(colours, roller)
             owners = sorted(o for o in seen if o is not None and o not in mine)
             whose = " and ".join(f"{names[o]}'s" for o in owners)
@@ -340,7 +340,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
                 sub = f"{contenders} roll in turn until one rolls an Einhorn"
         nxt = f"Next: {names[to_act]}" if to_act is not None else ""
         if state.phase is not Phase.ROLLOFF and len(owing) > 1 and told_apart(
-                [c.seats[i].dice_colour for i in sorted(owing)]) is not None:
+                [c.seat_colours[i] for i in sorted(owing)]) is not None:
             nxt = f"One by one or all together. {nxt}"
         return ScreenView(ScreenKind.START_ROLLS, players=cards(owing), title=title,
                           subtitle=f"{sub}. {nxt}", focus=to_act, **base)  # type: ignore[arg-type]

@@ -41,8 +41,8 @@ from einhorn_table.table.doubt import (
     Doubt,
     DoubtKind,
     alike_seats,
+    dice_owners,
     judge_reading,
-    nearest_seat,
 )
 from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled, TrayEvent
 from einhorn_table.table.history import stash_history
@@ -190,6 +190,11 @@ class TableController:
     def awaiting(self) -> Awaiting:
         return self.match.state.awaiting
 
+    @property
+    def seat_colours(self) -> list[RGB | None]:
+        """Each seat's dice colour, in seat order (None: not known)."""
+        return [seat.dice_colour for seat in self.seats]
+
     def roller(self) -> int | None:
         """Whose dice the tray waits for now (None: no roll expected)."""
         state = self.match.state
@@ -266,10 +271,8 @@ class TableController:
         if roller is None:
             self._say("No roll is expected now: take the dice out of the tray.", event.time)
             return
-        photo_path = None
-        if event.photo is not None and self.photos is not None:
-            photo_path = self.photos.save(event.photo)
-        doubt = judge_reading(reading, roller, [s.dice_colour for s in self.seats])
+        photo_path = self._save_photo(event)
+        doubt = judge_reading(reading, roller, self.seat_colours)
         if doubt is not None and doubt.kind is DoubtKind.COUNT and len(reading.dice) > 3 \
                 and self._throws_together():
             # Several players' dice that could not be told apart (rolls_at_once).
@@ -285,12 +288,21 @@ class TableController:
         extra = self._reading_extra(roller, reading, photo_path, event.time)
         self._commit_roll(roller, values, extra, event.time, reading, event.photo)
 
+    def _save_photo(self, event: Settled) -> str | None:
+        """The settled tray's photo kept with the match, where photos are kept."""
+        if event.photo is None or self.photos is None:
+            return None
+        return self.photos.save(event.photo)
+
+    def _rolls_in_any_order(self) -> bool:
+        """A starting roll or an auction's tie-break: whoever owes one may roll."""
+        state = self.match.state
+        return state.awaiting is Awaiting.START_ROLL or state.phase is Phase.AUCTION_TIE
+
     def _throws_together(self) -> bool:
         """Whether several players may throw at once now (a starting roll or an
         auction's tie-break with more than one of them still to roll)."""
-        state = self.match.state
-        return (state.awaiting is Awaiting.START_ROLL or state.phase is Phase.AUCTION_TIE) \
-            and len(state.owing()) > 1
+        return self._rolls_in_any_order() and len(self.match.state.owing()) > 1
 
     def _rolled_together(self, event: Settled) -> bool:
         """Several players' starting rolls (or an auction's tie-break) thrown at once,
@@ -299,12 +311,10 @@ class TableController:
         state = self.match.state
         if self.pending is not None or not self._throws_together():
             return False
-        rolls = rolls_at_once(event.reading, state.owing(), [s.dice_colour for s in self.seats])
+        rolls = rolls_at_once(event.reading, state.owing(), self.seat_colours)
         if rolls is None:
             return False
-        photo_path = None
-        if event.photo is not None and self.photos is not None:
-            photo_path = self.photos.save(event.photo)
+        photo_path = self._save_photo(event)
         done: list[tuple[str, tuple[int, ...]]] = []
         for roller, own in rolls:
             values = tuple(v for v in own.values if v is not None)
@@ -319,13 +329,12 @@ class TableController:
     def _roller_for(self, reading: FrameReading) -> int | None:
         """The roller: by dice colour among those who may roll now, else the next one owing."""
         state = self.match.state
-        awaiting = state.awaiting
         expected = self.roller()
         if expected is None:
             return None
-        if awaiting is Awaiting.START_ROLL or state.phase is Phase.AUCTION_TIE:
-            colours = [s.dice_colour for s in self.seats]
-            owners = {nearest_seat(d.color, colours) for d in reading.dice}
+        if self._rolls_in_any_order():
+            colours = self.seat_colours
+            owners = dice_owners(reading, colours)
             if len(owners) == 1:
                 (owner,) = owners
                 if owner is not None and owner in state.owing():
@@ -548,8 +557,8 @@ class TableController:
 
     def _dice_owner(self, roller: int, reading: FrameReading) -> int:
         """Whose set of dice was thrown: the one all dice look like, else the roller's."""
-        colours = [s.dice_colour for s in self.seats]
-        owners = {nearest_seat(d.color, colours) for d in reading.dice}
+        colours = self.seat_colours
+        owners = dice_owners(reading, colours)
         if len(owners) == 1:
             (owner,) = owners
             if owner is not None and owner not in alike_seats(colours, roller):

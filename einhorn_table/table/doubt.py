@@ -41,7 +41,7 @@ def judge_reading(
         return Doubt(DoubtKind.ABSTAINED, f"{unsure} die unclear" if unsure == 1
                      else f"{unsure} dice unclear")
     if seat_colours[roller] is not None and sum(c is not None for c in seat_colours) >= 2:
-        owners = {nearest_seat(die.color, seat_colours) for die in dice}
+        owners = dice_owners(reading, seat_colours)
         # Players whose dice the camera cannot tell apart (a family's one colour of
         # dice) roll each other's dice without a question.
         if not owners <= alike_seats(seat_colours, roller):
@@ -59,6 +59,11 @@ def alike_seats(seat_colours: Sequence[RGB | None], seat: int) -> frozenset[int]
         other for other, colour in enumerate(seat_colours)
         if other == seat or (colour is not None and colors_too_alike(colour, own))
     )
+
+
+def dice_owners(reading: FrameReading, seat_colours: Sequence[RGB | None]) -> set[int | None]:
+    """The seats whose dice colour is nearest to each die's (None: no seat has one)."""
+    return {nearest_seat(die.color, seat_colours) for die in reading.dice}
 
 
 def nearest_seat(colour: RGB, seat_colours: Sequence[RGB | None]) -> int | None:

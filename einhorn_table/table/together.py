@@ -37,11 +37,12 @@ def rolls_at_once(
         return None
     split = match_dice_to_players([d.color for d in dice], known, dice_per_player=DICE_EACH)
     # Three each is forced on the assignment: a fourth die of one colour would be
-    # given to another player, far from that player's colour.
-    if split.unmatched or split.ambiguous or max(split.distances) > NO_MATCH:
+    # given to another player, far from that player's colour (and a die of nobody's
+    # colour is far from every player's).
+    if split.ambiguous or max(split.distances) > NO_MATCH:
         return None
     rolls = [(owing[k], FrameReading(tuple(dice[i] for i in group)))
              for k, group in enumerate(split.groups) if group]
-    if len(rolls) != rollers or any(len(own.dice) != DICE_EACH for _, own in rolls):
+    if any(len(own.dice) != DICE_EACH for _, own in rolls):
         return None
     return rolls
