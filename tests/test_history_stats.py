@@ -210,6 +210,32 @@ def test_show_says_who_won_the_auction_s_tie_break() -> None:
     ]
 
 
+def test_show_tells_a_game_s_top_ups_in_one_line() -> None:
+    game_one = [
+        '{"v": 1, "type": "setup", "variant": "einhorn", "players": ["Ana", "Ben"], "games": 3}',
+        '{"type": "start_roll", "player": "Ana", "dice": [6, 6, 5]}',
+        '{"type": "start_roll", "player": "Ben", "dice": [1, 1, 2]}',
+        '{"type": "call", "player": "Ana", "call": "dreifaltigkeit"}',
+        '{"type": "roll", "player": "Ana", "dice": [4, 4, 4]}',
+        '{"type": "bid", "player": "Ana", "stones": 1}',
+        '{"type": "bid", "player": "Ben", "stones": 0}',
+    ]
+    words = narrate([*game_one,
+                     '{"type": "topup", "player": "Ben", "stones": 0}',
+                     '{"type": "topup", "player": "Ana", "stones": 2}',
+                     '{"type": "roll", "player": "Ana", "dice": [2, 2, 3]}',
+                     '{"type": "counterparty", "player": "Ana", "party": "central"}'])
+    won = words.index("Auction for game 2 · bids Ana 1, Ben 0: Ana takes the unicorn")
+    assert words[won + 1] == "  Top-ups from the stashes: Ana 2"
+    assert words[won + 2].startswith("Game 2 · Ana stayed silent, rolled 2 2 3")
+    assert not any("topped up" in line for line in words)
+    # Top-ups of 0 may be left out (RULES.md section 8): the owner's roll closes them.
+    quiet = narrate([*game_one, '{"type": "topup", "player": "Ben", "stones": 0}',
+                     '{"type": "roll", "player": "Ana", "dice": [2, 2, 3]}'])
+    assert quiet[quiet.index("Auction for game 2 · bids Ana 1, Ben 0: Ana takes the unicorn")
+                 + 1] == "  Nobody topped up from their stash"
+
+
 def test_csv_has_a_row_per_line_with_the_ledger(tmp_path: Path) -> None:
     match = bot_match(7)
     lines = match.notation().splitlines()

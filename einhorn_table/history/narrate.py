@@ -9,13 +9,8 @@ from einhorn_table.rules import (
     WIN,
     AuctionResult,
     Awaiting,
-    Bid,
-    Call,
-    Counterparty,
-    Input,
     Match,
     MatchEnd,
-    Roll,
     StartRoll,
     TiebreakRoll,
     Topup,
@@ -64,22 +59,17 @@ def describe_turn(result: TurnResult) -> str:
     return text
 
 
-def _describe_input(item: Input) -> str:
+def _describe_roll(item: StartRoll | TiebreakRoll) -> str:
     if isinstance(item, StartRoll):
         return f"{item.player} rolled {_dice(item.dice)} for the start (sum {sum(item.dice)})"
-    if isinstance(item, TiebreakRoll):
-        return f"{item.player} rolled the tie-break: {_dice(item.dice)} (sum {sum(item.dice)})"
-    if isinstance(item, Call):
-        return f"{item.player} called {item.call.label if item.call else 'nothing (silent)'}"
-    if isinstance(item, Roll):
-        return f"{item.player} rolled {_dice(item.dice)}"
-    if isinstance(item, Counterparty):
-        return f"{item.player} chose {_party(item.party)}"
-    if isinstance(item, Bid):
-        return f"{item.player} bid {item.stones}"
-    if isinstance(item, Topup):
-        return f"{item.player} topped up {item.stones} from the stash"
-    return item.type
+    return f"{item.player} rolled the tie-break: {_dice(item.dice)} (sum {sum(item.dice)})"
+
+
+def _describe_topups(topups: list[Topup]) -> str:
+    """One line for a game's top-ups, e.g. "Top-ups from the stashes: Ana 2, Cem 1"."""
+    moved = [f"{t.player} {t.stones}" for t in topups if t.stones]
+    return ("Top-ups from the stashes: " + ", ".join(moved) if moved
+            else "Nobody topped up from their stash")
 
 
 def narrate(lines: Iterable[str]) -> list[str]:
@@ -87,6 +77,7 @@ def narrate(lines: Iterable[str]) -> list[str]:
     out: list[str] = []
     match: Match | None = None
     announced = False
+    topups: list[Topup] = []  # a game's top-ups, told in one line once they are done
     for _, step, outcome in replay_steps(lines):
         if match is None:
             match = step
@@ -96,6 +87,12 @@ def narrate(lines: Iterable[str]) -> list[str]:
             continue
         item = match.record[-1]
         game = match.ledger().game
+        if isinstance(item, Topup):
+            topups.append(item)
+            continue
+        if topups:
+            out.append(f"  {_describe_topups(topups)}")
+            topups = []
         if isinstance(item, Undo):
             out.append("  Undo: the last input was withdrawn")
             announced = announced and match.over
@@ -114,8 +111,8 @@ def narrate(lines: Iterable[str]) -> list[str]:
             else:
                 out.append(f"Auction for game {game} · bids {bids}: a tie between "
                            f"{', '.join(outcome.tied)}, who roll for it")
-        elif isinstance(item, StartRoll | TiebreakRoll | Topup):
-            out.append(f"  {_describe_input(item)}")
+        elif isinstance(item, StartRoll | TiebreakRoll):
+            out.append(f"  {_describe_roll(item)}")
             ledger = match.ledger()
             if isinstance(item, StartRoll) and ledger.awaiting is Awaiting.ROLL:
                 out.append(f"  {ledger.to_act} starts")
@@ -133,4 +130,6 @@ def narrate(lines: Iterable[str]) -> list[str]:
             if ledger.winner is not None:
                 best = ledger.player(ledger.winner).stash
                 out.append(f"Match over{why}: {ledger.winner} wins with {best} stones")
+    if topups:
+        out.append(f"  {_describe_topups(topups)}")
     return out
