@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -86,3 +87,15 @@ def test_simulate_unknown_strategy_is_a_clear_error() -> None:
     assert result.returncode == 1
     assert "no strategy called 'cheater'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_the_demo_prints_the_table_s_words_and_not_pygame_s_greeting(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}
+    env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    result = subprocess.run(
+        [sys.executable, "-m", "einhorn_table", "demo", "--bots", "all", "--players", "2",
+         "--games", "1", "--state-dir", str(tmp_path)],
+        capture_output=True, text=True, cwd=REPO, check=False, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Final standings after 1 game:")
+    assert "pygame" not in result.stdout + result.stderr
