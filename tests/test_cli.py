@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import REPO
 
 from einhorn_table.cli import main
@@ -99,3 +100,28 @@ def test_the_demo_prints_the_table_s_words_and_not_pygame_s_greeting(tmp_path: P
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Final standings after 1 game:")
     assert "pygame" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(("words", "message"), [
+    (["simulate", "--matches", "0"], "argument --matches: must be 1 or more, not 0"),
+    (["simulate", "--target", "-3", "--variant", "wuerfeln"], "must be 1 or more, not -3"),
+    (["simulate", "--players", "7"], "argument --players: must be 2 to 6, not 7"),
+    (["demo", "--players", "7"], "argument --players: must be 2 to 6, not 7"),
+    (["demo", "--games", "ten"], "argument --games: 'ten' is not a whole number"),
+    (["history", "list", "--limit", "0"], "argument --limit: must be 1 or more, not 0"),
+    (["record", "--seconds", "0", "frames"], "argument --seconds: must be more than 0, not 0"),
+    (["doctor", "--frames", "0"], "argument --frames: must be 1 or more, not 0"),
+])
+def test_a_number_out_of_range_stops_the_command_and_says_why(
+        words: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(words)
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_simulate_without_a_strategy_says_which_there_are(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--strategies", ",", "--matches", "3"]) == 1
+    assert "--strategies names none; choose from silent, random, odds, bidder" in \
+        capsys.readouterr().err

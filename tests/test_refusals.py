@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from einhorn_table.rules import RuleViolation, replay, replay_steps
+from einhorn_table.rules import MatchState, RuleViolation, Setup, replay, replay_steps
 
 SETUP2 = '{"v": 1, "type": "setup", "variant": "einhorn", "players": ["Ana", "Ben"], "games": 2}'
 ANA_STARTS = [
@@ -171,3 +171,13 @@ def test_undo_after_the_end_brings_the_match_back() -> None:
 def test_empty_file() -> None:
     with pytest.raises(RuleViolation, match="empty"):
         replay([])
+
+
+@pytest.mark.parametrize(("games", "target", "words"), [
+    (0, None, "at least one game"), (10, 0, "at least 1 stone, not 0"), (10, -3, "not -3"),
+])
+def test_a_setup_made_in_code_is_checked_like_a_setup_line(
+        games: int, target: int | None, words: str) -> None:
+    setup = Setup(players=("Ana", "Ben"), variant="wuerfeln", games=games, target=target)
+    with pytest.raises(RuleViolation, match=words):
+        MatchState(setup)

@@ -16,9 +16,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from einhorn_table.cli.arguments import PLAYER_NAMES, whole_number
 from einhorn_table.errors import EinhornError
-
-NAMES = ("Ana", "Ben", "Cem", "Dora", "Emil", "Fay")
 
 
 def register(subparsers: Any) -> None:
@@ -29,9 +28,11 @@ def register(subparsers: Any) -> None:
         "keyboard as the players' buttons (player 1: keys 1 2 3 4, player 2: Q W E R, "
         "player 3: A S D F ...; SPACE throws the dice; ESC quits).",
     )
-    parser.add_argument("--players", type=int, default=3, help="2 to 6 (default 3)")
+    parser.add_argument("--players", type=whole_number(2, len(PLAYER_NAMES)), default=3,
+                        help="2 to 6 (default 3)")
     parser.add_argument("--names", default=None, help="comma-separated player names")
-    parser.add_argument("--games", type=int, default=10, help="games in the match (default 10)")
+    parser.add_argument("--games", type=whole_number(1), default=10,
+                        help="games in the match (default 10)")
     parser.add_argument("--bots", default="none",
                         help="seats played by bots: all, a number (the last N seats), "
                         "or comma-separated names (default none)")
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.cli.table_app import DemoOptions, reader_warning, run_demo
 
     names = [n.strip() for n in args.names.split(",")] if args.names else \
-        list(NAMES[: args.players])
+        list(PLAYER_NAMES[: args.players])
     if not 2 <= len(names) <= 6:
         raise EinhornError("a match needs 2 to 6 players (--players or --names)")
     if args.resume:

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from einhorn_table.cli.arguments import whole_number
 from einhorn_table.stations import MAX_STATIONS
 
 
@@ -62,7 +63,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="check only the stations of players 1 to N",
     )
     parser.add_argument(
-        "--frames", type=int, default=30, help="frames to read to measure the camera (default 30)"
+        "--frames", type=whole_number(1), default=30,
+        help="frames to read to measure the camera (default 30)"
     )
     parser.add_argument(
         "--timeout", type=float, default=10.0, help="seconds to wait for each button (default 10)"

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from einhorn_table.cli.arguments import whole_number
 from einhorn_table.errors import EinhornError
 from einhorn_table.history.errors import HistoryError
 from einhorn_table.history.export import match_csv
@@ -32,7 +33,7 @@ def register(subparsers: Any) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
     listing = actions.add_parser("list", help="the matches, newest first")
-    listing.add_argument("--limit", type=int, default=20, help="how many (default 20)")
+    listing.add_argument("--limit", type=whole_number(1), default=20, help="how many (default 20)")
     listing.add_argument("--all", action="store_true", help="every match")
     listing.set_defaults(handler=run_list)
 

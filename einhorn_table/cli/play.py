@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from einhorn_table.cli.arguments import more_than_zero
 from einhorn_table.ports import Button, Controls, Gesture
 from einhorn_table.table.config import PlayerConfig
 from einhorn_table.table.controller import Seat
@@ -45,7 +46,8 @@ def register(subparsers: Any) -> None:
     unfinished.add_argument("--new", action="store_true",
                             help="keep an interrupted match as abandoned and start a new one "
                             "without asking")
-    unfinished.add_argument("--continue-recent", type=float, default=None, metavar="MINUTES",
+    unfinished.add_argument("--continue-recent", type=more_than_zero, default=None,
+                            metavar="MINUTES",
                             help="go on without asking when the interrupted match's last input "
                             "is at most MINUTES old (a restart after a crash); ask on the "
                             "screen about an older one (the systemd service uses 10)")

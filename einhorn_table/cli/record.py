@@ -10,6 +10,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from einhorn_table.cli.arguments import more_than_zero
 from einhorn_table.words import counted
 
 
@@ -32,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the camera (default: picamera2 on a Pi, synth:seed=0 elsewhere)",
     )
     parser.add_argument(
-        "--seconds", type=float, default=10.0, help="how long to record (default 10)"
+        "--seconds", type=more_than_zero, default=10.0, help="how long to record (default 10)"
     )
 
 

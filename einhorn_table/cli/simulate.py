@@ -8,12 +8,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from einhorn_table.cli.arguments import PLAYER_NAMES, whole_number
 from einhorn_table.errors import EinhornError
 from einhorn_table.rules import VARIANTS, Setup, get_variant, load_variant
 from einhorn_table.simulation.simulate import format_summary, simulate
 from einhorn_table.simulation.strategies import STRATEGIES, expected_stones, make_strategy
-
-NAMES = ("Ana", "Ben", "Cem", "Dora", "Emil", "Fay")
 
 
 def register(subparsers: Any) -> None:
@@ -25,14 +24,17 @@ def register(subparsers: Any) -> None:
         "strategy win, the stones each call earns, and how often the central stash runs dry. "
         "Seeded: the same arguments always print the same numbers.",
     )
-    parser.add_argument("--matches", type=int, default=1000, help="how many (default 1000)")
-    parser.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
+    parser.add_argument("--matches", type=whole_number(1), default=1000,
+                        help="how many (default 1000)")
+    parser.add_argument("--players", type=whole_number(2, len(PLAYER_NAMES)), default=4,
+                        help="2 to 6 (default 4)")
     parser.add_argument(
         "--variant", default="einhorn",
         help=f"{' or '.join(VARIANTS)}, or a house variant's TOML file (default einhorn)",
     )
-    parser.add_argument("--games", type=int, default=None, help="games per match")
-    parser.add_argument("--target", type=int, default=None, help="end at this stash (wuerfeln)")
+    parser.add_argument("--games", type=whole_number(1), default=None, help="games per match")
+    parser.add_argument("--target", type=whole_number(1), default=None,
+                        help="end at this stash (wuerfeln)")
     parser.add_argument(
         "--strategies", default=",".join(STRATEGIES),
         help=f"comma-separated, from {', '.join(STRATEGIES)} (default: all of them)",
@@ -47,10 +49,11 @@ def run(args: argparse.Namespace) -> int:
         variant = get_variant(args.variant)
     else:
         variant = load_variant(Path(args.variant))
-    if not 2 <= args.players <= len(NAMES):
-        raise EinhornError(f"--players must be 2 to 6, not {args.players}")
-    strategies = [make_strategy(name.strip()) for name in args.strategies.split(",") if name]
-    setup = Setup.for_variant(variant, NAMES[: args.players], games=args.games,
+    strategies = [make_strategy(name.strip()) for name in args.strategies.split(",")
+                  if name.strip()]
+    if not strategies:
+        raise EinhornError(f"--strategies names none; choose from {', '.join(STRATEGIES)}")
+    setup = Setup.for_variant(variant, PLAYER_NAMES[: args.players], games=args.games,
                               target=args.target)
     started = time.perf_counter()
     summary = simulate(setup, strategies, args.matches, args.seed)

@@ -149,7 +149,7 @@ class MatchState:
     def __init__(self, setup: Setup) -> None:
         variant, games, target, central = setup.resolve()
         names = setup.players
-        self._check_setup(variant, names, games, central)
+        self._check_setup(variant, names, games, target, central)
         self.variant: Variant = variant
         self.names: tuple[str, ...] = names
         self._index: dict[str, int] = {name: i for i, name in enumerate(names)}
@@ -178,7 +178,8 @@ class MatchState:
         self._rolloff_pos = 0
 
     @staticmethod
-    def _check_setup(variant: Variant, names: tuple[str, ...], games: int, central: int) -> None:
+    def _check_setup(variant: Variant, names: tuple[str, ...], games: int, target: int | None,
+                     central: int) -> None:
         n = len(names)
         if not variant.min_players <= n <= variant.max_players:
             raise RuleViolation(
@@ -196,6 +197,8 @@ class MatchState:
             raise RuleViolation("every player needs a name", rule="3.1")
         if games < 1:
             raise RuleViolation("a match has at least one game", rule="2")
+        if target is not None and target < 1:
+            raise RuleViolation(f"a target is at least 1 stone, not {target}", rule="2")
         if central <= variant.deal * n:
             raise RuleViolation(
                 f"the central stash must hold more than {variant.deal} stones per player "

@@ -1,0 +1,41 @@
+"""Checks on the numbers given on the command line, said the way argparse says errors.
+
+A number out of range stops the command at once, with e.g. "argument --matches:
+must be 1 or more, not 0", instead of running with it (no matches to sum up, a
+recording of no frames) or quietly using another number.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+#: The names the demo and the simulator give their players, in seat order.
+PLAYER_NAMES = ("Ana", "Ben", "Cem", "Dora", "Emil", "Fay")
+
+
+def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``minimum`` (to ``maximum``, if given)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum or (maximum is not None and value > maximum):
+            wanted = (f"{minimum} or more" if maximum is None else f"{minimum} to {maximum}")
+            raise argparse.ArgumentTypeError(f"must be {wanted}, not {value}")
+        return value
+
+    return parse
+
+
+def more_than_zero(text: str) -> float:
+    """An argparse ``type``: a number of seconds or minutes above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value
