@@ -18,7 +18,7 @@ from einhorn_table.history.charts import write_charts
 from einhorn_table.history.export import match_csv
 from einhorn_table.history.fairness import ALPHA, MIN_ROLLS, chi_square_sf, judge
 from einhorn_table.history.narrate import narrate
-from einhorn_table.history.stats import format_statistics, gather
+from einhorn_table.history.stats import Statistics, format_statistics, gather, unicorn_stats
 from einhorn_table.history.summary import summarize
 from einhorn_table.history.view import history_summary
 from einhorn_table.rules import (
@@ -266,6 +266,15 @@ def test_one_match_is_a_match_in_the_statistics_and_on_the_history_screen(tmp_pa
     _store_matches(store, [1])
     assert "Statistics: 1 finished match (practice left out)" in format_statistics(gather(store))
     assert history_summary(store).title == "1 match kept"
+
+
+def test_the_unicorn_s_worth_says_won_at_auction_and_counts_in_words() -> None:
+    # An auction won on a tie-break of 0 bids is won, not bought.
+    stats = Statistics(None, 1, (), (), unicorn_stats([("auction", 1, 0, 3),
+                                                       ("einhorn", 2, 0, -1)]), ())
+    words = format_statistics(stats)
+    assert "won at auction: 1 time, paid 0.0 on average, gained +3.0 on average" in words
+    assert "taken with an Einhorn roll: 2 times, gained -0.5 on average" in words
 
 
 def test_charts_are_png_files(tmp_path: Path) -> None:

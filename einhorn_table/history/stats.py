@@ -167,9 +167,9 @@ def format_statistics(stats: Statistics) -> str:
     if not stats.unicorn:
         out.append("  (nobody has owned the unicorn yet)")
     for u in stats.unicorn:
-        got = "bought at auction" if u.how == "auction" else "taken with an Einhorn roll"
+        got = "won at auction" if u.how == "auction" else "taken with an Einhorn roll"
         paid = f", paid {u.average_paid:.1f} on average" if u.how == "auction" else ""
-        out.append(f"  {got}: {u.spells} times{paid}, gained {u.average_gained:+.1f} "
+        out.append(f"  {got}: {counted(u.spells, 'time')}{paid}, gained {u.average_gained:+.1f} "
                    f"on average (net {u.average_gained - u.average_paid:+.1f})")
     out.append("")
     out.append("  Dice: are they fair? (chi-square test of the faces; practice and "
