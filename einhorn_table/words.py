@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """``noun`` for one, else ``many`` (``noun`` + "s" unless given)."""
     return noun if count == 1 else many or f"{noun}s"
+
+
+def joined(names: Sequence[str]) -> str:
+    """Names as said: "Ana", "Ana and Ben", "Ana, Ben and Cem"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def counted(count: int, noun: str, many: str | None = None) -> str:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import GOLDEN, REPO, needs_golden
 
 from einhorn_table.cli import main
 
@@ -125,3 +125,13 @@ def test_simulate_without_a_strategy_says_which_there_are(
     assert main(["simulate", "--strategies", ",", "--matches", "3"]) == 1
     assert "--strategies names none; choose from silent, random, odds, bidder" in \
         capsys.readouterr().err
+
+
+@needs_golden
+def test_replay_of_a_finished_match_says_how_many_games_were_played_and_why_it_ended() -> None:
+    # The central stash runs dry in game 2's deal: one game of nine was played.
+    result = run("replay", str(GOLDEN / "central-dry-in-deal.jsonl"))
+    lines = result.stdout.splitlines()
+    assert lines[0].endswith("(einhorn, over after 1 of 9 games)")
+    assert lines[-2:] == ["  match over: Dora wins with 25 stones",
+                          "  The match ended when the central stash ran dry."]

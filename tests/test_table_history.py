@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("gpiozero")
 pygame = pytest.importorskip("pygame")
 
+from conftest import GOLDEN, needs_golden  # noqa: E402
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 from table_helpers import BLUE, RED, reading  # noqa: E402
 from table_rig import (  # noqa: E402
@@ -35,10 +36,23 @@ from einhorn_table.history import MatchStore, TableLog  # noqa: E402
 from einhorn_table.history.store import connect_file  # noqa: E402
 from einhorn_table.history.view import history_line, history_summary  # noqa: E402
 from einhorn_table.ports import Button, Gesture, GestureKind  # noqa: E402
-from einhorn_table.rules import EINHORN, Awaiting, Match, Setup, StartRoll, replay  # noqa: E402
+from einhorn_table.rules import (  # noqa: E402
+    EINHORN,
+    Awaiting,
+    Match,
+    Setup,
+    StartRoll,
+    replay,
+    replay_file,
+)
 from einhorn_table.screen.renderer import Renderer  # noqa: E402
 from einhorn_table.screen.resume_view import resume_view  # noqa: E402
-from einhorn_table.screen.view_model import ScreenKind, ScreenView, build_view  # noqa: E402
+from einhorn_table.screen.view_model import (  # noqa: E402
+    ScreenKind,
+    ScreenView,
+    build_view,
+    final_order,
+)
 from einhorn_table.stations.gesture_table import Context  # noqa: E402
 from einhorn_table.table.config import PlayerConfig  # noqa: E402
 from einhorn_table.table.controller import Seat, TableController  # noqa: E402
@@ -270,6 +284,24 @@ def test_the_final_standings_say_the_central_stash_ended_the_match(tmp_path: Pat
     pygame.font.init()
     Renderer(surface).draw(final)
     store.close()
+
+
+@needs_golden
+def test_a_tie_for_the_most_stones_lists_the_roll_off_s_winner_first_and_says_so() -> None:
+    # Ben and Cem end on 5 stones each; Cem rolls an Einhorn first (RULES.md 6).
+    ledger = replay_file(GOLDEN / "rolloff-won.jsonl").ledger()
+    assert [p.stash for p in ledger.players] == [0, 5, 5] and ledger.winner == "Cem"
+    assert standings_text(ledger).splitlines()[1:] == [
+        "1. Cem           5 stones",
+        "2. Ben           5 stones",
+        "3. Ana           0 stones",
+        "Winner: Cem",
+        "Ben and Cem tied on 5 stones; Cem rolled an Einhorn first.",
+    ]
+    # The final screen draws its rows in the same order.
+    assert final_order([0, 5, 5], 2) == [2, 1, 0]
+    assert final_order([9, 5, 9, 1], 2) == [2, 0, 1, 3]
+    assert final_order([3, 5, 4], None) == [1, 2, 0]
 
 
 def test_the_history_screen_opens_from_the_final_standings(tmp_path: Path) -> None:

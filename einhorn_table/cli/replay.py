@@ -8,6 +8,8 @@ import sys
 from typing import Any
 
 from einhorn_table.rules import Awaiting, Ledger, RuleViolation, replay_file
+from einhorn_table.screen.view_model import ending_words, tie_words
+from einhorn_table.words import counted
 
 _WAITING = {
     Awaiting.START_ROLL: "{} to roll for the start",
@@ -34,7 +36,11 @@ def register(subparsers: Any) -> None:
 
 def format_ledger(ledger: Ledger, title: str) -> str:
     """The ledger as a small table a person can read."""
-    lines = [f"{title}  ({ledger.variant}, game {ledger.game} of {ledger.games})"]
+    over = ledger.winner is not None
+    # A match may end in the deal of its next game (RULES.md 5.6): count the games played.
+    progress = (f"over after {ledger.games_played} of {counted(ledger.games, 'game')}" if over
+                else f"game {ledger.game} of {ledger.games}")
+    lines = [f"{title}  ({ledger.variant}, {progress})"]
     width = max(len("player"), *(len(p.name) for p in ledger.players))
     lines.append(f"  {'player':<{width}}  game stones  stash")
     for p in ledger.players:
@@ -49,6 +55,7 @@ def format_ledger(ledger: Ledger, title: str) -> str:
     if ledger.winner is not None:
         best = ledger.player(ledger.winner).stash
         lines.append(f"  match over: {ledger.winner} wins with {best} stones")
+        lines.extend(f"  {words}" for words in (ending_words(ledger), tie_words(ledger)) if words)
     else:
         waiting = _WAITING[ledger.awaiting].format(ledger.to_act)
         call = f" (called {ledger.call.label})" if ledger.call is not None else ""

@@ -16,7 +16,7 @@ from einhorn_table.adapters.history_log import HistoryRecorder
 from einhorn_table.history import MatchRow, MatchStore, TableLog
 from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Ledger, Match, Setup, Variant
-from einhorn_table.screen.view_model import ending_words
+from einhorn_table.screen.view_model import ending_words, final_order, tie_words
 from einhorn_table.simulation.strategies import make_strategy
 from einhorn_table.table.bots import BotDriver, Move, Press, Throw
 from einhorn_table.table.controller import Seat, TableController
@@ -86,14 +86,14 @@ def start_match(log: TableLog, setup: Setup, unfinished: MatchRow | None,
 
 def standings_text(ledger: Ledger) -> str:
     """The final standings as lines of text, best first."""
-    order = sorted(ledger.players, key=lambda p: -p.stash)
+    names = [p.name for p in ledger.players]
+    winner = names.index(ledger.winner) if ledger.winner else None
     lines = [f"Final standings after {counted(ledger.games_played, 'game')}:"]
-    for rank, player in enumerate(order, 1):
-        lines.append(f"{rank}. {player.name:<10} {player.stash:>4} stones")
+    for rank, seat in enumerate(final_order([p.stash for p in ledger.players], winner), 1):
+        lines.append(f"{rank}. {names[seat]:<10} {ledger.players[seat].stash:>4} stones")
     if ledger.winner:
         lines.append(f"Winner: {ledger.winner}")
-    if why := ending_words(ledger):
-        lines.append(why)
+    lines.extend(filter(None, [ending_words(ledger), tie_words(ledger)]))
     return "\n".join(lines)
 
 

@@ -20,6 +20,7 @@ from einhorn_table.screen.view_model import (
     PlayerCard,
     ScreenKind,
     ScreenView,
+    final_order,
 )
 from einhorn_table.table.config import DICE_COLOURS
 
@@ -558,15 +559,10 @@ class Renderer:
         self.text(view.title, 44, TEXT, (area.x + self.s(6), area.y + self.s(4)))
         if view.subtitle:
             self.text(view.subtitle, 44, ACCENT, (area.x + self.s(6), area.y + self.s(46)))
-        order = sorted(range(len(view.players)), key=lambda i: -view.players[i].stash)
+        order = final_order([p.stash for p in view.players], view.winner)
         y = area.y + self.s(100)
         hints = [hint for hint in view.buttons if hint.does]
         bottom = area.bottom - (self.s(44) if hints else 0)
-        # Why the match ended, where its games did not end it, above the hints.
-        why = [part for line in view.lines for part in self.wrap(line, 28, self.s(300))]
-        bottom -= len(why) * self.s(28) + (self.s(8) if why else 0)
-        for k, part in enumerate(why):
-            self.text(part, 28, DIM, (area.x + self.s(6), bottom + self.s(8) + k * self.s(28)))
         row = min(self.s(52), (bottom - y) // max(1, len(order)))
         for rank, i in enumerate(order):
             card = view.players[i]
@@ -578,9 +574,18 @@ class Renderer:
             self.text(str(card.stash), 46, TEXT, (area.x + self.s(290), y + row // 2),
                       "midright")
             y += row
-        chart = pg.Rect(area.x + self.s(320), area.y + self.s(8), area.width - self.s(330),
+        panel = pg.Rect(area.x + self.s(320), area.y + self.s(8), area.width - self.s(330),
                         area.height - self.s(16))
+        # Why the match ended (where its games did not end it) and how a tie was broken,
+        # under the chart: the standings keep their room for six players.
+        why = [part for line in view.lines
+               for part in self.wrap(line, 26, panel.width - self.s(24))]
+        chart = panel.copy()
+        chart.height -= len(why) * self.s(28) + (self.s(6) if why else 0)
+        pg.draw.rect(self.surface, PANEL, panel, border_radius=self.s(10))
         self._chart(view, chart)
+        for k, part in enumerate(why):
+            self.text(part, 26, TEXT, (panel.x + self.s(12), chart.bottom + k * self.s(28)))
         for k, hint in enumerate(hints):  # the button that means something here: + history
             centre = (area.x + self.s(26) + k * self.s(150), area.bottom - self.s(20))
             self.sign(hint.sign, centre, self.s(13), ACCENT)

@@ -31,6 +31,7 @@ from einhorn_table.stations.gesture_table import GESTURES, Context, HelpLine
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.doubt import DoubtKind, alike_seats, dice_owners
 from einhorn_table.table.together import told_apart
+from einhorn_table.words import joined
 
 if TYPE_CHECKING:
     from einhorn_table.history.view import HistorySummary
@@ -175,6 +176,22 @@ def ending_words(ledger: Ledger) -> str:
     return ""
 
 
+def tie_words(ledger: Ledger) -> str:
+    """Who tied for the most stones, and who broke the tie (RULES.md 6); else empty."""
+    if ledger.winner is None:
+        return ""
+    best = ledger.player(ledger.winner).stash
+    tied = [p.name for p in ledger.players if p.stash == best]
+    if len(tied) < 2:
+        return ""
+    return f"{joined(tied)} tied on {best} stones; {ledger.winner} rolled an Einhorn first."
+
+
+def final_order(stashes: Sequence[int], winner: int | None) -> list[int]:
+    """The seats by their stashes, best first; among those tied, the winner first."""
+    return sorted(range(len(stashes)), key=lambda i: (-stashes[i], i != winner))
+
+
 def button_hints(context: Context) -> tuple[ButtonHint, ...]:
     words = _SHORT.get(context)
     if words is None:
@@ -240,7 +257,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         winner = names.index(ledger.winner) if ledger.winner else None
         return ScreenView(ScreenKind.FINAL, players=cards(set()), title="Final standings",
                           subtitle=f"{ledger.winner} wins!" if ledger.winner else "",
-                          lines=tuple(filter(None, [ending_words(ledger)])),
+                          lines=tuple(filter(None, [ending_words(ledger), tie_words(ledger)])),
                           chart=tuple(c.history), winner=winner,
                           buttons=button_hints(Context.FINAL) if c.archive else (),
                           **base)  # type: ignore[arg-type]
@@ -294,7 +311,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         rolls = (*last.together, (_player(last), tuple(getattr(last.item, "dice", ()))))
         return ScreenView(
             ScreenKind.RESULT, players=cards(set()),
-            title=f"{_names_joined([name for name, _ in rolls])} rolled together",
+            title=f"{joined([name for name, _ in rolls])} rolled together",
             photo=last.photo, lines=tuple(
                 f"{name}: {' '.join(map(str, dice))} = {sum(dice)}" for name, dice in rolls),
             **base,  # type: ignore[arg-type]
@@ -425,11 +442,6 @@ def _counterparty_title(name: str, amount: int) -> str:
     if amount > 0:
         return f"{name} gets {amount}: from whom?"
     return f"{name} pays {-amount}: to whom?"
-
-
-def _names_joined(names: Sequence[str]) -> str:
-    """"Ana", "Ana and Ben", "Ana, Ben and Cem"."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _result_title(shown: object) -> str:
