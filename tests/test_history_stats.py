@@ -329,3 +329,15 @@ def test_a_borderline_bias_names_its_p_value() -> None:
     assert verdict.p_value == pytest.approx(0.00244, abs=5e-5)
     rare = judge("white", 300, [159, 159, 159, 159, 159, 105])
     assert rare.verdict.startswith("face 6 comes up too rarely")
+
+
+@needs_golden
+def test_show_tells_the_roll_off_for_a_tie_by_einhorn_not_by_sum() -> None:
+    # Ben's 3 6 3 has the higher sum; Cem's 4 6 1 is an Einhorn and wins (RULES.md 6).
+    words = narrate((GOLDEN / "rolloff-won.jsonl").read_text().splitlines())
+    assert words[-4:] == [
+        "  Ben and Cem tied for the most stones: they roll until one rolls an Einhorn",
+        "  Ben rolled 3 6 3 for the match: no Einhorn",
+        "  Cem rolled 4 6 1 for the match: an Einhorn",
+        "Match over: Cem wins with 5 stones (the first to roll an Einhorn)",
+    ]

@@ -51,8 +51,8 @@ from einhorn_table.screen.view_model import (  # noqa: E402
     ScreenKind,
     ScreenView,
     build_view,
-    final_order,
 )
+from einhorn_table.standings import final_order  # noqa: E402
 from einhorn_table.stations.gesture_table import Context  # noqa: E402
 from einhorn_table.table.config import PlayerConfig  # noqa: E402
 from einhorn_table.table.controller import Seat, TableController  # noqa: E402

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from einhorn_table.rules import Awaiting, Ledger, RuleViolation, replay_file
-from einhorn_table.screen.view_model import ending_words, tie_words
+from einhorn_table.standings import ending_words, tie_words
 from einhorn_table.words import counted
 
 _WAITING = {

@@ -16,8 +16,8 @@ from einhorn_table.adapters.history_log import HistoryRecorder
 from einhorn_table.history import MatchRow, MatchStore, TableLog
 from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Ledger, Match, Setup, Variant
-from einhorn_table.screen.view_model import ending_words, final_order, tie_words
 from einhorn_table.simulation.strategies import make_strategy
+from einhorn_table.standings import ending_words, final_order, tie_words
 from einhorn_table.table.bots import BotDriver, Move, Press, Throw
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.loop import TableLoop

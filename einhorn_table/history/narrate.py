@@ -9,16 +9,21 @@ from einhorn_table.rules import (
     WIN,
     AuctionResult,
     Awaiting,
+    Category,
+    Ledger,
     Match,
     MatchEnd,
+    Phase,
     StartRoll,
     TiebreakRoll,
     Topup,
     TurnResult,
     Undo,
+    categorize,
     match_end,
     replay_steps,
 )
+from einhorn_table.words import joined
 
 
 def _party(name: str) -> str:
@@ -59,6 +64,12 @@ def describe_turn(result: TurnResult) -> str:
     return text
 
 
+def _most_stones(ledger: Ledger) -> list[str]:
+    """The players whose stash is the biggest."""
+    best = max(p.stash for p in ledger.players)
+    return [p.name for p in ledger.players if p.stash == best]
+
+
 def _describe_roll(item: StartRoll | TiebreakRoll) -> str:
     if isinstance(item, StartRoll):
         return f"{item.player} rolled {_dice(item.dice)} for the start (sum {sum(item.dice)})"
@@ -78,6 +89,7 @@ def narrate(lines: Iterable[str]) -> list[str]:
     match: Match | None = None
     announced = False
     topups: list[Topup] = []  # a game's top-ups, told in one line once they are done
+    phase = Phase.START
     for _, step, outcome in replay_steps(lines):
         if match is None:
             match = step
@@ -87,6 +99,8 @@ def narrate(lines: Iterable[str]) -> list[str]:
             continue
         item = match.record[-1]
         game = match.ledger().game
+        # A tiebreak_roll breaks an auction's tie, or a tie for the match (RULES.md 6).
+        rolloff, phase = phase is Phase.ROLLOFF, match.state.phase
         if isinstance(item, Topup):
             topups.append(item)
             continue
@@ -111,6 +125,10 @@ def narrate(lines: Iterable[str]) -> list[str]:
             else:
                 out.append(f"Auction for game {game} · bids {bids}: a tie between "
                            f"{', '.join(outcome.tied)}, who roll for it")
+        elif isinstance(item, TiebreakRoll) and rolloff:
+            einhorn = categorize(item.dice) is Category.EINHORN
+            out.append(f"  {item.player} rolled {_dice(item.dice)} for the match: "
+                       + ("an Einhorn" if einhorn else "no Einhorn"))
         elif isinstance(item, StartRoll | TiebreakRoll):
             out.append(f"  {_describe_roll(item)}")
             ledger = match.ledger()
@@ -120,6 +138,9 @@ def narrate(lines: Iterable[str]) -> list[str]:
             if (isinstance(item, TiebreakRoll) and not match.over
                     and ledger.awaiting is not Awaiting.TIEBREAK_ROLL):
                 out.append(f"  {ledger.unicorn} takes the unicorn")
+        if phase is Phase.ROLLOFF and not rolloff:
+            out.append(f"  {joined(_most_stones(match.ledger()))} tied for the most stones: "
+                       "they roll until one rolls an Einhorn")
         if match.over and not announced:
             announced = True
             ledger = match.ledger()
@@ -129,7 +150,9 @@ def narrate(lines: Iterable[str]) -> list[str]:
                    else "")
             if ledger.winner is not None:
                 best = ledger.player(ledger.winner).stash
-                out.append(f"Match over{why}: {ledger.winner} wins with {best} stones")
+                tie = (" (the first to roll an Einhorn)" if len(_most_stones(ledger)) > 1
+                       else "")
+                out.append(f"Match over{why}: {ledger.winner} wins with {best} stones{tie}")
     if topups:
         out.append(f"  {_describe_topups(topups)}")
     return out

@@ -20,8 +20,8 @@ from einhorn_table.screen.view_model import (
     PlayerCard,
     ScreenKind,
     ScreenView,
-    final_order,
 )
+from einhorn_table.standings import final_order
 from einhorn_table.table.config import DICE_COLOURS
 
 Colour = tuple[int, int, int]

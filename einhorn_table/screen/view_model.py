@@ -18,15 +18,14 @@ from einhorn_table.rules import (
     Awaiting,
     Category,
     Ledger,
-    MatchEnd,
     Phase,
     Roll,
     StartRoll,
     TiebreakRoll,
     TurnResult,
     categorize,
-    match_end,
 )
+from einhorn_table.standings import ending_words, tie_words
 from einhorn_table.stations.gesture_table import GESTURES, Context, HelpLine
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.doubt import DoubtKind, alike_seats, dice_owners
@@ -163,33 +162,6 @@ _SHORT: dict[Context, tuple[str, str, str, str]] = {
     Context.RESUME: ("", "history", "go on", "new match"),
 }
 SIGNS = ("-", "+", "OK", "X")
-
-
-def ending_words(ledger: Ledger) -> str:
-    """Why the match ended, in words, where its agreed games did not end it; else empty."""
-    end = match_end(ledger)
-    if end is MatchEnd.CENTRAL_EMPTY:
-        return "The match ended when the central stash ran dry."
-    if end is MatchEnd.TARGET_REACHED:
-        leader = max(ledger.players, key=lambda p: p.stash)
-        return f"The match ended when {leader.name} reached {ledger.target} stones."
-    return ""
-
-
-def tie_words(ledger: Ledger) -> str:
-    """Who tied for the most stones, and who broke the tie (RULES.md 6); else empty."""
-    if ledger.winner is None:
-        return ""
-    best = ledger.player(ledger.winner).stash
-    tied = [p.name for p in ledger.players if p.stash == best]
-    if len(tied) < 2:
-        return ""
-    return f"{joined(tied)} tied on {best} stones; {ledger.winner} rolled an Einhorn first."
-
-
-def final_order(stashes: Sequence[int], winner: int | None) -> list[int]:
-    """The seats by their stashes, best first; among those tied, the winner first."""
-    return sorted(range(len(stashes)), key=lambda i: (-stashes[i], i != winner))
 
 
 def button_hints(context: Context) -> tuple[ButtonHint, ...]:

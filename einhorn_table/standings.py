@@ -1,0 +1,40 @@
+"""The end of a match in words: the order of the final standings, why the match
+ended, and how a tie for the most stones was broken (RULES.md section 6).
+
+The final screen, the terminal's standings, ``replay`` and ``history show`` all
+say it the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from einhorn_table.rules import Ledger, MatchEnd, match_end
+from einhorn_table.words import joined
+
+
+def ending_words(ledger: Ledger) -> str:
+    """Why the match ended, in words, where its agreed games did not end it; else empty."""
+    end = match_end(ledger)
+    if end is MatchEnd.CENTRAL_EMPTY:
+        return "The match ended when the central stash ran dry."
+    if end is MatchEnd.TARGET_REACHED:
+        leader = max(ledger.players, key=lambda p: p.stash)
+        return f"The match ended when {leader.name} reached {ledger.target} stones."
+    return ""
+
+
+def tie_words(ledger: Ledger) -> str:
+    """Who tied for the most stones, and who broke the tie (RULES.md 6); else empty."""
+    if ledger.winner is None:
+        return ""
+    best = ledger.player(ledger.winner).stash
+    tied = [p.name for p in ledger.players if p.stash == best]
+    if len(tied) < 2:
+        return ""
+    return f"{joined(tied)} tied on {best} stones; {ledger.winner} rolled an Einhorn first."
+
+
+def final_order(stashes: Sequence[int], winner: int | None) -> list[int]:
+    """The seats by their stashes, best first; among those tied, the winner first."""
+    return sorted(range(len(stashes)), key=lambda i: (-stashes[i], i != winner))
