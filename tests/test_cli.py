@@ -54,7 +54,7 @@ def test_refused_line_goes_to_stderr_and_other_files_still_print(tmp_path: Path)
 
 
 def test_bundled_example_match_replays() -> None:
-    example = REPO / "einhorn_table" / "examples" / "family-evening.jsonl"
+    example = REPO / "einhorn_table" / "examples" / "family-evening.jsonl"  # a short output
     result = run("replay", "--json", str(example))
     assert result.returncode == 0, result.stderr
     ledger = json.loads(result.stdout)
@@ -135,3 +135,15 @@ def test_replay_of_a_finished_match_says_how_many_games_were_played_and_why_it_e
     assert lines[0].endswith("(einhorn, over after 1 of 9 games)")
     assert lines[-2:] == ["  match over: Dora wins with 25 stones",
                           "  The match ended when the central stash ran dry."]
+
+
+def test_output_piped_into_a_reader_that_stops_early_ends_quietly() -> None:
+    # As `einhorn-table history show 1 | head -1` does: the pipe closes before the end.
+    example = REPO / "einhorn_table" / "examples" / "family-evening.jsonl"  # a short output
+    process = subprocess.Popen([sys.executable, "-m", "einhorn_table", "replay", str(example)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    errors = process.stderr.read().decode()
+    assert process.wait() == 141
+    assert errors == ""

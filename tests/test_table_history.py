@@ -447,6 +447,28 @@ def test_long_player_lists_are_cut_at_a_word_not_shrunk() -> None:
     assert renderer.fit(names, 24, 5) == ""
 
 
+def test_the_demo_plays_the_first_draft_or_a_house_variant(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "demo-state"
+    house = tmp_path / "family.toml"
+    house.write_text('name = "family"\nbase = "wuerfeln"\ngames = 2\ntarget = 20\n')
+    assert main(["demo", "--bots", "all", "--players", "2", "--variant", "wuerfeln",
+                 "--games", "1", "--state", str(state)]) == 0
+    assert main(["demo", "--bots", "all", "--players", "2", "--variant", str(house),
+                 "--state", str(state)]) == 0
+    with MatchStore(state, now=WallClock()) as store:
+        first, second = sorted(store.matches(), key=lambda row: int(row.match_id))
+    assert (first.variant, first.games) == ("wuerfeln", 1)
+    assert (second.variant, second.games) == ("family", 2)
+    capsys.readouterr()
+    assert main(["history", "--state-dir", str(state), "show", second.match_id]) == 0
+    assert "play family, 2 games, to 20 stones;" in capsys.readouterr().out
+    assert main(["demo", "--variant", "wurfeln", "--state", str(state)]) == 1
+    assert "no variant called 'wurfeln'; the shipped variants are einhorn, wuerfeln" in \
+        capsys.readouterr().err
+
+
 def test_demo_continue_finishes_the_unfinished_demo_match(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

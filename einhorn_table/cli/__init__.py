@@ -59,9 +59,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
         status: int = handler(args)
+        sys.stdout.flush()  # a closed pipe is noticed here, not on the way out
     except EinhornError as error:
         print(f"einhorn-table: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # What read the output (head, less) stopped reading: stop quietly too, and
+        # keep Python from complaining about the closed pipe on the way out.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return status

@@ -18,6 +18,7 @@ from typing import Any
 
 from einhorn_table.cli.arguments import PLAYER_NAMES, whole_number
 from einhorn_table.errors import EinhornError
+from einhorn_table.rules import find_variant
 
 
 def register(subparsers: Any) -> None:
@@ -31,8 +32,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--players", type=whole_number(2, len(PLAYER_NAMES)), default=3,
                         help="2 to 6 (default 3)")
     parser.add_argument("--names", default=None, help="comma-separated player names")
-    parser.add_argument("--games", type=whole_number(1), default=10,
-                        help="games in the match (default 10)")
+    parser.add_argument("--variant", default="einhorn",
+                        help="einhorn, wuerfeln, or a house variant's TOML file "
+                        "(default einhorn)")
+    parser.add_argument("--games", type=whole_number(1), default=None,
+                        help="games in the match (default: the variant's, 10 for einhorn)")
     parser.add_argument("--bots", default="none",
                         help="seats played by bots: all, a number (the last N seats), "
                         "or comma-separated names (default none)")
@@ -110,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
 
         reader_profile = load_profile(args.profile).reader_profile()
     options = DemoOptions(
-        names=names, games=args.games, bots=seats, strategy=args.strategy,
+        names=names, games=args.games, variant=find_variant(args.variant), bots=seats,
+        strategy=args.strategy,
         chance=random.Random(args.seed), seed=args.seed, size=parse_size(args.size),
         fullscreen=args.fullscreen, screenshots=args.screenshots, state=args.state_dir,
         wall=lambda: datetime.now(UTC), fast=fast, resume=args.resume,

@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.history import MatchStore, TableLog
     from einhorn_table.history.paths import state_dir
     from einhorn_table.history.view import history_line, history_summary
-    from einhorn_table.rules import VARIANTS, Setup, get_variant, load_variant
+    from einhorn_table.rules import Setup, find_variant
     from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map
     from einhorn_table.table.config import ConfigError, load_config
     from einhorn_table.table.controller import TableController
@@ -157,8 +157,7 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.vision.profile import ReaderProfile
 
     config = load_config(args.config)
-    variant = (get_variant(config.variant) if config.variant in VARIANTS
-               else load_variant(Path(config.variant)))
+    variant = find_variant(config.variant)
     # The table's calibration (einhorn-table calibrate): named in the config, else the
     # one calibrate saved in the state directory, else the reader's defaults.
     profile_path = config.calibration or default_profile_path()

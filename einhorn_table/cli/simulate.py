@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from pathlib import Path
 from typing import Any
 
 from einhorn_table.cli.arguments import PLAYER_NAMES, whole_number
 from einhorn_table.errors import EinhornError
-from einhorn_table.rules import VARIANTS, Setup, get_variant, load_variant
+from einhorn_table.rules import VARIANTS, Setup, find_variant
 from einhorn_table.simulation.simulate import format_summary, simulate
 from einhorn_table.simulation.strategies import STRATEGIES, expected_stones, make_strategy
 
@@ -45,10 +44,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.variant in VARIANTS:
-        variant = get_variant(args.variant)
-    else:
-        variant = load_variant(Path(args.variant))
+    variant = find_variant(args.variant)
     strategies = [make_strategy(name.strip()) for name in args.strategies.split(",")
                   if name.strip()]
     if not strategies:

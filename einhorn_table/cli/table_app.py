@@ -23,7 +23,7 @@ from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.loop import TableLoop
 from einhorn_table.table.resume import Choice
 from einhorn_table.vision.profile import ReaderProfile
-from einhorn_table.words import counted
+from einhorn_table.words import counted, plural
 
 #: Seconds the final standings stay on screen before a headless demo exits.
 FINAL_SECONDS = 3.0
@@ -32,7 +32,8 @@ FINAL_SECONDS = 3.0
 @dataclass
 class DemoOptions:
     names: list[str]
-    games: int
+    #: None: the variant's own number of games.
+    games: int | None
     bots: frozenset[int]
     strategy: str
     chance: random.Random
@@ -90,7 +91,8 @@ def standings_text(ledger: Ledger) -> str:
     winner = names.index(ledger.winner) if ledger.winner else None
     lines = [f"Final standings after {counted(ledger.games_played, 'game')}:"]
     for rank, seat in enumerate(final_order([p.stash for p in ledger.players], winner), 1):
-        lines.append(f"{rank}. {names[seat]:<10} {ledger.players[seat].stash:>4} stones")
+        stash = ledger.players[seat].stash
+        lines.append(f"{rank}. {names[seat]:<10} {stash:>4} {plural(stash, 'stone')}")
     if ledger.winner:
         lines.append(f"Winner: {ledger.winner}")
     lines.extend(filter(None, [ending_words(ledger), tie_words(ledger)]))

@@ -23,7 +23,7 @@ from einhorn_table.rules import (
     match_end,
     replay_steps,
 )
-from einhorn_table.words import joined
+from einhorn_table.words import counted, joined
 
 
 def _party(name: str) -> str:
@@ -94,8 +94,9 @@ def narrate(lines: Iterable[str]) -> list[str]:
         if match is None:
             match = step
             ledger = match.ledger()
-            out.append(f"{', '.join(match.names)} play {ledger.variant}, {ledger.games} games; "
-                       f"central stash {ledger.central}")
+            target = f", to {counted(ledger.target, 'stone')}" if ledger.target else ""
+            out.append(f"{', '.join(match.names)} play {ledger.variant}, "
+                       f"{counted(ledger.games, 'game')}{target}; central stash {ledger.central}")
             continue
         item = match.record[-1]
         game = match.ledger().game

@@ -58,6 +58,7 @@ from einhorn_table.rules.variants import (
     WUERFELN,
     Payout,
     Variant,
+    find_variant,
     get_variant,
     load_variant,
 )
@@ -102,6 +103,7 @@ __all__ = [
     "VariantError",
     "categorize",
     "check_dice",
+    "find_variant",
     "format_input",
     "format_match",
     "get_variant",

@@ -270,6 +270,14 @@ def load_variant(path: str | Path) -> Variant:
     return variant_from_mapping(data, source=str(path))
 
 
+def find_variant(name_or_file: str) -> Variant:
+    """A shipped variant by its name, or a house variant from its TOML file."""
+    if name_or_file in VARIANTS or not (name_or_file.endswith(".toml")
+                                        or Path(name_or_file).is_file()):
+        return get_variant(name_or_file)
+    return load_variant(name_or_file)
+
+
 def payouts_to_mapping(payouts: Mapping[Category, Payout]) -> dict[str, dict[str, Amount]]:
     """The payout table as plain data (for the notation's ``payouts``)."""
     return {
