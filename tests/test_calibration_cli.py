@@ -12,6 +12,7 @@ from table_helpers import players_toml
 
 from einhorn_table.calibration.profile import load_profile
 from einhorn_table.cli import main
+from einhorn_table.cli.calibrate import who_reads_with
 from einhorn_table.screen.renderer import ACCENT
 from einhorn_table.vision.synth import DICE_PALETTE, SynthTable
 
@@ -53,6 +54,26 @@ def test_the_players_who_register_their_dice_are_the_table_file_s(
                  "--rolls", "1", "--autopilot", "--out", str(out)]) == 0
     assert [p.name for p in load_profile(out).players] == ["Ana", "Ben"]
     assert f"Players from {table}: Ana, Ben" in capsys.readouterr().out
+
+
+def test_saving_says_whether_the_table_will_read_with_the_calibration(tmp_path: Path) -> None:
+    default = tmp_path / "state" / "calibration.toml"
+    table = tmp_path / "table.toml"
+    missing = tmp_path / "no-table.toml"
+    # No table file: play reads the state directory's calibration, and only that one.
+    assert who_reads_with(default, missing, default) == \
+        "The table reads the dice with it from now on."
+    elsewhere = tmp_path / "mine.toml"
+    assert who_reads_with(elsewhere, missing, default) == (
+        f'To play with it, write calibration = "{elsewhere}" in the table\'s file (table.toml).')
+    # A table file that names a calibration: play reads that one, not the default.
+    players = players_toml(("Ana", 1, "white"), ("Ben", 2, "red"))
+    table.write_text('calibration = "mine.toml"\n' + players, encoding="utf-8")
+    assert who_reads_with(elsewhere, table, default) == \
+        f"{table} names it: the table reads the dice with it from now on."
+    assert who_reads_with(default, table, default).startswith(
+        f"{table} names another calibration, {elsewhere}: to play with this one, write "
+        f'calibration = "{default}" there.')
 
 
 def test_from_labelled_makes_a_profile_for_that_setup(

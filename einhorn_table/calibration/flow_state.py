@@ -63,6 +63,8 @@ class FlowSettings:
     reference_name: str = "calibration-empty-tray.jpg"
     #: Pixels a corner moves per tap (five per long press).
     corner_step: float = 2.0
+    #: Whether the table will read the dice with the profile, said when it is saved.
+    saved: str = "The table reads the dice with it from now on."
 
     def __post_init__(self) -> None:
         if not self.players:

@@ -236,7 +236,7 @@ def _result(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibra
 def _saved(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
     return replace(
         v, title="Calibration saved",
-        lines=("The table will read the dice with it from now on.",),
+        lines=(settings.saved,),
         hints=_hints(),
     )
 

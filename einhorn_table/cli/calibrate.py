@@ -142,6 +142,7 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     from einhorn_table.calibration.eyes import CameraEyes
     from einhorn_table.calibration.fit import CalibrationError
     from einhorn_table.calibration.flow import CalibrationFlow, FlowSettings
+    from einhorn_table.calibration.paths import default_profile_path
     from einhorn_table.calibration.profile import save_profile
     from einhorn_table.calibration.renderer import CalibrationRenderer, ScreenshotWriter
     from einhorn_table.calibration.session import SynthRoller, run_flow
@@ -162,7 +163,8 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     renderer = CalibrationRenderer(screen)
     shots = ScreenshotWriter(args.screenshots) if args.screenshots else None
     settings = FlowSettings(players=names, test_rolls=args.rolls,
-                            reference_name=out.stem + "-empty-tray.jpg")
+                            reference_name=out.stem + "-empty-tray.jpg",
+                            saved=who_reads_with(out, args.config, default_profile_path()))
     source_text = args.source or default_source(machine)
     made_by = f"einhorn-table calibrate --source {source_text}"
     source = create_source(source_text, clock=clock)
@@ -210,8 +212,28 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
         cv2.imwrite(str(out.parent / settings.reference_name), flow.reference,
                     [cv2.IMWRITE_JPEG_QUALITY, 95])
     check = flow.profile.check
-    print(f"Saved {out}: {check.right} of {check.dice} test dice read right.")
+    print(f"Saved {out}: {check.right} of {check.dice} test dice read right. {settings.saved}")
     return 0
+
+
+def who_reads_with(out: Path, config: Path | None,
+                   default: Path) -> str:
+    """Whether ``play`` will read the dice with the profile saved at ``out``, in words.
+
+    ``play`` reads the profile its table file names, else the one at ``default``.
+    """
+    from einhorn_table.table.config import load_config
+
+    named = load_config(config).calibration if config is not None and config.is_file() else None
+    if named is not None and named.resolve() == out.resolve():
+        return f"{config} names it: the table reads the dice with it from now on."
+    if named is not None:
+        return (f"{config} names another calibration, {named}: to play with this one, "
+                f'write calibration = "{out}" there.')
+    if out.resolve() == default.resolve():
+        return "The table reads the dice with it from now on."
+    return (f'To play with it, write calibration = "{out}" in the table\'s file '
+            "(table.toml).")
 
 
 def _names(names: str | None, players: int | None, config: Path | None = None) -> tuple[
