@@ -65,6 +65,25 @@ def test_a_bad_file_is_refused_naming_the_line_and_nothing_is_imported(
     assert "No matches kept yet" in capsys.readouterr().out
 
 
+def test_a_match_kept_already_is_not_imported_twice(
+    tmp_path: Path, files: list[Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "state"
+    assert history(state, "import", str(files[0]), str(files[1])) == 0
+    again = tmp_path / "again.jsonl"
+    again.write_text(files[1].read_text())
+    assert history(state, "import", str(again), str(files[2])) == 1
+    words = capsys.readouterr()
+    assert f"{again}: this match is kept already, as match 2; nothing of this file was " \
+        "imported" in words.err
+    assert f"{files[2]}: imported as match 3" in words.out
+    # The same match with a line withdrawn is another match.
+    shorter = tmp_path / "shorter.jsonl"
+    shorter.write_text("".join(line + "\n" for line in files[0].read_text().splitlines()[:-1]))
+    assert history(state, "import", str(shorter)) == 0
+    assert "imported as match 4 (abandoned" in capsys.readouterr().out
+
+
 def test_stats_with_player_and_charts(tmp_path: Path, files: list[Path],
                                      capsys: pytest.CaptureFixture[str]) -> None:
     state = tmp_path / "state"

@@ -16,6 +16,10 @@ class UnknownMatch(HistoryError):
     """No stored match has this id."""
 
 
+class AlreadyKept(HistoryError):
+    """An imported match file is one the history keeps already."""
+
+
 class StoreUnreadable(HistoryError):
     """The history file is damaged, belongs to another program, or is too new."""
 

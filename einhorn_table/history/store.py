@@ -18,6 +18,7 @@ from typing import Any
 
 from einhorn_table.history import schema
 from einhorn_table.history.errors import (
+    AlreadyKept,
     HistoryError,
     StoreRefusing,
     StoreUnreadable,
@@ -225,9 +226,13 @@ class MatchStore:
         # Keep each line exactly as written, but checked: a line must parse on its own.
         for number, text in numbered:
             parse_line(text, number)
+        setup_line = numbered[0][1]
+        kept = self.same_match(setup_line, [text for _, text in numbered[1:]])
+        if kept is not None:
+            raise AlreadyKept(f"this match is kept already, as match {kept}; nothing of this "
+                              "file was imported")
         summary = summarize(match)
         stamp = self._stamp()
-        setup_line = numbered[0][1]
         with self.transaction("import the match") as conn:
             cursor = conn.execute(
                 "INSERT INTO matches (started, updated, finished, players, variant, setup, "
@@ -245,6 +250,19 @@ class MatchStore:
             )
             write_summary(conn, match_id, summary)
         return str(match_id)
+
+    def same_match(self, setup: str, inputs: Sequence[str]) -> str | None:
+        """The id of a kept match whose lines are exactly these, if there is one."""
+        candidates = self._read(
+            "SELECT id FROM matches WHERE setup = ? AND "
+            "(SELECT count(*) FROM inputs WHERE match_id = matches.id) = ?",
+            (setup, len(inputs)))
+        for (match_id,) in candidates:
+            kept = self._read("SELECT line FROM inputs WHERE match_id = ? ORDER BY seq",
+                              (match_id,))
+            if [line for (line,) in kept] == list(inputs):
+                return str(match_id)
+        return None
 
     def backfill(self) -> int:
         """Summarise finished and abandoned matches stored without a summary; returns how many."""
