@@ -85,6 +85,9 @@ def test_default_state_dir_follows_systemd_then_xdg() -> None:
         "/var/lib/einhorn-table"
     )
     assert checks.default_state_dir({"XDG_STATE_HOME": "/s"}) == Path("/s/einhorn-table")
+    # As play finds it: EINHORN_STATE_DIR first.
+    assert checks.default_state_dir({"EINHORN_STATE_DIR": "/e", "STATE_DIRECTORY": "/v"}) == \
+        Path("/e")
 
 
 def test_camera_check_reports_size_and_frame_rate_of_the_synthetic_table() -> None:
@@ -268,3 +271,32 @@ def test_doctor_checks_the_calibration_the_table_file_names(
                               "--table", str(tmp_path / "table.toml")])
     out = capsys.readouterr().out
     assert status == 1 and "has no valid 'version'" in out and "ok    table file" in out
+
+
+def test_doctor_checks_what_play_would_use_the_table_file_s_camera_and_state_calibration(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = tmp_path / "state"
+    monkeypatch.setenv("EINHORN_STATE_DIR", str(state))
+    table = tmp_path / "table.toml"
+    # No calibration named: play reads the state directory's (calibrate's default --out).
+    table.write_text('camera = "synth:width=160,height=120,fps=60,players=2"\n'
+                     + players_toml(("Ana", 1, "white"), ("Ben", 2, "red")), encoding="utf-8")
+    state.mkdir()
+    (state / "calibration.toml").write_text("version = 0\n", encoding="utf-8")
+    status = doctor_cli.main(["--frames", "3", "--table", str(table)])
+    out = capsys.readouterr().out
+    assert "ok    camera       synthetic table (seed 0, 2 players, 60 fps): 160x120" in out
+    words = "".join(out.split())  # the report wraps long lines, long paths too
+    assert f"calibration{state / 'calibration.toml'}(thestatedirectory's)" in words
+    assert f"okstatedir{state}iswritable" in words
+    assert status == 1 and "novalid'version'" in words  # the state's profile is checked
+    # A camera the table names that cannot open fails the doctor, as it would fail play.
+    # So does a pin map it names that is not there.
+    table.write_text('camera = "dir:' + str(tmp_path / "none") + '"\npins = "nope.toml"\n'
+                     + players_toml(("Ana", 1, "white"), ("Ben", 2, "red")), encoding="utf-8")
+    assert doctor_cli.main(["--frames", "3", "--table", str(table)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  camera       dir:" in out
+    assert "FAIL  pin map" in out and "nope.toml" in out
+

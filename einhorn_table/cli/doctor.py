@@ -14,6 +14,7 @@ from typing import Any
 
 from einhorn_table.cli.arguments import whole_number
 from einhorn_table.stations import MAX_STATIONS
+from einhorn_table.table.config import TableConfig
 
 
 def register(subparsers: Any) -> None:
@@ -30,11 +31,13 @@ def register(subparsers: Any) -> None:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--source",
-        help="the camera to check (default: picamera2 on a Pi, synth:seed=0 elsewhere); "
+        help="the camera to check (default: the table file's camera, else picamera2 on a Pi "
+        "and synth:seed=0 elsewhere); "
         "e.g. opencv:0, dir:frames/, synth:seed=3,players=4",
     )
     parser.add_argument(
-        "--pins", type=Path, help="the pin map to check (default: the project's hardware/pins.toml)"
+        "--pins", type=Path,
+        help="the pin map to check (default: the table file's, else hardware/pins.toml)"
     )
     parser.add_argument(
         "--table", type=Path, default=Path("table.toml"),
@@ -42,13 +45,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--profile", type=Path,
-        help="a calibration profile (TOML) to check (default: the one the table's file names)",
+        help="a calibration profile (TOML) to check (default: the one the table's file "
+        "names, else the state directory's)",
     )
     parser.add_argument(
         "--state-dir",
         type=Path,
-        help="where match histories go "
-        "(default: $STATE_DIRECTORY, else ~/.local/state/einhorn-table)",
+        help="where match histories go (default: the table file's 'state', else "
+        "$EINHORN_STATE_DIR, $STATE_DIRECTORY, ~/.local/state/einhorn-table)",
     )
     parser.add_argument(
         "--buttons",
@@ -73,6 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.clock import SystemClock
+    from einhorn_table.calibration.paths import default_profile_path
     from einhorn_table.doctor import checks
     from einhorn_table.doctor.machine import detect_machine
     from einhorn_table.doctor.report import CheckResult, Status, exit_status, render
@@ -81,12 +86,22 @@ def run(args: argparse.Namespace) -> int:
     machine = detect_machine()
     clock = SystemClock()
     results: list[CheckResult] = []
-    pin_result, pin_map = checks.check_pin_map(args.pins or default_pin_map_path())
-    table_result, table = checks.check_table_file(args.table, pin_map)
+    # What play would use: the table file's camera, pin map, state directory and
+    # calibration (else the state directory's), unless the options name others.
+    config = _table_config(args.table)
+    pins = args.pins or (config.pins if config is not None else None) or default_pin_map_path()
+    pin_result, pin_map = checks.check_pin_map(pins)
+    state = args.state_dir or (config.state if config is not None else None)
+    state = state.expanduser() if state is not None else checks.default_state_dir()
+    default_profile = default_profile_path()
+    table_result, table = checks.check_table_file(args.table, pin_map, default_profile)
     named = table.calibration if table is not None else None
+    if named is None and table is not None and default_profile.is_file():
+        named = default_profile
     profile = args.profile or (named if named is not None and named.is_file() else None)
     profile_result, settings = checks.check_profile(profile)
-    source = args.source or checks.default_source(machine)
+    source = args.source or (table.camera if table is not None
+                             else checks.default_source(machine))
     frames = max(2, args.frames)
     results.append(checks.check_camera(source, clock, frames=frames, settings=settings))
     results.append(pin_result)
@@ -94,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     results.append(button_result)
     screen_result = checks.check_screen(machine)
     results.append(screen_result)
-    results.append(checks.check_state_dir(args.state_dir or checks.default_state_dir()))
+    results.append(checks.check_state_dir(state))
     results.append(table_result)
     results.append(profile_result)
     results.append(checks.check_reader())
@@ -169,3 +184,13 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def _table_config(path: Path) -> TableConfig | None:
+    """The table's file, where it loads (the doctor's table check says what is wrong)."""
+    from einhorn_table.table.config import ConfigError, load_config
+
+    try:
+        return load_config(path) if path.is_file() else None
+    except ConfigError:
+        return None

@@ -18,8 +18,9 @@ class Machine:
         if self.is_pi:
             return f"Machine: {self.model}."
         return (
-            f"Machine: {self.model}, not a Raspberry Pi: the camera, the buttons and the "
-            "screen are simulated (synthetic table, keyboard, window)."
+            f"Machine: {self.model}, not a Raspberry Pi: the buttons and the screen are "
+            "simulated (keyboard, window), and so is the camera (the synthetic table) "
+            "unless --source or the table's file names one."
         )
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from einhorn_table.adapters.camera_settings import CameraSettings, CameraSettingsError
 from einhorn_table.doctor.machine import Machine
 from einhorn_table.doctor.report import CheckResult, Status
+from einhorn_table.history.paths import state_dir
 
 #: The groups the service's user needs (see systemd/einhorn-table.service).
 GROUPS = ("video", "render", "input", "gpio")
@@ -21,12 +22,9 @@ def default_source(machine: Machine) -> str:
 
 
 def default_state_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """Where the match history goes: systemd's ``$STATE_DIRECTORY``, else the XDG state home."""
-    env = os.environ if environ is None else environ
-    if env.get("STATE_DIRECTORY"):
-        return Path(env["STATE_DIRECTORY"].split(":")[0])
-    base = env.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "einhorn-table"
+    """Where the match history goes, as ``play`` finds it: ``EINHORN_STATE_DIR``,
+    systemd's ``$STATE_DIRECTORY``, else the XDG state home."""
+    return state_dir(None, os.environ if environ is None else environ, Path.home())
 
 
 def check_profile(path: Path | None) -> tuple[CheckResult, CameraSettings | None]:

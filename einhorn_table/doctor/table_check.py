@@ -12,9 +12,11 @@ from einhorn_table.table.config import ConfigError, TableConfig, load_config
 STEP = "docs/install.md step 6"
 
 
-def check_table_file(path: Path, pin_map: PinMap | None) -> tuple[CheckResult, TableConfig | None]:
+def check_table_file(path: Path, pin_map: PinMap | None, default_profile: Path | None = None,
+                     ) -> tuple[CheckResult, TableConfig | None]:
     """``path`` loads as the table's configuration, every player's station is in
-    ``pin_map``, and the calibration it names exists."""
+    ``pin_map``, and the calibration it names exists (``play`` reads the one at
+    ``default_profile``, the state directory's, where it names none)."""
     if not path.is_file():
         return CheckResult(
             "table file", Status.SKIP,
@@ -37,6 +39,11 @@ def check_table_file(path: Path, pin_map: PinMap | None) -> tuple[CheckResult, T
                 f"({len(pin_map.stations)} stations)",
                 "Give each player a station the pin map has, or wire and map one more.",
             ), config
+    if config.calibration is None and default_profile is not None and default_profile.is_file():
+        return CheckResult(
+            "table file", Status.OK,
+            f"{path}: {names}; calibration {default_profile} (the state directory's)",
+        ), config
     if config.calibration is None:
         return CheckResult(
             "table file", Status.WARN, f"{path}: {names}; no calibration named",
