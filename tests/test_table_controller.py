@@ -20,6 +20,7 @@ from einhorn_table.rules import (
     Topup,
     Undo,
 )
+from einhorn_table.screen.view_model import build_view
 from einhorn_table.stations.gesture_table import Context
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.doubt import DoubtKind
@@ -299,8 +300,12 @@ def test_a_full_disk_refuses_the_input_and_says_so() -> None:
 
 def test_a_lost_camera_is_shown_and_the_match_is_kept() -> None:
     c, _ = started()
-    c.on_tray(CameraLost(1.0, "no frames"))
-    assert c.camera_lost == "no frames"
+    c.on_tray(CameraLost(1.0, "no frames. Check the cable or run the doctor"))
+    assert c.camera_lost == "no frames. Check the cable or run the doctor"
+    # What to do comes first, the reason's first sentence after: the banner has 4 lines.
+    assert build_view(c, 2.0).banner == (
+        "Camera lost. The match is kept and goes on when the camera is back: check the "
+        "camera cable. (No frames.)")
     c.on_tray(CameraBack(5.0))
     assert c.camera_lost is None
     roll(c, [2, 2, 3], t=6.0)

@@ -15,8 +15,9 @@ from table_helpers import players_toml
 from table_rig import open_store
 
 from einhorn_table.cli import main
-from einhorn_table.cli.play import dice_colours_note
+from einhorn_table.cli.play import WatchedTray, dice_colours_note
 from einhorn_table.table.config import DICE_COLOURS
+from einhorn_table.table.events import CameraBack, CameraLost, TrayEvent
 from einhorn_table.table.loop import TableLoop
 
 CONFIG = """
@@ -168,3 +169,30 @@ def test_the_note_says_when_the_calibration_has_no_colour_for_the_players() -> N
                     "(calibrate with the same names to measure them).")
     assert dice_colours_note(Path("cal.toml"), ["Ana"], {"Ana": (1, 2, 3)}) == (
         "Dice colours as calibrated in cal.toml: Ana.")
+
+
+class _Feed:
+    def __init__(self, *polls: list[TrayEvent]) -> None:
+        self.polls = list(polls)
+
+    def poll(self) -> list[TrayEvent]:
+        return self.polls.pop(0)
+
+
+class _Counts:
+    frames_read = 0
+
+    def tick(self, frames: int) -> None:
+        self.frames_read = frames
+
+
+def test_a_lost_camera_s_whole_reason_goes_to_the_journal(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    reason = "The camera library picamera2 is not installed. On the Pi run: sudo apt install"
+    counts = _Counts()
+    tray = WatchedTray(_Feed([CameraLost(1.0, reason)], [], [CameraBack(9.0)]),
+                       counts, counts)  # type: ignore[arg-type]
+    assert [type(e) for e in tray.poll() + tray.poll() + tray.poll()] == [CameraLost, CameraBack]
+    assert capsys.readouterr().err.splitlines() == [
+        f"einhorn-table: camera lost: {reason}", "einhorn-table: camera back"]
+

@@ -16,6 +16,7 @@ from einhorn_table.ports import Button, Controls, Gesture
 from einhorn_table.table.config import PlayerConfig
 from einhorn_table.table.controller import Seat
 from einhorn_table.table.doubt import RGB
+from einhorn_table.table.events import CameraBack, CameraLost
 
 if TYPE_CHECKING:
     from einhorn_table.adapters.source_base import BaseSource
@@ -89,6 +90,11 @@ class WatchedTray:
     def poll(self) -> list[TrayEvent]:
         events = self.inner.poll()
         self.watchdog.tick(self.source.frames_read)
+        for event in events:  # the whole reason, for the journal; the screen says it short
+            if isinstance(event, CameraLost):
+                print(f"einhorn-table: camera lost: {event.reason}", file=sys.stderr)
+            elif isinstance(event, CameraBack):
+                print("einhorn-table: camera back", file=sys.stderr)
         return events
 
 

@@ -349,9 +349,17 @@ def _banner(c: TableController) -> str:
     if c.halted:
         return c.halted
     if c.camera_lost:
-        return (f"Camera lost ({c.camera_lost}). The match is kept; it goes on when the camera "
-                "is back. Check the camera cable.")
+        # What to do first: the banner has room for four lines, and the whole reason
+        # (an installer's instructions, say) goes to the journal.
+        return ("Camera lost. The match is kept and goes on when the camera is back: check "
+                f"the camera cable. ({_first_sentence(c.camera_lost)})")
     return ""
+
+
+def _first_sentence(text: str) -> str:
+    """"The library is missing. On the Pi run..." -> "The library is missing."."""
+    first = text.split(". ", 1)[0].strip().rstrip(".")
+    return first[:1].upper() + first[1:] + "."
 
 
 def _statuses(c: TableController) -> dict[int, str]:
