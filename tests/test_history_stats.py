@@ -68,6 +68,10 @@ def test_fair_dice_show_no_bias_and_loaded_dice_are_named() -> None:
     verdict = judge("blue", 600, loaded)
     assert verdict.biased and verdict.p_value is not None and verdict.p_value < ALPHA
     assert verdict.verdict.startswith("face 6 comes up too often: p < 0.001 (600 rolls)")
+    # Between 0.01 and 0.05: not called bias, but not "no sign" beside a small p either.
+    doubtful = judge("green", 600, [330, 270, 300, 300, 330, 270])  # chi-square 12
+    assert not doubtful.biased and doubtful.p_value == pytest.approx(0.0348, abs=1e-4)
+    assert doubtful.verdict == "no clear sign of bias yet in 600 rolls (p = 0.03)"
     few = judge("green", 30, [15] * 6)
     assert few.p_value is None and few.verdict.startswith("too few rolls to tell (30")
     assert MIN_ROLLS > 30

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from einhorn_table.history.errors import HistoryError
-from einhorn_table.history.fairness import ALPHA, FairnessVerdict
+from einhorn_table.history.fairness import ALPHA, WATCH, FairnessVerdict
 from einhorn_table.history.stats import Statistics
 
 STASH_CHART = "stash-over-games.png"
@@ -134,8 +134,10 @@ def _short_verdict(d: FairnessVerdict) -> str:
     """A panel's second title line: the verdict in a few words."""
     if d.p_value is None:
         return f"too few rolls to tell ({d.rolls})"
-    if d.p_value >= ALPHA:
+    if d.p_value >= WATCH:
         return f"no sign of bias ({d.rolls} rolls)"
+    if d.p_value >= ALPHA:
+        return f"no clear sign of bias yet ({d.rolls} rolls)"
     assert d.odd_face is not None
     how = "too often" if d.faces[d.odd_face - 1] * 6 > sum(d.faces) else "too rarely"
     p = "p < 0.001" if d.p_value < 0.001 else f"p = {d.p_value:.3f}"

@@ -11,6 +11,9 @@ MIN_ROLLS = 60
 #: A p-value below this is called a sign of bias. Strict, because every set of dice
 #: at the table is tested and one of many would pass 0.05 by chance.
 ALPHA = 0.01
+#: Between ALPHA and this, the verdict says so without calling it bias: a parent who
+#: knows that 0.05 is the usual line would otherwise read "no sign" beside p = 0.04.
+WATCH = 0.05
 
 
 def chi_square_sf(x: float, df: int) -> float:
@@ -72,6 +75,8 @@ def judge(dice: str, rolls: int, faces: Sequence[int]) -> FairnessVerdict:
         how = "too often" if counts[face - 1] > expected else "too rarely"
         shown = "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
         text = f"face {face} comes up {how}: {shown} ({rolls} rolls)"
+    elif p < WATCH:
+        text = f"no clear sign of bias yet in {rolls} rolls (p = {p:.2f})"
     else:
         text = f"no sign of bias in {rolls} rolls (p = {p:.2f})"
     return FairnessVerdict(dice, rolls, counts, chi, p, face, text)
