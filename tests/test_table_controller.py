@@ -19,10 +19,11 @@ from einhorn_table.rules import (
     StartRoll,
     Topup,
     Undo,
+    replay,
 )
 from einhorn_table.screen.view_model import build_view
 from einhorn_table.stations.gesture_table import Context
-from einhorn_table.table.controller import Seat, TableController
+from einhorn_table.table.controller import Seat, Shown, TableController
 from einhorn_table.table.doubt import DoubtKind
 from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled
 
@@ -318,3 +319,46 @@ def test_a_roll_when_none_is_expected_is_ignored_with_a_note() -> None:
     before = len(r.items)
     roll(c, [1, 1, 1], t=50.0)
     assert len(r.items) == before and c.notice is not None
+
+
+def test_the_counterparty_question_says_whose_payment_will_be_short() -> None:
+    lines = [
+        '{"v": 1, "type": "setup", "variant": "einhorn", "players": ["Ana", "Ben"], "games": 1}',
+        '{"type": "start_roll", "player": "Ana", "dice": [4, 4, 1]}',
+        '{"type": "start_roll", "player": "Ben", "dice": [6, 1, 4]}',
+        '{"type": "call", "player": "Ben", "call": "unvermeidlich"}',
+        '{"type": "roll", "player": "Ben", "dice": [3, 1, 5]}',  # Ben takes the unicorn
+        '{"type": "call", "player": "Ana", "call": "wunsch"}',
+        '{"type": "roll", "player": "Ana", "dice": [2, 5, 5]}',
+        '{"type": "call", "player": "Ben", "call": "unvermeidlich"}',
+        '{"type": "roll", "player": "Ben", "dice": [5, 6, 4]}',
+        '{"type": "counterparty", "player": "Ben", "party": "Ana"}',
+        '{"type": "call", "player": "Ana", "call": "dreifaltigkeit"}',
+        '{"type": "roll", "player": "Ana", "dice": [3, 2, 2]}',
+    ]
+    seats = [Seat("Ana", RED, "red"), Seat("Ben", BLUE, "blue")]
+
+    def question(*more: str) -> tuple[str, str]:
+        match = replay([*lines, *more])
+        before = replay([*lines, *more][:-1]).ledger()
+        c = TableController(match, MemoryRecorder(), seats)
+        c.last = Shown(10.0, match.record[-1], None, before)
+        view = build_view(c, 11.0)
+        return view.title, view.subtitle
+
+    # Ben (the owner) rolls Dreifaltigkeit, silent: +5, and Ana holds 4.
+    assert question('{"type": "roll", "player": "Ben", "dice": [5, 5, 5]}') == (
+        "Ben gets 5: from whom?",
+        "The central stash or a player: Ana holds only 4 and would pay that")
+    # Ben calls Einhorn and rolls Wunsch: he pays 2, and holds 4: nothing is short.
+    assert question('{"type": "call", "player": "Ben", "call": "einhorn"}',
+                    '{"type": "roll", "player": "Ben", "dice": [5, 5, 4]}') == (
+        "Ben pays 2: to whom?", "The central stash, or one other player")
+    # Three silent rolls each (-1): Ben holds 1 when he owes 2.
+    silent = ['{"type": "roll", "player": "Ben", "dice": [1, 2, 3]}',
+              '{"type": "counterparty", "player": "Ben", "party": "central"}',
+              '{"type": "roll", "player": "Ana", "dice": [1, 2, 3]}'] * 3
+    assert question(*silent, '{"type": "call", "player": "Ben", "call": "einhorn"}',
+                    '{"type": "roll", "player": "Ben", "dice": [5, 5, 4]}') == (
+        "Ben pays 2: to whom?", "The central stash or a player: Ben holds only 1 and pays that")
+

@@ -18,6 +18,7 @@ from einhorn_table.rules import (
     Awaiting,
     Category,
     Ledger,
+    MatchState,
     Phase,
     Roll,
     StartRoll,
@@ -273,7 +274,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         return ScreenView(
             ScreenKind.COUNTERPARTY, players=cards({to_act}), focus=to_act,
             title=_counterparty_title(names[to_act], state.pending_amount or 0),
-            subtitle="The central stash, or one other player",
+            subtitle=_counterparty_subtitle(state, to_act),
             dice=_dice_of(last), photo=last.photo, category=_category_of(last),
             choices=tuple("Central" if p == CENTRAL else p for p in c.parties()),
             chosen=c.cursor % len(c.parties()),
@@ -416,6 +417,25 @@ def _category_of(shown: object) -> Category | None:
         return outcome.category
     dice = getattr(getattr(shown, "item", None), "dice", None)
     return categorize(dice) if dice else None
+
+
+def _counterparty_subtitle(state: MatchState, owner: int) -> str:
+    """The choice, and whose payment will be short (rule 4.7: all they hold)."""
+    amount = state.pending_amount or 0
+    held = state.game_stones[owner]
+    if amount < 0 and held < -amount:
+        return (f"The central stash or a player: {state.names[owner]} holds only {held} "
+                "and pays that")
+    short = [i for i in range(len(state.names))
+             if i != owner and state.game_stones[i] < amount]
+    if len(short) == 1:
+        (i,) = short
+        return (f"The central stash or a player: {state.names[i]} holds only "
+                f"{state.game_stones[i]} and would pay that")
+    if short:
+        return (f"The central stash or a player: {joined([state.names[i] for i in short])} "
+                "hold fewer and would pay what they hold")
+    return "The central stash, or one other player"
 
 
 def _counterparty_title(name: str, amount: int) -> str:
