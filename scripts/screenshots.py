@@ -1,6 +1,7 @@
 """Make docs/screenshots/: one PNG of each screen of the companion, from a bot match.
 
-Run: PYTHONPATH=. SDL_VIDEODRIVER=dummy python scripts/screenshots.py [--size 800x480] [DIR]
+Run: PYTHONPATH=. SDL_VIDEODRIVER=dummy python scripts/screenshots.py [--size 800x480]
+[--names Alexandra,Benedikt,...] [DIR]
 
 Bots play a match on the synthetic table with a fake clock; the first good
 moment of each screen is saved under its name. The help overlay and the lost
@@ -58,6 +59,10 @@ class SetClock:
         return self.now
 
 
+#: The bots' strategies, seat by seat (round again from the fifth seat).
+STYLES = ("odds", "bidder", "random", "odds")
+
+
 def earlier_matches(store: MatchStore, names: list[str], wall: SetClock, count: int) -> None:
     """Bot matches kept as the table keeps them, a week apart, each throw with its dice."""
     dice = {name: DICE_PALETTE_NAMES[i] for i, name in enumerate(names)}
@@ -66,7 +71,7 @@ def earlier_matches(store: MatchStore, names: list[str], wall: SetClock, count: 
         wall.now = today - timedelta(days=7 * (count - k), hours=k)
         rng = random.Random(100 + k)
         played = play_recorded(Setup.for_variant(EINHORN, names, games=6),
-                               [make_strategy(s) for s in ("odds", "bidder", "random", "odds")],
+                               [make_strategy(STYLES[i % 4]) for i in range(len(names))],
                                rng)
         recorder = store.begin(played.setup)
         for item in played.inputs:
@@ -104,6 +109,8 @@ def main() -> None:
     parser.add_argument("folder", type=Path, nargs="?", default=Path("docs/screenshots"))
     parser.add_argument("--size", default="800x480")
     parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--names", default="Ana,Ben,Cem,Dora",
+                        help="the players, comma separated (six long names check the layouts)")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
     pygame.display.init()
@@ -111,8 +118,8 @@ def main() -> None:
     surface = pygame.display.set_mode((width, height))
     renderer = Renderer(surface)
     clock = FakeClock(0.0)
-    names = ["Ana", "Ben", "Cem", "Dora"]
-    camera = SynthSource(clock, seed=args.seed, players=4, size=(480, 360))
+    names = [name.strip() for name in args.names.split(",")]
+    camera = SynthSource(clock, seed=args.seed, players=len(names), size=(480, 360))
     camera.open()
     colours = camera.table.player_colors
     tray = VisionTray(camera, make_watcher(), make_reader(), clock)
@@ -125,8 +132,8 @@ def main() -> None:
     seats = [Seat(n, colours[i], DICE_PALETTE_NAMES[i]) for i, n in enumerate(names)]
     controller = TableController(Match(setup), recorder, seats, recorder,
                                  archive=lambda: history_summary(store))
-    strategies = [make_strategy(s) for s in ("odds", "bidder", "random", "odds")]
-    bots = BotDriver(frozenset(range(4)), strategies, random.Random(args.seed), pace=0.35,
+    strategies = [make_strategy(STYLES[i % 4]) for i in range(len(names))]
+    bots = BotDriver(frozenset(range(len(names))), strategies, random.Random(args.seed), pace=0.35,
                      linger=8.5)
     loop = TableLoop(controller, tray, NoControls(), clock, None, bots,
                      direct_performer(controller, throw_into(camera), clock),

@@ -447,6 +447,20 @@ def test_long_player_lists_are_cut_at_a_word_not_shrunk() -> None:
     assert renderer.fit(names, 24, 5) == ""
 
 
+def test_a_name_shrinks_only_so_far_then_is_cut_and_rows_wrap() -> None:
+    pygame.font.init()
+    renderer = Renderer(pygame.Surface((800, 480)))
+    assert renderer.shortened("Ana", 32, 22, 200) == ("Ana", 32)
+    name, size = renderer.shortened("Alexandra", 32, 22, 90)
+    assert 22 <= size < 32 and renderer.font(size).size(name)[0] <= 90
+    cut, smallest = renderer.shortened("Maximiliane-Friederike", 32, 22, 90)
+    assert smallest == 22 and cut.endswith(".") and "Maximiliane-Friederike".startswith(cut[:-1])
+    assert renderer.font(22).size(cut)[0] <= 90
+    # Six bids of 150 px in a row of 500: three a line, the next line 40 px down.
+    places = renderer.flow([150] * 6, 10, 510, 100, 10, 40)
+    assert places == [(10, 100), (170, 100), (330, 100), (10, 140), (170, 140), (330, 140)]
+
+
 def test_the_demo_plays_the_first_draft_or_a_house_variant(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -122,6 +122,20 @@ class Renderer:
             words.pop()
         return " ".join(words).rstrip(",") + "..." if words else ""
 
+    def shortened(self, text: str, size: float, smallest: float, width: float,
+                  ) -> tuple[str, float]:
+        """``text`` and a font size from ``size`` down to ``smallest`` at which it fits
+        ``width``; cut short with "." where even the smallest does not fit."""
+        text = plain(text)
+        while self.font(size).size(text)[0] > width and size > smallest:
+            size -= 2
+        font = self.font(size)
+        if font.size(text)[0] <= width:
+            return text, size
+        while len(text) > 1 and font.size(text + ".")[0] > width:
+            text = text[:-1]
+        return text + ".", size
+
     def s(self, value: float) -> int:
         scaled: float = value * self.u
         return round(scaled)
@@ -209,7 +223,13 @@ class Renderer:
 
     def _cards(self, cards: tuple[PlayerCard, ...]) -> None:
         pg = self.pg
-        for card, rect in zip(cards, self._card_rects(len(cards)), strict=True):
+        rects = self._card_rects(len(cards))
+        # Narrow cards (six players, long names) give the names the whole row and stack
+        # the dice and the unicorn at the right of the stones: all cards alike.
+        beside = all(self.font(28).size(plain(card.name))[0]
+                     <= rect.width - self.s(46 + self._icons_width(card))
+                     for card, rect in zip(cards, rects, strict=True))
+        for card, rect in zip(cards, rects, strict=True):
             pg.draw.rect(self.surface, PANEL, rect, border_radius=self.s(10))
             if card.active:
                 pg.draw.rect(self.surface, ACCENT, rect, width=self.s(5),
@@ -218,19 +238,23 @@ class Renderer:
                                                      rect.width - self.s(12), self.s(5)))
             self._marker(card.marker, card.colour, (rect.x + self.s(22), rect.y + self.s(30)),
                          self.s(12))
-            icons = (24 if card.dice_colour else 0) + (26 if card.unicorn else 0)
-            self.text(card.name, 32, TEXT, (rect.x + self.s(40), rect.y + self.s(30)),
-                      "midleft", max_width=rect.width - self.s(46 + icons))
+            icons = self._icons_width(card) if beside else 0
+            name, size = self.shortened(card.name, 32, 22, rect.width - self.s(46 + icons))
+            self.text(name, size, TEXT, (rect.x + self.s(40), rect.y + self.s(30)), "midleft")
             right = rect.right - self.s(8)
-            if card.unicorn:
-                self._unicorn_icon((right - self.s(10), rect.y + self.s(30)), self.s(13))
-                right -= self.s(26)
+            icon_y = rect.y + self.s(30)
             if card.dice_colour:
                 body = card.dice_colour
                 pip = (20, 20, 20) if sum(body) > 420 else (245, 245, 245)
-                die = pg.Rect(right - self.s(20), rect.y + self.s(20), self.s(20), self.s(20))
+                die_y = icon_y if beside else rect.y + self.s(62)
+                die = pg.Rect(right - self.s(20), die_y - self.s(10), self.s(20), self.s(20))
                 self.die(die, 5, body, pip)
                 pg.draw.rect(self.surface, DIM, die, width=1, border_radius=self.s(3))
+                right -= self.s(24) if beside else 0
+            if card.unicorn:
+                below = rect.y + self.s(92 if card.dice_colour else 62)
+                self._unicorn_icon((right - self.s(10), icon_y if beside else below),
+                                   self.s(13))
             self.text(str(card.game_stones), 66, TEXT, (rect.centerx, rect.y + self.s(50)),
                       "midtop")
             self.text(f"stash {card.stash}", 28, DIM, (rect.centerx, rect.y + self.s(100)),
@@ -239,6 +263,11 @@ class Renderer:
                 colour = GOOD if card.status in ("sealed", "ready") else ACCENT
                 self.text(card.status, 28, colour, (rect.centerx, rect.bottom - self.s(6)),
                           "midbottom", max_width=rect.width - self.s(8))
+
+    @staticmethod
+    def _icons_width(card: PlayerCard) -> int:
+        """The room the dice and the unicorn take beside a card's name."""
+        return (24 if card.dice_colour else 0) + (26 if card.unicorn else 0)
 
     def _marker(self, marker: Marker, colour: Colour, centre: tuple[float, float],
                 r: float) -> None:
@@ -518,24 +547,39 @@ class Renderer:
         else:
             self._dice_row(view.dice, left + self.s(6), y + self.s(10), size)
 
+    def flow(self, widths: Sequence[float], left: float, right: float, top: float,
+             gap: float, line: float) -> list[tuple[float, float]]:
+        """Where items of these widths go, left to right, a new line when one would not fit."""
+        places = []
+        x, y = left, top
+        for width in widths:
+            if x > left and x + width > right:
+                x, y = left, y + line
+            places.append((x, y))
+            x += width + gap
+        return places
+
     def _auction(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area)
-        if view.lines:
-            x = area.x + self.s(10)
-            for line in view.lines:
-                rect = self.text(line, 40, TEXT, (x, y + self.s(8)))
-                x = rect.right + self.s(30)
+        if view.lines:  # the bids, revealed: as many lines as six players' names need
+            widths = [self.font(40).size(plain(line))[0] for line in view.lines]
+            places = self.flow(widths, area.x + self.s(10), area.right - self.s(100),
+                               y + self.s(8), self.s(30), self.s(40))
+            for line, place in zip(view.lines, places, strict=True):
+                self.text(line, 40, TEXT, place)
         self._unicorn_icon((area.right - self.s(60), y + self.s(40)), self.s(34))
 
     def _topup(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area) + self.s(8)
-        x = area.x + self.s(10)
-        for card in view.players:
-            self._marker(card.marker, card.colour, (x + self.s(12), y + self.s(20)), self.s(11))
-            label = f"{card.name} {card.status.replace(' ?', '')}"
-            rect = self.text(label, 40, GOOD if card.status == "ready" else TEXT,
-                             (x + self.s(30), y + self.s(20)), "midleft")
-            x = rect.right + self.s(24)
+        labels = [f"{card.name} {card.status.replace(' ?', '')}" for card in view.players]
+        widths = [self.s(30) + self.font(40).size(plain(label))[0] for label in labels]
+        places = self.flow(widths, area.x + self.s(10), area.right - self.s(10), y,
+                           self.s(24), self.s(40))
+        for card, label, (x, row) in zip(view.players, labels, places, strict=True):
+            self._marker(card.marker, card.colour, (x + self.s(12), row + self.s(20)),
+                         self.s(11))
+            self.text(label, 40, GOOD if card.status == "ready" else TEXT,
+                      (x + self.s(30), row + self.s(20)), "midleft")
 
     def _start_rolls(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area)
@@ -546,13 +590,11 @@ class Renderer:
 
     def _game_end(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area)
-        x = area.x + self.s(10)
-        for line in view.lines:
-            rect = self.text(line, 34, TEXT, (x, y + self.s(10)))
-            x = rect.right + self.s(28)
-            if x > area.right - self.s(120):
-                x = area.x + self.s(10)
-                y += self.s(36)
+        widths = [self.font(34).size(plain(line))[0] for line in view.lines]
+        places = self.flow(widths, area.x + self.s(10), area.right - self.s(10),
+                           y + self.s(10), self.s(28), self.s(36))
+        for line, place in zip(view.lines, places, strict=True):
+            self.text(line, 34, TEXT, place)
 
     def _final(self, view: ScreenView, area: Any) -> None:
         pg = self.pg
