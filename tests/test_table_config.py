@@ -62,3 +62,28 @@ def test_a_shared_station_is_refused(tmp_path: Path) -> None:
 def test_an_unknown_dice_colour_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="turquoise"):
         load_config(write(tmp_path, GOOD.replace('"red"', '"turquoise"')))
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "words"),
+    [
+        ("games = 8", 'games = "ten"', "games must be a whole number of 1 or more, not 'ten'"),
+        ("games = 8", "games = 0", "games must be a whole number of 1 or more, not 0"),
+        ("width = 1024", 'width = "big"', "[screen] width must be a whole number of 320"),
+        ("height = 600", "height = 100", "[screen] height must be a whole number of 240"),
+        ("fullscreen = false", 'fullscreen = "no"', "fullscreen must be true or false"),
+        ('name = "Ben"', 'name = "Ana"', "two players have the same name"),
+    ],
+)
+def test_a_wrong_value_is_refused_naming_the_file_and_the_key(
+        tmp_path: Path, old: str, new: str, words: str) -> None:
+    path = write(tmp_path, GOOD.replace(old, new))
+    with pytest.raises(ConfigError) as refused:
+        load_config(path)
+    assert str(refused.value).startswith(f"{path}: ") and words in str(refused.value)
+
+
+def test_a_house_variant_file_is_found_beside_the_table_file(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, GOOD.replace('"einhorn"', '"family.toml"')))
+    assert config.variant == str(tmp_path / "family.toml")
+    assert load_config(write(tmp_path, GOOD)).variant == "einhorn"

@@ -104,6 +104,14 @@ def _colour(value: Any, where: str, path: Path) -> RGB | None:
     raise ConfigError(f"{path}: {where}: dice must be a colour name or [r, g, b] (0..255)")
 
 
+def _whole(value: Any, where: str, path: Path, minimum: int) -> int:
+    """A whole number from ``minimum`` up, or a message naming the file and the key."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ConfigError(f"{path}: {where} must be a whole number of {minimum} or more, "
+                          f"not {value!r}")
+    return value
+
+
 def load_config(path: Path) -> TableConfig:
     """Read and check a table configuration file."""
     try:
@@ -131,8 +139,15 @@ def load_config(path: Path) -> TableConfig:
                                     dice.lower() if isinstance(dice, str) else None))
     if len({p.station for p in players}) != len(players):
         raise ConfigError(f"{path}: two players share a station; give each their own")
+    if len({p.name for p in players}) != len(players):
+        raise ConfigError(f"{path}: two players have the same name; give each a different one")
+    games = data.get("games")
     screen = data.get("screen", {})
     _refuse_unknown(screen, _SCREEN, "[screen]", path)
+    fullscreen = screen.get("fullscreen", True)
+    if not isinstance(fullscreen, bool):
+        raise ConfigError(f"{path}: [screen] fullscreen must be true or false, "
+                          f"not {fullscreen!r}")
     base = path.parent
 
     def relative(key: str) -> Path | None:
@@ -142,14 +157,18 @@ def load_config(path: Path) -> TableConfig:
         candidate = Path(str(value)).expanduser()
         return candidate if candidate.is_absolute() else base / candidate
 
+    variant = str(data.get("variant", "einhorn"))
+    if variant.endswith(".toml"):  # a house variant's file, beside the table's file
+        variant = str(relative("variant"))
     return TableConfig(
         players=tuple(players),
-        variant=str(data.get("variant", "einhorn")),
-        games=data.get("games"),
+        variant=variant,
+        games=None if games is None else _whole(games, "games", path, 1),
         camera=str(data.get("camera", "picamera2")),
         calibration=relative("calibration"),
         pins=relative("pins"),
         state=relative("state"),
-        size=(int(screen.get("width", 800)), int(screen.get("height", 480))),
-        fullscreen=bool(screen.get("fullscreen", True)),
+        size=(_whole(screen.get("width", 800), "[screen] width", path, 320),
+              _whole(screen.get("height", 480), "[screen] height", path, 240)),
+        fullscreen=fullscreen,
     )
