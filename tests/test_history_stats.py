@@ -295,8 +295,11 @@ def test_charts_without_matplotlib_say_what_to_install(
 ) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     store = open_store(tmp_path / "state")
-    with pytest.raises(HistoryError, match=r"einhorn-table\[charts\]"):
+    # The command for the Python that runs the companion (./start's .venv, say).
+    with pytest.raises(HistoryError) as refused:
         write_charts(gather(store), tmp_path / "charts")
+    assert f"Install it with: {sys.executable} -m pip install 'matplotlib>=3.8'" in \
+        str(refused.value)
 
 
 def test_running_totals_equal_totals_rebuilt_from_the_summaries(tmp_path: Path) -> None:

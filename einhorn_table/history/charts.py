@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,8 @@ def _pyplot() -> Any:
         import matplotlib
     except ImportError:
         raise HistoryError(
-            "charts need matplotlib, which is not installed. Install the extra: "
-            "pip install 'einhorn-table[charts]' (or leave out --charts)"
+            "charts need matplotlib, which is not installed here. Install it with: "
+            f"{sys.executable} -m pip install 'matplotlib>=3.8' (or leave out --charts)"
         ) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
