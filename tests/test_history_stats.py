@@ -348,3 +348,22 @@ def test_show_tells_the_roll_off_for_a_tie_by_einhorn_not_by_sum() -> None:
         "  Cem rolled 4 6 1 for the match: an Einhorn",
         "Match over: Cem wins with 5 stones (the first to roll an Einhorn)",
     ]
+
+
+def test_show_says_what_an_undo_withdrew() -> None:
+    words = narrate([
+        '{"v": 1, "type": "setup", "variant": "einhorn", "players": ["Ana", "Ben"], "games": 2}',
+        '{"type": "start_roll", "player": "Ana", "dice": [6, 6, 5]}',
+        '{"type": "start_roll", "player": "Ben", "dice": [1, 1, 2]}',
+        '{"type": "call", "player": "Ana", "call": "einhorn"}',
+        '{"type": "roll", "player": "Ana", "dice": [1, 3, 5]}',
+        '{"type": "undo"}',
+        '{"type": "undo"}',
+        '{"type": "roll", "player": "Ana", "dice": [1, 3, 5]}',
+    ])
+    assert words[-3:] == [
+        "  Undo: Ana's roll 1 3 5 was withdrawn",
+        "  Undo: Ana's call Einhorn was withdrawn",
+        "Game 1 · Ana stayed silent, rolled 1 3 5 = Einhorn: +1 from the central stash; "
+        "Ana takes the unicorn",
+    ]

@@ -9,11 +9,16 @@ from einhorn_table.rules import (
     WIN,
     AuctionResult,
     Awaiting,
+    Bid,
+    Call,
     Category,
+    Counterparty,
+    Input,
     Ledger,
     Match,
     MatchEnd,
     Phase,
+    Roll,
     StartRoll,
     TiebreakRoll,
     Topup,
@@ -64,6 +69,22 @@ def describe_turn(result: TurnResult) -> str:
     return text
 
 
+def _withdrawn(item: Input) -> str:
+    """An input as an undo names it: "Ben's roll 3 5 1"."""
+    who = f"{getattr(item, 'player', '')}'s"
+    if isinstance(item, Roll | StartRoll | TiebreakRoll):
+        return f"{who} roll {_dice(item.dice)}"
+    if isinstance(item, Call):
+        return f"{who} call {item.call.label if item.call else '(silent)'}"
+    if isinstance(item, Counterparty):
+        return f"{who} choice of {_party(item.party)}"
+    if isinstance(item, Bid):
+        return f"{who} bid of {item.stones}"
+    if isinstance(item, Topup):
+        return f"{who} top-up of {item.stones}"
+    return "the last input"
+
+
 def _most_stones(ledger: Ledger) -> list[str]:
     """The players whose stash is the biggest."""
     best = max(p.stash for p in ledger.players)
@@ -89,6 +110,7 @@ def narrate(lines: Iterable[str]) -> list[str]:
     match: Match | None = None
     announced = False
     topups: list[Topup] = []  # a game's top-ups, told in one line once they are done
+    entered: list[Input] = []  # the inputs in force, the last one first to be undone
     phase = Phase.START
     for _, step, outcome in replay_steps(lines):
         if match is None:
@@ -100,6 +122,8 @@ def narrate(lines: Iterable[str]) -> list[str]:
             continue
         item = match.record[-1]
         game = match.ledger().game
+        if not isinstance(item, Undo):
+            entered.append(item)
         # A tiebreak_roll breaks an auction's tie, or a tie for the match (RULES.md 6).
         rolloff, phase = phase is Phase.ROLLOFF, match.state.phase
         if isinstance(item, Topup):
@@ -109,7 +133,8 @@ def narrate(lines: Iterable[str]) -> list[str]:
             out.append(f"  {_describe_topups(topups)}")
             topups = []
         if isinstance(item, Undo):
-            out.append("  Undo: the last input was withdrawn")
+            withdrawn = entered.pop()
+            out.append(f"  Undo: {_withdrawn(withdrawn)} was withdrawn")
             announced = announced and match.over
             continue
         if isinstance(outcome, TurnResult):
