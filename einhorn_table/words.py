@@ -1,8 +1,20 @@
-"""Counts said as words: "1 station", "6 stations"."""
+"""Counts and inputs said as words: "1 station", "6 stations", "Ben's roll 3 5 1"."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from einhorn_table.rules import (
+    CENTRAL,
+    Bid,
+    Call,
+    Counterparty,
+    Input,
+    Roll,
+    StartRoll,
+    TiebreakRoll,
+    Topup,
+)
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
@@ -18,3 +30,21 @@ def joined(names: Sequence[str]) -> str:
 def counted(count: int, noun: str, many: str | None = None) -> str:
     """The count and its noun: ``counted(1, "match", "matches")`` is "1 match"."""
     return f"{count} {plural(count, noun, many)}"
+
+
+def input_words(item: Input) -> str:
+    """An input as a person names it, e.g. when it is undone: "Ben's roll 3 5 1"."""
+    who = f"{getattr(item, 'player', '')}'s"
+    if isinstance(item, Roll | StartRoll | TiebreakRoll):
+        return f"{who} roll {' '.join(str(d) for d in item.dice)}"
+    if isinstance(item, Call):
+        return f"{who} call {item.call.label if item.call else '(silent)'}"
+    if isinstance(item, Counterparty):
+        party = "the central stash" if item.party == CENTRAL else item.party
+        return f"{who} choice of {party}"
+    if isinstance(item, Bid):
+        return f"{who} bid of {item.stones}"
+    if isinstance(item, Topup):
+        return f"{who} top-up of {item.stones}"
+    return "the last input"
+

@@ -276,6 +276,9 @@ def test_undo_chord_withdraws_the_last_input() -> None:
     c.on_gesture(chord(1, U, D))
     assert isinstance(r.items[-1], Undo)
     assert c.match.ledger().to_act == "Ana" and c.awaiting is Awaiting.ROLL
+    # The table says what went: the cards change back, and the players see why.
+    assert c.notice is not None and c.notice.text == "Undone: Ana's roll 2 2 3"
+    assert build_view(c, c.notice.time + 1).notice == "Undone: Ana's roll 2 2 3"
 
 
 def test_help_chord_opens_and_closes_the_help_for_the_moment() -> None:

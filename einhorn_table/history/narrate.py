@@ -9,16 +9,12 @@ from einhorn_table.rules import (
     WIN,
     AuctionResult,
     Awaiting,
-    Bid,
-    Call,
     Category,
-    Counterparty,
     Input,
     Ledger,
     Match,
     MatchEnd,
     Phase,
-    Roll,
     StartRoll,
     TiebreakRoll,
     Topup,
@@ -28,7 +24,7 @@ from einhorn_table.rules import (
     match_end,
     replay_steps,
 )
-from einhorn_table.words import counted, joined
+from einhorn_table.words import counted, input_words, joined
 
 
 def _party(name: str) -> str:
@@ -67,22 +63,6 @@ def describe_turn(result: TurnResult) -> str:
     if result.unicorn_to is not None:
         text += f"; {result.unicorn_to} takes the unicorn"
     return text
-
-
-def _withdrawn(item: Input) -> str:
-    """An input as an undo names it: "Ben's roll 3 5 1"."""
-    who = f"{getattr(item, 'player', '')}'s"
-    if isinstance(item, Roll | StartRoll | TiebreakRoll):
-        return f"{who} roll {_dice(item.dice)}"
-    if isinstance(item, Call):
-        return f"{who} call {item.call.label if item.call else '(silent)'}"
-    if isinstance(item, Counterparty):
-        return f"{who} choice of {_party(item.party)}"
-    if isinstance(item, Bid):
-        return f"{who} bid of {item.stones}"
-    if isinstance(item, Topup):
-        return f"{who} top-up of {item.stones}"
-    return "the last input"
 
 
 def _most_stones(ledger: Ledger) -> list[str]:
@@ -134,7 +114,7 @@ def narrate(lines: Iterable[str]) -> list[str]:
             topups = []
         if isinstance(item, Undo):
             withdrawn = entered.pop()
-            out.append(f"  Undo: {_withdrawn(withdrawn)} was withdrawn")
+            out.append(f"  Undo: {input_words(withdrawn)} was withdrawn")
             announced = announced and match.over
             continue
         if isinstance(outcome, TurnResult):

@@ -50,6 +50,7 @@ from einhorn_table.table.photos import PhotoStore
 from einhorn_table.table.recorder import MatchRecorder, RecorderError
 from einhorn_table.table.together import rolls_at_once
 from einhorn_table.vision.results import FrameReading
+from einhorn_table.words import input_words
 
 if TYPE_CHECKING:
     from einhorn_table.history.view import HistorySummary
@@ -394,9 +395,12 @@ class TableController:
             self._toggle_history(player, gesture.time)
             return
         if intent.action is Action.UNDO:
+            withdrawn = self.match.inputs[-1] if self.match.inputs else None
             if self._commit(Undo(), gesture.time):
                 self.pending = None
                 self.entry = None
+                if withdrawn is not None:  # the table says what went, as the cards change
+                    self._say(f"Undone: {input_words(withdrawn)}", gesture.time)
             return
         handler = {
             Context.CALL: self._call,
