@@ -243,6 +243,11 @@ class Renderer:
             self.text(name, size, TEXT, (rect.x + self.s(40), rect.y + self.s(30)), "midleft")
             right = rect.right - self.s(8)
             icon_y = rect.y + self.s(30)
+            if card.unicorn:  # beside the name: the unicorn rightmost, the dice left of it
+                below = rect.y + self.s(92 if card.dice_colour else 62)
+                self._unicorn_icon((right - self.s(10), icon_y if beside else below),
+                                   self.s(13))
+                right -= self.s(26) if beside else 0
             if card.dice_colour:
                 body = card.dice_colour
                 pip = (20, 20, 20) if sum(body) > 420 else (245, 245, 245)
@@ -250,11 +255,6 @@ class Renderer:
                 die = pg.Rect(right - self.s(20), die_y - self.s(10), self.s(20), self.s(20))
                 self.die(die, 5, body, pip)
                 pg.draw.rect(self.surface, DIM, die, width=1, border_radius=self.s(3))
-                right -= self.s(24) if beside else 0
-            if card.unicorn:
-                below = rect.y + self.s(92 if card.dice_colour else 62)
-                self._unicorn_icon((right - self.s(10), icon_y if beside else below),
-                                   self.s(13))
             self.text(str(card.game_stones), 66, TEXT, (rect.centerx, rect.y + self.s(50)),
                       "midtop")
             self.text(f"stash {card.stash}", 28, DIM, (rect.centerx, rect.y + self.s(100)),
