@@ -24,14 +24,18 @@ def ending_words(ledger: Ledger) -> str:
     return ""
 
 
+def most_stones(ledger: Ledger) -> list[str]:
+    """The players whose stash is the biggest (more than one: a tie)."""
+    best = max(p.stash for p in ledger.players)
+    return [p.name for p in ledger.players if p.stash == best]
+
+
 def tie_words(ledger: Ledger) -> str:
     """Who tied for the most stones, and who broke the tie (RULES.md 6); else empty."""
-    if ledger.winner is None:
+    tied = most_stones(ledger)
+    if ledger.winner is None or len(tied) < 2:
         return ""
     best = ledger.player(ledger.winner).stash
-    tied = [p.name for p in ledger.players if p.stash == best]
-    if len(tied) < 2:
-        return ""
     return f"{joined(tied)} tied on {best} stones; {ledger.winner} rolled an Einhorn first."
 
 

@@ -32,6 +32,11 @@ def counted(count: int, noun: str, many: str | None = None) -> str:
     return f"{count} {plural(count, noun, many)}"
 
 
+def party_words(name: str) -> str:
+    """A player's name, or "the central stash" for ``central``."""
+    return "the central stash" if name == CENTRAL else name
+
+
 def input_words(item: Input) -> str:
     """An input as a person names it, e.g. when it is undone: "Ben's roll 3 5 1"."""
     who = f"{getattr(item, 'player', '')}'s"
@@ -40,8 +45,7 @@ def input_words(item: Input) -> str:
     if isinstance(item, Call):
         return f"{who} call {item.call.label if item.call else '(silent)'}"
     if isinstance(item, Counterparty):
-        party = "the central stash" if item.party == CENTRAL else item.party
-        return f"{who} choice of {party}"
+        return f"{who} choice of {party_words(item.party)}"
     if isinstance(item, Bid):
         return f"{who} bid of {item.stones}"
     if isinstance(item, Topup):

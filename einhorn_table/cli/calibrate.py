@@ -222,9 +222,13 @@ def who_reads_with(out: Path, config: Path | None,
 
     ``play`` reads the profile its table file names, else the one at ``default``.
     """
-    from einhorn_table.table.config import load_config
+    from einhorn_table.table.config import ConfigError, load_config
 
-    named = load_config(config).calibration if config is not None and config.is_file() else None
+    try:
+        named = (load_config(config).calibration if config is not None and config.is_file()
+                 else None)
+    except ConfigError:  # the doctor and play say what is wrong with it
+        named = None
     if named is not None and named.resolve() == out.resolve():
         return f"{config} names it: the table reads the dice with it from now on."
     if named is not None:

@@ -11,7 +11,6 @@ from einhorn_table.rules import (
     Awaiting,
     Category,
     Input,
-    Ledger,
     Match,
     MatchEnd,
     Phase,
@@ -24,11 +23,8 @@ from einhorn_table.rules import (
     match_end,
     replay_steps,
 )
-from einhorn_table.words import counted, input_words, joined
-
-
-def _party(name: str) -> str:
-    return "the central stash" if name == CENTRAL else name
+from einhorn_table.standings import most_stones
+from einhorn_table.words import counted, input_words, joined, party_words
 
 
 def _dice(dice: Iterable[int]) -> str:
@@ -56,19 +52,13 @@ def describe_turn(result: TurnResult) -> str:
             if t.payee == result.player and t.payer != CENTRAL and result.unicorn_to:
                 moves.append(f"+{t.stones} from {t.payer} for the unicorn")
             elif t.payee == result.player:
-                moves.append(f"+{t.stones} from {_party(t.payer)}{short}")
+                moves.append(f"+{t.stones} from {party_words(t.payer)}{short}")
             elif t.payer == result.player:
-                moves.append(f"-{t.stones} to {_party(t.payee)}{short}")
+                moves.append(f"-{t.stones} to {party_words(t.payee)}{short}")
         text += ": " + (", ".join(moves) if moves else "no stones move")
     if result.unicorn_to is not None:
         text += f"; {result.unicorn_to} takes the unicorn"
     return text
-
-
-def _most_stones(ledger: Ledger) -> list[str]:
-    """The players whose stash is the biggest."""
-    best = max(p.stash for p in ledger.players)
-    return [p.name for p in ledger.players if p.stash == best]
 
 
 def _describe_roll(item: StartRoll | TiebreakRoll) -> str:
@@ -145,7 +135,7 @@ def narrate(lines: Iterable[str]) -> list[str]:
                     and ledger.awaiting is not Awaiting.TIEBREAK_ROLL):
                 out.append(f"  {ledger.unicorn} takes the unicorn")
         if phase is Phase.ROLLOFF and not rolloff:
-            out.append(f"  {joined(_most_stones(match.ledger()))} tied for the most stones: "
+            out.append(f"  {joined(most_stones(match.ledger()))} tied for the most stones: "
                        "they roll until one rolls an Einhorn")
         if match.over and not announced:
             announced = True
@@ -156,7 +146,7 @@ def narrate(lines: Iterable[str]) -> list[str]:
                    else "")
             if ledger.winner is not None:
                 best = ledger.player(ledger.winner).stash
-                tie = (" (the first to roll an Einhorn)" if len(_most_stones(ledger)) > 1
+                tie = (" (the first to roll an Einhorn)" if len(most_stones(ledger)) > 1
                        else "")
                 out.append(f"Match over{why}: {ledger.winner} wins with {best} stones{tie}")
     if topups:
