@@ -447,6 +447,17 @@ def test_long_player_lists_are_cut_at_a_word_not_shrunk() -> None:
     assert renderer.fit(names, 24, 5) == ""
 
 
+def test_a_match_left_unfinished_is_not_called_final() -> None:
+    match = Match(Setup.for_variant(EINHORN, ["Ana", "Ben"], games=3))
+    match.apply(StartRoll(player="Ana", dice=(6, 6, 5)))
+    words = standings_text(match.ledger(), "Go on with it: einhorn-table demo --continue")
+    assert words.splitlines() == [
+        "Match not finished (game 1 of 3); it is kept.",
+        "Stashes so far: Ana 0, Ben 0",
+        "Go on with it: einhorn-table demo --continue",
+    ]
+
+
 def test_a_name_shrinks_only_so_far_then_is_cut_and_rows_wrap() -> None:
     pygame.font.init()
     renderer = Renderer(pygame.Surface((800, 480)))

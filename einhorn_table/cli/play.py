@@ -235,7 +235,8 @@ def run(args: argparse.Namespace) -> int:
         finally:
             notifier.stopping()
             started.recorder.close()
-        print(standings_text(controller.match.ledger()))
+        print(standings_text(controller.match.ledger(),
+                             "The table offers to go on with it when it starts again."))
     finally:
         if tray is not None:
             tray.close()

@@ -15,7 +15,7 @@ from typing import Any
 from einhorn_table.adapters.history_log import HistoryRecorder
 from einhorn_table.history import MatchRow, MatchStore, TableLog
 from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
-from einhorn_table.rules import EINHORN, Ledger, Match, Setup, Variant
+from einhorn_table.rules import EINHORN, Ledger, Match, Setup, Variant, match_end
 from einhorn_table.simulation.strategies import make_strategy
 from einhorn_table.standings import ending_words, final_order, tie_words
 from einhorn_table.table.bots import BotDriver, Move, Press, Throw
@@ -85,8 +85,14 @@ def start_match(log: TableLog, setup: Setup, unfinished: MatchRow | None,
     return Started(recorder, Match(setup), match_id, False)
 
 
-def standings_text(ledger: Ledger) -> str:
-    """The final standings as lines of text, best first."""
+def standings_text(ledger: Ledger, go_on: str = "") -> str:
+    """The final standings as lines of text, best first; of a match left unfinished,
+    where it stands and ``go_on``, how to go on with it."""
+    if match_end(ledger) is None:
+        stashes = ", ".join(f"{p.name} {p.stash}" for p in ledger.players)
+        return "\n".join(filter(None, [
+            f"Match not finished (game {ledger.game} of {ledger.games}); it is kept.",
+            f"Stashes so far: {stashes}", go_on]))
     names = [p.name for p in ledger.players]
     winner = names.index(ledger.winner) if ledger.winner else None
     lines = [f"Final standings after {counted(ledger.games_played, 'game')}:"]
@@ -218,4 +224,5 @@ def run_demo(options: DemoOptions) -> DemoResult:
         tray.close()
         screen.close()
     ledger = match.ledger()
-    return DemoResult(ledger, standings_text(ledger), loop, started.match_id)
+    go_on = f"Go on with it: einhorn-table demo --continue --state-dir {options.state}"
+    return DemoResult(ledger, standings_text(ledger, go_on), loop, started.match_id)
