@@ -179,7 +179,9 @@ def test_record_command_saves_frames_that_dir_replays(
         ["record", str(folder), "--source", "synth:width=96,height=72,fps=50", "--seconds", "0.1"]
     )
     assert args.handler(args) == 0
-    assert f"--source dir:{folder},fps=30" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert f'camera = "dir:{folder},fps=30" in table.toml' in said
+    assert f"--source dir:{folder},fps=30" in said
     with create_source(f"dir:{folder}") as replay:
         frames = list(iter(replay.read, None))
     assert len(frames) >= 3 and frames[0].size == (96, 72)

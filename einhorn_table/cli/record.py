@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
             recorder.write(frame)
     print(
         f"Saved {counted(recorder.written, 'frame')} from {source.description} in {args.folder}. "
-        f"Replay them with: --source dir:{args.folder},fps=30"
+        f"Replay them as the table's camera: camera = \"dir:{args.folder},fps=30\" in "
+        f"table.toml (or --source dir:{args.folder},fps=30 for the doctor and calibrate)."
     )
     return 0 if recorder.written else 1
