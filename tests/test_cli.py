@@ -134,7 +134,10 @@ def test_replay_of_a_finished_match_says_how_many_games_were_played_and_why_it_e
     lines = result.stdout.splitlines()
     assert lines[0].endswith("(einhorn, over after 1 of 9 games)")
     assert lines[-2:] == ["  match over: Dora wins with 25 stones",
-                          "  The match ended when the central stash ran dry."]
+                          "  The match ended when the central stash ran dry dealing for game 2."]
+    # In a turn, the stash simply ran dry.
+    turn = run("replay", str(GOLDEN / "central-dry-in-turn.jsonl")).stdout.splitlines()
+    assert turn[-1] == "  The match ended when the central stash ran dry."
 
 
 def test_output_piped_into_a_reader_that_stops_early_ends_quietly() -> None:

@@ -367,3 +367,13 @@ def test_show_says_what_an_undo_withdrew() -> None:
         "Game 1 · Ana stayed silent, rolled 1 3 5 = Einhorn: +1 from the central stash; "
         "Ana takes the unicorn",
     ]
+
+
+@needs_golden
+def test_show_says_whether_the_central_stash_ran_dry_in_a_turn_or_in_the_deal() -> None:
+    deal = narrate((GOLDEN / "central-dry-in-deal.jsonl").read_text().splitlines())
+    assert deal[-1] == ("Match over (the central stash ran dry while dealing for game 2): "
+                        "Dora wins with 25 stones")
+    turn = narrate((GOLDEN / "central-dry-in-turn.jsonl").read_text().splitlines())
+    assert turn[-1] == "Match over (the central stash is empty): Ben wins with 8 stones"
+

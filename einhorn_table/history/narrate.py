@@ -141,7 +141,11 @@ def narrate(lines: Iterable[str]) -> list[str]:
             announced = True
             ledger = match.ledger()
             end = match_end(ledger)
-            why = (" (the central stash is empty)" if end is MatchEnd.CENTRAL_EMPTY
+            # The stash runs dry in a turn, or in the deal after an auction (RULES.md 5.6),
+            # where the game counter has moved on past the games played.
+            dry = ("the central stash is empty" if ledger.games_played >= ledger.game
+                   else f"the central stash ran dry while dealing for game {ledger.game}")
+            why = (f" ({dry})" if end is MatchEnd.CENTRAL_EMPTY
                    else f" (a stash reached {ledger.target})" if end is MatchEnd.TARGET_REACHED
                    else "")
             if ledger.winner is not None:
