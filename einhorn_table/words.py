@@ -4,17 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from einhorn_table.rules import (
-    CENTRAL,
-    Bid,
-    Call,
-    Counterparty,
-    Input,
-    Roll,
-    StartRoll,
-    TiebreakRoll,
-    Topup,
-)
+from einhorn_table import rules
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
@@ -34,21 +24,21 @@ def counted(count: int, noun: str, many: str | None = None) -> str:
 
 def party_words(name: str) -> str:
     """A player's name, or "the central stash" for ``central``."""
-    return "the central stash" if name == CENTRAL else name
+    return "the central stash" if name == rules.CENTRAL else name
 
 
-def input_words(item: Input) -> str:
+def input_words(item: rules.Input) -> str:
     """An input as a person names it, e.g. when it is undone: "Ben's roll 3 5 1"."""
     who = f"{getattr(item, 'player', '')}'s"
-    if isinstance(item, Roll | StartRoll | TiebreakRoll):
+    if isinstance(item, rules.Roll | rules.StartRoll | rules.TiebreakRoll):
         return f"{who} roll {' '.join(str(d) for d in item.dice)}"
-    if isinstance(item, Call):
+    if isinstance(item, rules.Call):
         return f"{who} call {item.call.label if item.call else '(silent)'}"
-    if isinstance(item, Counterparty):
+    if isinstance(item, rules.Counterparty):
         return f"{who} choice of {party_words(item.party)}"
-    if isinstance(item, Bid):
+    if isinstance(item, rules.Bid):
         return f"{who} bid of {item.stones}"
-    if isinstance(item, Topup):
+    if isinstance(item, rules.Topup):
         return f"{who} top-up of {item.stones}"
     return "the last input"
 
