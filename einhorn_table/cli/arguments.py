@@ -1,4 +1,5 @@
-"""Checks on the numbers given on the command line, said the way argparse says errors.
+"""What the commands share about their options: the players' default names, and
+checks on the numbers given, said the way argparse says errors.
 
 A number out of range stops the command at once, with e.g. "argument --matches:
 must be 1 or more, not 0", instead of running with it (no matches to sum up, a
