@@ -99,7 +99,10 @@ def test_stats_with_player_and_charts(tmp_path: Path, files: list[Path],
     assert history(state, "stats", "--player", "Ben") == 0
     assert "Statistics for Ben" in capsys.readouterr().out
     assert history(state, "stats", "--player", "Zed") == 1
-    assert "no matches of a player called 'Zed'" in capsys.readouterr().err
+    assert ("no matches of a player called 'Zed' are kept; the players kept are Ana, Ben, "
+            "Cem, Dora") in capsys.readouterr().err
+    assert history(state, "stats", "--player", "ben") == 1
+    assert "did you mean 'Ben'?" in capsys.readouterr().err
 
 
 def test_unknown_match_is_an_error_not_a_traceback(tmp_path: Path,

@@ -145,9 +145,15 @@ def run_import(args: argparse.Namespace) -> int:
 def run_stats(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         stats = gather(store, args.player)
+        known = [name for (name,) in store.query(
+            "SELECT name FROM totals_players ORDER BY name", ())]
     if args.player is not None and not stats.players and not any(c.made for c in stats.calls):
-        raise HistoryError(f"no matches of a player called {args.player!r} are kept; "
-                           "`einhorn-table history list` shows who played")
+        alike = [name for name in known if name.casefold() == args.player.casefold()]
+        hint = (f"did you mean {alike[0]!r}?" if alike
+                else f"the players kept are {', '.join(known[:12])}"
+                + (f" and {len(known) - 12} more" if len(known) > 12 else "") if known
+                else "`einhorn-table history list` shows who played")
+        raise HistoryError(f"no matches of a player called {args.player!r} are kept; {hint}")
     print(format_statistics(stats))
     if args.charts:
         from einhorn_table.history.charts import write_charts
