@@ -31,7 +31,12 @@ from einhorn_table.adapters.history_log import HistoryRecorder  # noqa: E402
 from einhorn_table.adapters.pygame_screen import PygameScreen  # noqa: E402
 from einhorn_table.cli import main  # noqa: E402
 from einhorn_table.cli.play import seats_for  # noqa: E402
-from einhorn_table.cli.table_app import Started, standings_text, start_match  # noqa: E402
+from einhorn_table.cli.table_app import (  # noqa: E402
+    Started,
+    demo_caption,
+    standings_text,
+    start_match,
+)
 from einhorn_table.history import MatchStore, TableLog  # noqa: E402
 from einhorn_table.history.store import connect_file  # noqa: E402
 from einhorn_table.history.view import history_line, history_summary  # noqa: E402
@@ -470,6 +475,13 @@ def test_a_name_shrinks_only_so_far_then_is_cut_and_rows_wrap() -> None:
     # Six bids of 150 px in a row of 500: three a line, the next line 40 px down.
     places = renderer.flow([150] * 6, 10, 510, 100, 10, 40)
     assert places == [(10, 100), (170, 100), (330, 100), (10, 140), (170, 140), (330, 140)]
+
+
+def test_the_demo_window_names_the_keys_of_each_player_at_the_keyboard() -> None:
+    assert demo_caption(["Ana", "Ben", "Cem"], frozenset({2})) == (
+        "Einhorn Table demo · Ana: keys 1 2 3 4 · Ben: keys Q W E R · SPACE throws the dice"
+        " · ESC quits")
+    assert demo_caption(["Ana", "Ben"], frozenset({0, 1})) == "Einhorn Table demo · ESC quits"
 
 
 def test_the_demo_plays_the_first_draft_or_a_house_variant(

@@ -157,6 +157,16 @@ def reader_warning(profile: ReaderProfile | None) -> str | None:
     return None if found.status is Status.OK else f"einhorn-table: {found.detail}. {found.todo}"
 
 
+def demo_caption(names: Sequence[str], bots: frozenset[int]) -> str:
+    """The demo window's title: whose keys are which, as the terminal said it once."""
+    from einhorn_table.adapters.keyboard_controls import KEY_ROWS
+
+    people = [f"{name}: keys {' '.join(KEY_ROWS[seat].upper())}"
+              for seat, name in enumerate(names) if seat not in bots]
+    return " · ".join(["Einhorn Table demo", *people, *(["SPACE throws the dice"] if people
+                                                       else []), "ESC quits"])
+
+
 def run_demo(options: DemoOptions) -> DemoResult:
     from einhorn_table.adapters.clock import FakeClock, SystemClock
     from einhorn_table.adapters.keyboard_controls import KeyboardControls
@@ -182,7 +192,8 @@ def run_demo(options: DemoOptions) -> DemoResult:
     controller = TableController(match, recorder, seats, recorder,
                                  archive=lambda: history_summary(store))
     screen = PygameScreen(options.size, fullscreen=options.fullscreen,
-                          screenshots=options.screenshots)
+                          screenshots=options.screenshots,
+                          caption=demo_caption(names, options.bots))
     screen.open(clock.monotonic())
     controls: Controls
     try:
