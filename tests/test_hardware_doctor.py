@@ -259,6 +259,18 @@ def test_the_table_file_is_checked_with_its_stations_and_calibration(tmp_path: P
     table.write_text("[[player]]\nname = 3\n", encoding="utf-8")
     result, _ = checks.check_table_file(table, pin_map)
     assert result.status is Status.FAIL and result.essential
+    # The rules it names must load and take its players, as play will need them to.
+    table.write_text('variant = "duel.toml"\n' + table_file(2), encoding="utf-8")
+    result, _ = checks.check_table_file(table, pin_map)
+    assert result.status is Status.FAIL and "cannot read the house variant" in result.detail
+    (tmp_path / "duel.toml").write_text('name = "duel"\nbase = "einhorn"\nmax_players = 2\n',
+                                        encoding="utf-8")
+    assert checks.check_table_file(table, pin_map)[0].status is Status.OK
+    table.write_text('variant = "duel.toml"\n' + table_file(2) + players_toml(("Cem", 3, "blue")),
+                     encoding="utf-8")
+    result, _ = checks.check_table_file(table, pin_map)
+    assert result.status is Status.FAIL and "duel is played by 2 to 2 players, not 3" in \
+        result.detail
 
 
 def test_doctor_checks_the_calibration_the_table_file_names(

@@ -13,6 +13,7 @@ from einhorn_table.rules import (
     Category,
     Match,
     Roll,
+    RuleViolation,
     Setup,
     StartRoll,
     VariantError,
@@ -78,6 +79,17 @@ def test_house_variant_from_toml(tmp_path: Path) -> None:
     assert v.payout(Category.EINHORN, Category.WUNSCH) == -5  # kept from the base
     assert v.payout(Category.WUNSCH, Category.WUNSCH) == WIN
     assert (v.games, v.central_for(3), v.pass_stone, v.target, v.start_bonus) == (3, 60, 1, 30, 1)
+
+
+def test_a_house_variant_s_players_are_checked_where_the_match_is_set_up(
+        tmp_path: Path) -> None:
+    # The match file carries no player range, so Setup.for_variant checks it.
+    path = tmp_path / "duel.toml"
+    path.write_text('name = "duel"\nbase = "einhorn"\nmax_players = 2\n')
+    duel = load_variant(path)
+    assert Setup.for_variant(duel, ["Ana", "Ben"]).house == "duel"
+    with pytest.raises(RuleViolation, match="duel is played by 2 to 2 players, not 3"):
+        Setup.for_variant(duel, ["Ana", "Ben", "Cem"])
 
 
 def test_a_house_match_file_replays_without_the_house_file(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from einhorn_table.doctor.report import CheckResult, Status
+from einhorn_table.rules import MatchState, RulesError, Setup, find_variant
 from einhorn_table.stations.pin_map import PinMap
 from einhorn_table.table.config import ConfigError, TableConfig, load_config
 
@@ -29,6 +30,12 @@ def check_table_file(path: Path, pin_map: PinMap | None, default_profile: Path |
     except ConfigError as error:
         return CheckResult("table file", Status.FAIL, str(error), f"Fix it ({STEP})."), None
     names = ", ".join(f"{p.name} (station {p.station})" for p in config.players)
+    try:  # the rules it plays by (a shipped variant or a house variant's file), as play starts
+        MatchState(Setup.for_variant(find_variant(config.variant),
+                                     [p.name for p in config.players], games=config.games))
+    except RulesError as error:
+        return CheckResult("table file", Status.FAIL, f"{path}: {error}",
+                           f"Fix the variant or the players in it ({STEP})."), config
     if pin_map is not None:
         missing = [p for p in config.players if p.station > len(pin_map.stations)]
         if missing:
