@@ -269,7 +269,7 @@ def test_the_table_file_is_checked_with_its_stations_and_calibration(tmp_path: P
     table.write_text('variant = "duel.toml"\n' + table_file(2) + players_toml(("Cem", 3, "blue")),
                      encoding="utf-8")
     result, _ = checks.check_table_file(table, pin_map)
-    assert result.status is Status.FAIL and "duel is played by 2 to 2 players, not 3" in \
+    assert result.status is Status.FAIL and "duel is played by 2 players, not 3" in \
         result.detail
 
 

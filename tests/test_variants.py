@@ -88,7 +88,7 @@ def test_a_house_variant_s_players_are_checked_where_the_match_is_set_up(
     path.write_text('name = "duel"\nbase = "einhorn"\nmax_players = 2\n')
     duel = load_variant(path)
     assert Setup.for_variant(duel, ["Ana", "Ben"]).house == "duel"
-    with pytest.raises(RuleViolation, match="duel is played by 2 to 2 players, not 3"):
+    with pytest.raises(RuleViolation, match="duel is played by 2 players, not 3"):
         Setup.for_variant(duel, ["Ana", "Ben", "Cem"])
 
 

@@ -181,12 +181,7 @@ class MatchState:
     def _check_setup(variant: Variant, names: tuple[str, ...], games: int, target: int | None,
                      central: int) -> None:
         n = len(names)
-        if not variant.min_players <= n <= variant.max_players:
-            raise RuleViolation(
-                f"{variant.name} is played by {variant.min_players} to {variant.max_players} "
-                f"players, not {n}",
-                rule="2",
-            )
+        variant.check_players(n)
         if len(set(names)) != n:
             raise RuleViolation("two players have the same name; give each a different one",
                                 rule="3.1")

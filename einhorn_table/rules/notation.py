@@ -92,9 +92,7 @@ class Setup(Input):
         """
         names = tuple(players)
         # The match file does not carry a house variant's player range: check it here.
-        if not variant.min_players <= len(names) <= variant.max_players:
-            raise RuleViolation(f"{variant.name} is played by {variant.min_players} to "
-                                f"{variant.max_players} players, not {len(names)}", rule="2")
+        variant.check_players(len(names))
         base = get_variant(variant.base or variant.name)
         if variant == base:
             return cls(players=names, variant=variant.name, games=games, target=target,

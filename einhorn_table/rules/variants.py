@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from einhorn_table.rules.categories import Category
-from einhorn_table.rules.errors import VariantError
+from einhorn_table.rules.errors import RuleViolation, VariantError
 
 #: The payout cell that means "takes all game stones of every other player and the game ends".
 WIN: Final = "win"
@@ -78,6 +78,14 @@ class Variant:
     #: The shipped variant this one starts from (itself, for a shipped one).
     base: str = ""
     notes: tuple[str, ...] = field(default=())
+
+    def check_players(self, count: int) -> None:
+        """Refuse a match of ``count`` players outside this variant's range."""
+        if not self.min_players <= count <= self.max_players:
+            wanted = (f"{self.min_players}" if self.min_players == self.max_players
+                      else f"{self.min_players} to {self.max_players}")
+            raise RuleViolation(f"{self.name} is played by {wanted} players, not {count}",
+                                rule="2")
 
     def central_for(self, players: int) -> int:
         """The central stash at setup for so many players."""
