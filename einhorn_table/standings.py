@@ -16,8 +16,7 @@ from einhorn_table.words import joined
 def ending_words(ledger: Ledger) -> str:
     """Why the match ended, in words, where its agreed games did not end it; else empty."""
     end = match_end(ledger)
-    if end is MatchEnd.CENTRAL_EMPTY and ledger.games_played < ledger.game:
-        # The deal after an auction emptied it (RULES.md 5.6): the game counter moved on.
+    if end is MatchEnd.CENTRAL_EMPTY and dry_while_dealing(ledger):
         return f"The match ended when the central stash ran dry dealing for game {ledger.game}."
     if end is MatchEnd.CENTRAL_EMPTY:
         return "The match ended when the central stash ran dry."
@@ -31,6 +30,12 @@ def most_stones(ledger: Ledger) -> list[str]:
     """The players whose stash is the biggest (more than one: a tie)."""
     best = max(p.stash for p in ledger.players)
     return [p.name for p in ledger.players if p.stash == best]
+
+
+def dry_while_dealing(ledger: Ledger) -> bool:
+    """The match ended in the deal after an auction (RULES.md 5.6), not in a turn: the
+    game counter had moved on past the games played."""
+    return match_end(ledger) is MatchEnd.CENTRAL_EMPTY and ledger.games_played < ledger.game
 
 
 def tie_words(ledger: Ledger) -> str:

@@ -23,7 +23,7 @@ from einhorn_table.rules import (
     match_end,
     replay_steps,
 )
-from einhorn_table.standings import most_stones
+from einhorn_table.standings import dry_while_dealing, most_stones
 from einhorn_table.words import counted, input_words, joined, party_words
 
 
@@ -141,10 +141,8 @@ def narrate(lines: Iterable[str]) -> list[str]:
             announced = True
             ledger = match.ledger()
             end = match_end(ledger)
-            # The stash runs dry in a turn, or in the deal after an auction (RULES.md 5.6),
-            # where the game counter has moved on past the games played.
-            dry = ("the central stash is empty" if ledger.games_played >= ledger.game
-                   else f"the central stash ran dry while dealing for game {ledger.game}")
+            dry = (f"the central stash ran dry while dealing for game {ledger.game}"
+                   if dry_while_dealing(ledger) else "the central stash is empty")
             why = (f" ({dry})" if end is MatchEnd.CENTRAL_EMPTY
                    else f" (a stash reached {ledger.target})" if end is MatchEnd.TARGET_REACHED
                    else "")
