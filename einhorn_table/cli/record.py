@@ -48,15 +48,20 @@ def run(args: argparse.Namespace) -> int:
     source_text = args.source or default_source(detect_machine())
     recorder = FrameRecorder(args.folder)
     with create_source(source_text, clock=clock) as source:
-        end = clock.monotonic() + args.seconds
+        start = clock.monotonic()
+        end = start + args.seconds
         while clock.monotonic() < end:
             frame = source.read()
             if frame is None:
                 break
             recorder.write(frame)
+        took = clock.monotonic() - start
+    # Replayed at the rate they came, the frames keep the roll's timing (the watcher's).
+    fps = max(1, round(recorder.written / took)) if took > 0 else 30
+    replay = f"dir:{args.folder},fps={fps}"
     print(
         f"Saved {counted(recorder.written, 'frame')} from {source.description} in {args.folder}. "
-        f"Replay them as the table's camera: camera = \"dir:{args.folder},fps=30\" in "
-        f"table.toml (or --source dir:{args.folder},fps=30 for the doctor and calibrate)."
+        f"Replay them as the table's camera: camera = \"{replay}\" in table.toml "
+        f"(or --source {replay} for the doctor and calibrate)."
     )
     return 0 if recorder.written else 1
