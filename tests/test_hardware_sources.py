@@ -177,13 +177,14 @@ def test_record_command_saves_frames_that_dir_replays(
     record_cli.register(parser.add_subparsers())
     folder = tmp_path / "table-problem"
     args = parser.parse_args(
-        ["record", str(folder), "--source", "synth:width=96,height=72,fps=50", "--seconds", "0.1"]
+        ["record", str(folder), "--source", "synth:width=96,height=72,fps=200", "--seconds", "0.2"]
     )
     assert args.handler(args) == 0
     said = capsys.readouterr().out
-    # The frames replay at the rate they came: about the source's 50 a second.
+    # The frames replay at the rate they came (the source's 200 a second, or what this
+    # machine managed), not at a fixed 30.
     found = re.search(rf'camera = "dir:{re.escape(str(folder))},fps=(\d+)" in table.toml', said)
-    assert found is not None and 25 <= int(found.group(1)) <= 100, said
+    assert found is not None and 60 <= int(found.group(1)) <= 250, said
     assert f"--source dir:{folder},fps={found.group(1)}" in said
     with create_source(f"dir:{folder}") as replay:
         frames = list(iter(replay.read, None))
