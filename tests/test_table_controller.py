@@ -249,6 +249,10 @@ def test_bids_are_secret_drafts_until_sealed() -> None:
     c.on_gesture(tap(0, E))
     assert isinstance(r.items[-1], Bid) and r.items[-1].stones == 1
     assert c.context(0) is Context.WAIT and c.context(1) is Context.BID
+    # Undone while Ben still bids: the table says whose bid went, not how many stones.
+    c.on_gesture(chord(1, U, D, 60.0))
+    assert isinstance(r.items[-1], Undo) and c.context(0) is Context.BID
+    assert c.notice is not None and c.notice.text == "Undone: Ana's bid"
 
 
 def test_top_up_and_then_the_owner_rolls() -> None:

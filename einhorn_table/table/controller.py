@@ -400,7 +400,10 @@ class TableController:
                 self.pending = None
                 self.entry = None
                 if withdrawn is not None:  # the table says what went, as the cards change
-                    self._say(f"Undone: {input_words(withdrawn)}", gesture.time)
+                    # A bid is secret until every bid is in: say whose, not how many.
+                    what = (f"{withdrawn.player}'s bid" if isinstance(withdrawn, Bid)
+                            else input_words(withdrawn))
+                    self._say(f"Undone: {what}", gesture.time)
             return
         handler = {
             Context.CALL: self._call,
