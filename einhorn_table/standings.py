@@ -15,9 +15,9 @@ from einhorn_table.words import joined
 
 def ending_words(ledger: Ledger) -> str:
     """Why the match ended, in words, where its agreed games did not end it; else empty."""
-    end = match_end(ledger)
-    if end is MatchEnd.CENTRAL_EMPTY and dry_while_dealing(ledger):
+    if dry_while_dealing(ledger):
         return f"The match ended when the central stash ran dry dealing for game {ledger.game}."
+    end = match_end(ledger)
     if end is MatchEnd.CENTRAL_EMPTY:
         return "The match ended when the central stash ran dry."
     if end is MatchEnd.TARGET_REACHED:

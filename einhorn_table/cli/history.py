@@ -145,9 +145,11 @@ def run_import(args: argparse.Namespace) -> int:
 def run_stats(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         stats = gather(store, args.player)
+        unknown = (args.player is not None and not stats.players
+                   and not any(c.made for c in stats.calls))
         known = [name for (name,) in store.query(
-            "SELECT name FROM totals_players ORDER BY name", ())]
-    if args.player is not None and not stats.players and not any(c.made for c in stats.calls):
+            "SELECT name FROM totals_players ORDER BY name", ())] if unknown else []
+    if unknown:
         alike = [name for name in known if name.casefold() == args.player.casefold()]
         hint = (f"did you mean {alike[0]!r}?" if alike
                 else f"the players kept are {', '.join(known[:12])}"

@@ -80,7 +80,7 @@ def narrate(lines: Iterable[str]) -> list[str]:
     match: Match | None = None
     announced = False
     topups: list[Topup] = []  # a game's top-ups, told in one line once they are done
-    entered: list[Input] = []  # the inputs in force, the last one first to be undone
+    last_input: Input | None = None  # the last input in force: what an undo withdraws
     phase = Phase.START
     for _, step, outcome in replay_steps(lines):
         if match is None:
@@ -92,8 +92,7 @@ def narrate(lines: Iterable[str]) -> list[str]:
             continue
         item = match.record[-1]
         game = match.ledger().game
-        if not isinstance(item, Undo):
-            entered.append(item)
+        withdrawn, last_input = last_input, match.inputs[-1] if match.inputs else None
         # A tiebreak_roll breaks an auction's tie, or a tie for the match (RULES.md 6).
         rolloff, phase = phase is Phase.ROLLOFF, match.state.phase
         if isinstance(item, Topup):
@@ -103,7 +102,7 @@ def narrate(lines: Iterable[str]) -> list[str]:
             out.append(f"  {_describe_topups(topups)}")
             topups = []
         if isinstance(item, Undo):
-            withdrawn = entered.pop()
+            assert withdrawn is not None  # the rules refuse an undo with nothing to undo
             out.append(f"  Undo: {input_words(withdrawn)} was withdrawn")
             announced = announced and match.over
             continue
