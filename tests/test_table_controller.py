@@ -25,7 +25,7 @@ from einhorn_table.screen.view_model import build_view
 from einhorn_table.stations.gesture_table import Context
 from einhorn_table.table.controller import Seat, Shown, TableController
 from einhorn_table.table.doubt import DoubtKind
-from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled
+from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Nudged, Settled
 
 U, W, E, D = Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
 
@@ -99,6 +99,22 @@ def test_dice_taken_out_of_the_tray_unlock_the_call() -> None:
     assert c.call_draft is Category.WUNSCH
 
 
+def test_dice_left_lying_and_bumped_do_not_lock_the_next_call() -> None:
+    """Ana's dice still lie in the tray when someone bumps them: that is no roll, so
+    Ben, who rolls next, may still make his call."""
+    c, r = started()
+    roll(c, [2, 2, 3])
+    assert c.roller() == 1 and not c.call_locked
+    c.on_tray(MotionStarted(5.0))
+    assert c.call_locked and c.tray_busy  # it might have been Ben's throw
+    c.on_tray(Nudged(5.6))
+    assert not c.call_locked and not c.tray_busy
+    c.on_gesture(tap(1, W, 6.0))
+    assert c.call_draft is Category.WUNSCH and c.notice is None
+    roll(c, [4, 4, 1], BLUE, t=8.0)
+    assert isinstance(r.items[-2], Call) and r.items[-2].call is Category.WUNSCH
+
+
 def test_other_players_cannot_call() -> None:
     c, _ = started()
     c.on_gesture(tap(1, W))
@@ -125,6 +141,37 @@ def test_an_abstained_die_asks_for_the_dice_by_hand_and_records_them() -> None:
     assert isinstance(item, Roll) and item.dice == (2, 2, 3)
     assert item.extra["entered"] == "by hand" and item.extra["read"] == [2, None, 3]
     assert c.pending is None
+
+
+def test_a_question_about_a_roll_stands_when_the_dice_are_only_moved() -> None:
+    """A cocked die pushed flat by hand is no new roll: the question about the roll
+    comes back, and the table says why it does not read the dice again."""
+    c, r = started()
+    before = len(r.items)
+    roll(c, [2, None, 3])
+    pending = c.pending
+    assert pending is not None
+    c.on_gesture(tap(0, E))  # the first die is entered as read
+    c.on_tray(MotionStarted(5.0))
+    assert c.pending is None  # it might have been a new roll
+    c.on_tray(Nudged(5.6))
+    assert c.pending is pending and c.entry is not None and c.entry.position == 1
+    assert c.notice is not None and "moved, not rolled" in c.notice.text
+    assert len(r.items) == before, "the moved dice are not read"
+    c.on_gesture(tap(0, W))  # 1 -> 2
+    c.on_gesture(tap(0, E))
+    c.on_gesture(tap(0, E))
+    assert isinstance(r.items[-1], Roll) and r.items[-1].dice == (2, 2, 3)
+
+
+def test_an_undo_while_the_dice_move_stands_after_a_nudge() -> None:
+    c, r = started()
+    roll(c, [2, 2, 3])
+    c.on_tray(MotionStarted(5.0))
+    c.on_gesture(chord(1, U, D, 5.2))  # Ana's roll is taken back while the dice move
+    assert isinstance(r.items[-1], Undo)
+    c.on_tray(Nudged(5.6))
+    assert c.roller() == 0 and c.call_locked, "Ana's call stays locked: her dice moved"
 
 
 def test_two_dice_ask_for_the_dice_by_hand() -> None:

@@ -183,3 +183,29 @@ def test_a_restart_with_dice_lying_in_the_tray_loses_no_roll() -> None:
         settled += [e for e in tray.poll() if isinstance(e, Settled)]
     values = [sorted(v for v in e.reading.values if v is not None) for e in settled]
     assert values[-1] == [1, 6, 6], values
+
+
+def test_dice_bumped_after_a_roll_are_told_apart_from_the_next_roll() -> None:
+    """The camera sees a roll, then a finger pushing one of its dice, then the next
+    player's roll: the tray reports the push as a nudge (the controller reads nothing
+    into it) and both rolls as settled, read right."""
+    from einhorn_table.adapters.vision_tray import make_reader, make_watcher
+    from einhorn_table.vision.synth import SynthTable
+
+    table = SynthTable(seed=4, players=2)
+    frames = (table.roll_sequence([2, 3, 5], player=0, settle_frames=30)
+              + table.nudge_sequence(1, settle_frames=30, hand=True, player=1)
+              + table.clear_sequence(player=1)
+              + table.roll_sequence([6, 4, 4], player=1, settle_frames=30))
+    times = table.frame_times(len(frames))
+    clock = FakeClock(0.0)
+    tray = VisionTray(Recording([f.image for f in frames], times), make_watcher(),
+                      make_reader(), clock)
+    told = []
+    for t in times:
+        clock.now = t
+        told += [e for e in tray.poll() if not isinstance(e, MotionStarted)]
+    assert [type(e).__name__ for e in told] == ["Settled", "Nudged", "Settled", "Settled"]
+    rolls = [sorted(v for v in e.reading.values if v is not None)
+             for e in told if isinstance(e, Settled) and e.reading.dice]
+    assert rolls == [[2, 3, 5], [4, 4, 6]]

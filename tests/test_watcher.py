@@ -118,6 +118,35 @@ def test_a_nudged_die_is_reported_and_is_not_a_new_roll(finger: bool) -> None:
     assert abs(events[2][1].t - truth) <= 1.0 / FPS + 1e-9
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_dice_thrown_beside_dice_left_lying_are_a_new_roll_not_a_nudge(seed: int) -> None:
+    """The next player throws their three dice while the last roll's still lie there:
+    the dice left lying have not moved, so they overlap what lies now by about half,
+    yet more lies in the tray than before: a roll to read (6 dice), not a nudge."""
+    table = _table(seed=20 + seed, players=2)
+    watcher = RollWatcher()
+    roll = table.roll_sequence(player=0, settle_frames=20)
+    left = table.layout
+    new: tuple[Any, ...] = ()
+    for _ in range(200):
+        new = table.layout_dice([1, 4, 6], colors=[(200, 40, 40)] * 3)
+        if all(table.placer.apart(d.look, d.x, d.y, left) for d in new):
+            break
+    else:
+        pytest.fail("no room beside the dice left lying")
+    pose = HandPose(tip=(160.0, 120.0), direction=(0.0, -1.0), width=48.0, skin=table.skin)
+    throw = [table.render(left, hand=pose) for _ in range(6)]
+    rest = [table.render(left + new) for _ in range(20)]
+    events = _feed(watcher, roll + throw + rest)
+    assert _kinds(events) == [
+        EventKind.MOTION_STARTED,
+        EventKind.SETTLED,
+        EventKind.MOTION_STARTED,
+        EventKind.SETTLED,
+    ]
+    assert events[3][1].from_state == TrayState.SETTLED
+
+
 @pytest.mark.parametrize("seed", [11, 12])
 def test_same_dice_in_same_places_is_flagged(seed: int) -> None:
     table = _table(seed=seed)

@@ -17,7 +17,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Clock, FrameSource
-from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled, TrayEvent
+from einhorn_table.table.events import (
+    CameraBack,
+    CameraLost,
+    MotionStarted,
+    Nudged,
+    Settled,
+    TrayEvent,
+)
 from einhorn_table.vision.empty_tray import drop_unchanged
 from einhorn_table.vision.results import FrameReading
 
@@ -109,6 +116,8 @@ class VisionTray:
                 image = getattr(event, "frame", None)
                 image = frame.image if image is None else image
                 events.append(Settled(t, self._read(image), image))
+            elif kind == "nudged":
+                events.append(Nudged(t))
             elif kind == "emptied":
                 events.append(Settled(t, FrameReading(())))
         return events

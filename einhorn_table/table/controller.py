@@ -44,7 +44,14 @@ from einhorn_table.table.doubt import (
     dice_owners,
     judge_reading,
 )
-from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled, TrayEvent
+from einhorn_table.table.events import (
+    CameraBack,
+    CameraLost,
+    MotionStarted,
+    Nudged,
+    Settled,
+    TrayEvent,
+)
 from einhorn_table.table.history import stash_history
 from einhorn_table.table.photos import PhotoStore
 from einhorn_table.table.recorder import MatchRecorder, RecorderError
@@ -77,6 +84,17 @@ class PendingRoll:
         """Three dice with values: OK may take them as read."""
         values = self.reading.values
         return len(values) == 3 and all(v is not None for v in values)
+
+
+@dataclass(frozen=True)
+class BeforeMotion:
+    """What the tray's motion undid, put back when the motion was only a nudge."""
+
+    #: How many lines the match had recorded when the motion started.
+    recorded: int
+    call_locked: bool
+    pending: PendingRoll | None
+    entry: DiceEntry | None
 
 
 @dataclass
@@ -174,6 +192,8 @@ class TableController:
     settles: int = 0
     #: When the last game ended (the screen shows the game's end for a while).
     game_ended_at: float | None = None
+    #: What the tray's last motion changed, until the dice lie still again.
+    before_motion: BeforeMotion | None = None
 
     def __post_init__(self) -> None:
         if [s.name for s in self.seats] != list(self.match.names):
@@ -247,10 +267,14 @@ class TableController:
             self.camera_lost = None
         elif isinstance(event, MotionStarted):
             self._motion(event)
+        elif isinstance(event, Nudged):
+            self._nudged(event)
         else:
             self._settled(event)
 
     def _motion(self, event: MotionStarted) -> None:
+        self.before_motion = BeforeMotion(len(self.match.record), self.call_locked,
+                                          self.pending, self.entry)
         self.tray_busy = True
         if self.roller() is not None:
             self.call_locked = True  # rules 4.1: the call is locked when the dice move
@@ -258,8 +282,23 @@ class TableController:
             self.pending = None  # the doubtful dice are rolled again
             self.entry = None
 
+    def _nudged(self, event: Nudged) -> None:
+        """Dice lying in the tray were moved, not rolled: what the motion changed is
+        put back (the next roller's call is free again, a question about the roll stands),
+        unless something was decided on the buttons meanwhile."""
+        self.tray_busy = False
+        before, self.before_motion = self.before_motion, None
+        if before is None or before.recorded != len(self.match.record):
+            return
+        self.call_locked = before.call_locked
+        if before.pending is not None and self.pending is None:
+            self.pending, self.entry = before.pending, before.entry
+            self._say("The dice were moved, not rolled: the question stands.",
+                      event.time, before.pending.roller)
+
     def _settled(self, event: Settled) -> None:
         self.tray_busy = False
+        self.before_motion = None
         self.settles += 1
         reading = event.reading
         if not reading.dice:

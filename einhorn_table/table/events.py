@@ -29,6 +29,13 @@ class Settled:
 
 
 @dataclass(frozen=True)
+class Nudged:
+    """Dice lying still in the tray were moved a little and lie still again: no roll."""
+
+    time: float
+
+
+@dataclass(frozen=True)
 class CameraLost:
     """The camera stopped delivering frames; ``reason`` says what the source said."""
 
@@ -43,4 +50,4 @@ class CameraBack:
     time: float
 
 
-TrayEvent = MotionStarted | Settled | CameraLost | CameraBack
+TrayEvent = MotionStarted | Settled | Nudged | CameraLost | CameraBack

@@ -20,8 +20,8 @@ Events (:class:`WatchEvent`):
   no hand in view; it carries the full-size frame to read and ``same_as_last``
   when the dice lie exactly as at the last settled roll (nobody rolled);
 * ``nudged`` when settled dice lie still again, moved a little (most of what lay
-  in the tray still lies where it lay, unlike after a new roll): the frame should
-  be read again, it is not a new roll;
+  in the tray still lies where it lay, and no more lies there than before, unlike
+  after a new roll, also one thrown onto dice left lying): it is not a new roll;
 * ``emptied`` when the tray is empty and still again (dice taken away, or a hand
   came and went without rolling): no roll.
 """
@@ -105,6 +105,10 @@ class WatcherConfig:
     #: disturbance of settled dice, from which on it counts as a nudge and not a new roll.
     #: (On synthetic scenes nudges overlap 0.74 or more, new throws 0.26 or less.)
     nudge_overlap: float = 0.5
+    #: How much more of the tray may be covered after a nudge than before it: more means
+    #: dice were thrown in beside those left lying, a new roll. (Synthetic nudges cover
+    #: 0.98 to 1.02 times what they covered; three dice thrown beside three, 1.7 or more.)
+    nudge_growth: float = 0.25
     #: How fast the empty-tray reference follows slow light changes while the tray is empty.
     learn_rate: float = 0.05
 
@@ -115,6 +119,8 @@ class WatcherConfig:
             raise WatcherError(f"pixel_threshold must be 1..254, not {self.pixel_threshold}")
         if not 0.0 <= self.learn_rate <= 1.0:
             raise WatcherError(f"learn_rate must be within 0..1, not {self.learn_rate}")
+        if self.nudge_growth < 0:
+            raise WatcherError(f"nudge_growth must be 0 or more, not {self.nudge_growth}")
 
 
 def shrink(frame: BgrImage, size: tuple[int, int] = SMALL_SIZE) -> SmallImage:
@@ -337,6 +343,7 @@ class RollWatcher:
             not same
             and came_from == TrayState.SETTLED
             and self._overlap_with_settled(mask) >= self.config.nudge_overlap
+            and self._covered_like_settled(mask)
         ):
             kind = EventKind.NUDGED
         self._state = TrayState.SETTLED
@@ -360,6 +367,13 @@ class RollWatcher:
         mask = changed_mask(small, self._settled_small, self.config.pixel_threshold)
         pixels = small.shape[0] * small.shape[1]
         return bool(cv2.countNonZero(mask) <= self.config.same_fraction * pixels)
+
+    def _covered_like_settled(self, mask: SmallImage) -> bool:
+        """Whether no more of the tray is covered than when the dice settled last."""
+        if self._settled_occupied is None:
+            return False
+        before = cv2.countNonZero(self._settled_occupied)
+        return bool(cv2.countNonZero(mask) <= (1.0 + self.config.nudge_growth) * before)
 
     def _overlap_with_settled(self, mask: SmallImage) -> float:
         if self._settled_occupied is None:
