@@ -209,3 +209,38 @@ def test_dice_bumped_after_a_roll_are_told_apart_from_the_next_roll() -> None:
     rolls = [sorted(v for v in e.reading.values if v is not None)
              for e in told if isinstance(e, Settled) and e.reading.dice]
     assert rolls == [[2, 3, 5], [4, 4, 6]]
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_dice_thrown_beside_the_last_roll_are_read_without_the_dice_left_lying(
+    seed: int,
+) -> None:
+    """Ben throws his blue dice while Ana's red ones still lie in the tray: his roll is
+    his three dice, not six dice to ask about."""
+    from einhorn_table.adapters.vision_tray import make_reader, make_watcher
+    from einhorn_table.vision.synth import HandPose, SynthTable
+
+    table = SynthTable(seed=seed, players=2)
+    red, blue = (200, 30, 40), (30, 60, 200)
+    frames = table.roll_sequence([2, 3, 5], colors=[red] * 3, settle_frames=30)
+    left = table.layout
+    for _ in range(200):
+        new = table.layout_dice([6, 4, 4], colors=[blue] * 3)
+        if all(table.placer.apart(d.look, d.x, d.y, left) for d in new):
+            break
+    else:
+        pytest.fail("no room beside the dice left lying")
+    pose = HandPose(tip=(320.0, 240.0), direction=(0.0, -1.0), width=96.0, skin=table.skin)
+    frames += [table.render(left, hand=pose) for _ in range(8)]
+    frames += [table.render(left + new) for _ in range(30)]
+    times = table.frame_times(len(frames))
+    clock = FakeClock(0.0)
+    tray = VisionTray(Recording([f.image for f in frames], times), make_watcher(),
+                      make_reader(), clock)
+    settled = []
+    for t in times:
+        clock.now = t
+        settled += [e for e in tray.poll() if isinstance(e, Settled)]
+    assert [sorted(v for v in e.reading.values if v is not None) for e in settled] == [
+        [2, 3, 5], [4, 4, 6]]
+    assert all(die.color[2] > die.color[0] for die in settled[1].reading.dice)  # blue

@@ -3,10 +3,12 @@
 :class:`VisionTray` reads one frame per :meth:`VisionTray.poll`, hands it to the
 roll watcher (``einhorn_table.vision.watcher``) and, when the dice come to rest,
 to the reader (``einhorn_table.vision.reader``), keeps only the dice found where
-the tray differs from the empty tray the watcher knows, and returns the controller's
-:mod:`~einhorn_table.table.events`. A camera that stops delivering frames is
-reported once (:class:`CameraLost`) and reopened every few seconds until frames
-come again (:class:`CameraBack`); the match waits meanwhile.
+the tray differs from the empty tray the watcher knows and from the dice left lying
+since it last lay still (the last player's dice, when the next one throws beside
+them), and returns the controller's :mod:`~einhorn_table.table.events`. A camera
+that stops delivering frames is reported once (:class:`CameraLost`) and reopened
+every few seconds until frames come again (:class:`CameraBack`); the match waits
+meanwhile.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from einhorn_table.table.events import (
 )
 from einhorn_table.vision.empty_tray import drop_unchanged
 from einhorn_table.vision.results import FrameReading
+from einhorn_table.vision.watcher import shrink
 
 if TYPE_CHECKING:
     from einhorn_table.ports import Image
@@ -88,6 +91,8 @@ class VisionTray:
         self.lost: str | None = None
         self._retry_at = 0.0
         self._opened = False
+        #: The tray's last still frame with dice in it (None: empty since, or not known).
+        self._lying: Image | None = None
 
     def poll(self) -> list[TrayEvent]:
         now = self.clock.monotonic()
@@ -105,6 +110,7 @@ class VisionTray:
         events: list[TrayEvent] = []
         if self.lost is not None:
             self.lost = None
+            self._lying = None  # the camera may have been moved meanwhile
             events.append(CameraBack(now))
         # The watcher works on the frames' own timeline; the controller on the clock's.
         for event in self.watcher.feed(frame.image, frame.timestamp):
@@ -117,20 +123,33 @@ class VisionTray:
                 image = frame.image if image is None else image
                 events.append(Settled(t, self._read(image), image))
             elif kind == "nudged":
+                image = getattr(event, "frame", None)
+                self._lying = frame.image if image is None else image
                 events.append(Nudged(t))
             elif kind == "emptied":
+                self._lying = None
                 events.append(Settled(t, FrameReading(())))
         return events
 
     def _read(self, image: Image) -> FrameReading:
+        """The dice in ``image`` that were thrown: found by the reader, where the tray
+        is not empty, and not just where dice lay at the last rest."""
         reading = self.reader(image)
+        lying, self._lying = self._lying, image if reading.dice else None
         if not reading.dice:
             self.watcher.mark_empty(image)
             return reading
         reference = self.watcher.reference
         if reference is None:
             return reading
-        return drop_unchanged(reading, image, reference)
+        reading = drop_unchanged(reading, image, reference)
+        if lying is not None and reading.dice:
+            # Dice just where they lay at the last rest were not thrown now (the last
+            # player's, when the next one throws beside them): the roll is the others.
+            # Fewer than three dice left make the table ask.
+            size = (reference.shape[1], reference.shape[0])
+            reading = drop_unchanged(reading, image, shrink(lying, size))
+        return reading
 
     def _lose(self, reason: str, now: float) -> list[TrayEvent]:
         self._retry_at = now + REOPEN_SECONDS
