@@ -367,6 +367,24 @@ def test_a_lost_camera_is_shown_and_the_match_is_kept() -> None:
     assert c.match.ledger().to_act == "Ben"
 
 
+def test_a_tray_that_never_lies_still_asks_to_keep_hands_out_of_view() -> None:
+    """A hand resting in the camera's view keeps the tray from lying still, and the
+    table from reading anything: after a while the screen says why it waits."""
+    c, _ = started()
+    c.on_tray(MotionStarted(5.0))
+    assert build_view(c, 10.9).notice == ""  # a roll lies still long before this
+    assert build_view(c, 11.0).notice == (
+        "Waiting for the tray to lie still: please keep hands and dice cups out of the "
+        "camera's view.")
+    c.on_gesture(tap(0, W, 12.0))  # a notice of its own goes first
+    assert "Too late" in build_view(c, 12.5).notice
+    c.on_tray(CameraLost(13.0, "no frames"))
+    assert build_view(c, 17.0).notice == "", "the lost camera's banner says what to do"
+    c.on_tray(CameraBack(18.0))
+    c.on_tray(Settled(19.0, reading([2, 2, 3])))
+    assert build_view(c, 30.0).notice == "" and not c.tray_busy
+
+
 def test_a_roll_when_none_is_expected_is_ignored_with_a_note() -> None:
     c, r = started()
     owner_rolls(c, [2, 2, 4])

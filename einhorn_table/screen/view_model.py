@@ -213,7 +213,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         "central": ledger.central,
         "unicorn": unicorn,
         "banner": _banner(c),
-        "notice": c.notice.text if c.notice is not None and now - c.notice.time < 4 else "",
+        "notice": c.notice_at(now),
         "flows": _flows(c, age),
     }
     if c.help is not None and now - c.help.time < HELP_SECONDS:

@@ -66,6 +66,9 @@ if TYPE_CHECKING:
 ROLL_KINDS = (Awaiting.START_ROLL, Awaiting.ROLL, Awaiting.TIEBREAK_ROLL, Awaiting.TOPUP)
 #: How long a notice ("nothing to undo") stays on the screen, in seconds.
 NOTICE_SECONDS = 4.0
+#: How long the tray may keep moving before the screen asks to keep hands out of view
+#: (a roll lies still within about two seconds; a hand resting in view never does).
+STILL_WAIT_SECONDS = 6.0
 
 
 @dataclass(frozen=True)
@@ -176,7 +179,8 @@ class TableController:
     #: The call being made by the player to roll (before the dice move).
     call_draft: Category | None = None
     call_locked: bool = False
-    tray_busy: bool = False
+    #: When the tray started moving, while it does (None: it lies still or empty).
+    busy_since: float | None = None
     pending: PendingRoll | None = None
     entry: DiceEntry | None = None
     cursor: int = 0
@@ -210,6 +214,11 @@ class TableController:
     @property
     def awaiting(self) -> Awaiting:
         return self.match.state.awaiting
+
+    @property
+    def tray_busy(self) -> bool:
+        """Whether something moves in the tray (dice thrown, a hand)."""
+        return self.busy_since is not None
 
     @property
     def seat_colours(self) -> list[RGB | None]:
@@ -275,7 +284,7 @@ class TableController:
     def _motion(self, event: MotionStarted) -> None:
         self.before_motion = BeforeMotion(len(self.match.record), self.call_locked,
                                           self.pending, self.entry)
-        self.tray_busy = True
+        self.busy_since = event.time
         if self.roller() is not None:
             self.call_locked = True  # rules 4.1: the call is locked when the dice move
         if self.pending is not None:
@@ -286,7 +295,7 @@ class TableController:
         """Dice lying in the tray were moved, not rolled: what the motion changed is
         put back (the next roller's call is free again, a question about the roll stands),
         unless something was decided on the buttons meanwhile."""
-        self.tray_busy = False
+        self.busy_since = None
         before, self.before_motion = self.before_motion, None
         if before is None or before.recorded != len(self.match.record):
             return
@@ -297,7 +306,7 @@ class TableController:
                       event.time, before.pending.roller)
 
     def _settled(self, event: Settled) -> None:
-        self.tray_busy = False
+        self.busy_since = None
         self.before_motion = None
         self.settles += 1
         reading = event.reading
@@ -586,6 +595,17 @@ class TableController:
 
     def _say(self, text: str, time: float, player: int | None = None) -> None:
         self.notice = Notice(text, time, player)
+
+    def notice_at(self, now: float) -> str:
+        """What the screen notes at ``now``: the last notice while it is fresh, else a
+        request to keep hands out of view while the tray has not lain still for long."""
+        if self.notice is not None and now - self.notice.time < NOTICE_SECONDS:
+            return self.notice.text
+        if self.busy_since is not None and now - self.busy_since >= STILL_WAIT_SECONDS \
+                and self.camera_lost is None:
+            return ("Waiting for the tray to lie still: please keep hands and dice cups "
+                    "out of the camera's view.")
+        return ""
 
     def _reading_extra(self, roller: int, reading: FrameReading, photo: str | None,
                        time: float) -> dict[str, Any]:
