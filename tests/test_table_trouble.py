@@ -244,3 +244,34 @@ def test_dice_thrown_beside_the_last_roll_are_read_without_the_dice_left_lying(
     assert [sorted(v for v in e.reading.values if v is not None) for e in settled] == [
         [2, 3, 5], [4, 4, 6]]
     assert all(die.color[2] > die.color[0] for die in settled[1].reading.dice)  # blue
+
+
+def test_a_lamp_switched_on_and_a_hand_over_the_dice_are_no_rolls_and_rolls_go_on() -> None:
+    """After Ana's roll a hand passes over her dice and then the lamp goes on (the Pi
+    camera's exposure is locked, so every pixel changes): the tray tells the
+    controller that nobody rolled, each time, and Ben's roll under the lamp is read."""
+    from einhorn_table.adapters.vision_tray import make_reader, make_watcher
+    from einhorn_table.vision.synth import SynthTable
+
+    def lamp(image: Image) -> Image:
+        return np.clip(image.astype(np.float32) * 1.15, 0, 255).astype(np.uint8)
+
+    table = SynthTable(seed=5, players=2)
+    images = [f.image for f in table.roll_sequence([2, 3, 5], player=0, settle_frames=30)]
+    images += [f.image for f in table.hand_pass_sequence(settle_frames=30)]
+    images += [lamp(f.image) for f in table.settled_frames(30)]
+    images += [lamp(f.image) for f in table.clear_sequence(player=1)]
+    images += [lamp(f.image) for f in table.roll_sequence([6, 4, 4], player=1,
+                                                          settle_frames=30)]
+    times = table.frame_times(len(images))
+    clock = FakeClock(0.0)
+    tray = VisionTray(Recording(images, times), make_watcher(), make_reader(), clock)
+    told = []
+    for t in times:
+        clock.now = t
+        told += [e for e in tray.poll() if not isinstance(e, MotionStarted)]
+    assert [type(e).__name__ for e in told] == [
+        "Settled", "Nudged", "Nudged", "Settled", "Settled"]
+    rolls = [sorted(v for v in e.reading.values if v is not None)
+             for e in told if isinstance(e, Settled) and e.reading.dice]
+    assert rolls == [[2, 3, 5], [4, 4, 6]]

@@ -294,3 +294,92 @@ def test_light_slowly_drifting_over_the_empty_tray_is_no_motion() -> None:
         events += watcher.feed(image, i / FPS)
     assert events == []
     assert watcher.state == TrayState.EMPTY
+
+
+def _in_light(frame: SynthFrame, light: str) -> np.ndarray:
+    """The frame under other light: the Pi camera's exposure and colour are locked, so a
+    lamp switched on changes every pixel."""
+    image = frame.image.astype(np.float32)
+    width = image.shape[1]
+    if light == "dimmer":
+        image *= 0.8
+    elif light == "brighter":
+        image *= 1.15
+    elif light == "warmer":
+        image *= np.array([0.85, 0.95, 1.1], np.float32)  # BGR: less blue, more red
+    elif light == "lamp at one side":
+        image *= np.linspace(1.2, 0.8, width, dtype=np.float32)[None, :, None]
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+LIGHTS = ["dimmer", "brighter", "warmer", "lamp at one side"]
+
+
+def _feed_images(watcher: RollWatcher, images: list[np.ndarray]) -> list[EventKind]:
+    kinds = []
+    for i, image in enumerate(images):
+        kinds += [e.kind for e in watcher.feed(image, i / FPS)]
+    return kinds
+
+
+@pytest.mark.parametrize("light", LIGHTS)
+def test_a_lamp_switched_on_over_the_empty_tray_is_no_roll_and_rolls_are_seen_after(
+    light: str,
+) -> None:
+    """Before, the changed light looked like an arm at the tray's edge for good: the
+    watcher waited for it to leave and never reported a roll again."""
+    table = _table(seed=24)
+    images = [table.empty().image for _ in range(20)]
+    images += [_in_light(table.empty(), light) for _ in range(30)]
+    watcher = RollWatcher()
+    assert _feed_images(watcher, images) == [EventKind.MOTION_STARTED, EventKind.RELIT]
+    assert watcher.state == TrayState.EMPTY
+    roll = [_in_light(f, light) for f in table.roll_sequence([6, 6, 1], settle_frames=20)]
+    clear = [_in_light(f, light) for f in table.clear_sequence(empty_frames=20)]
+    kinds = []
+    for i, image in enumerate(roll + clear, len(images)):
+        kinds += [e.kind for e in watcher.feed(image, i / FPS)]
+    assert kinds == [EventKind.MOTION_STARTED, EventKind.SETTLED,
+                     EventKind.MOTION_STARTED, EventKind.EMPTIED]
+
+
+@pytest.mark.parametrize("light", LIGHTS)
+def test_a_lamp_switched_on_over_dice_lying_is_no_new_roll(light: str) -> None:
+    table = _table(seed=25)
+    roll = [f.image for f in table.roll_sequence([2, 3, 5], settle_frames=20)]
+    lit = [_in_light(f, light) for f in table.settled_frames(30)]
+    nudge = [_in_light(f, light) for f in table.nudge_sequence(0, settle_frames=20)]
+    watcher = RollWatcher()
+    assert _feed_images(watcher, roll + lit + nudge) == [
+        EventKind.MOTION_STARTED, EventKind.SETTLED,
+        EventKind.MOTION_STARTED, EventKind.RELIT,
+        EventKind.MOTION_STARTED, EventKind.NUDGED,
+    ]
+    assert watcher.state == TrayState.SETTLED
+
+
+@pytest.mark.parametrize("light", ["dimmer", "brighter", "warmer"])
+def test_a_lamp_switched_on_while_the_dice_tumble_is_a_roll(light: str) -> None:
+    table = _table(seed=26)
+    images = [table.empty().image for _ in range(10)]
+    roll = table.roll_sequence([2, 3, 5], settle_frames=20)
+    images += [f.image for f in roll[:8]] + [_in_light(f, light) for f in roll[8:]]
+    images += [_in_light(f, light) for f in table.clear_sequence(empty_frames=20)]
+    watcher = RollWatcher()
+    assert _feed_images(watcher, images) == [
+        EventKind.MOTION_STARTED, EventKind.SETTLED,
+        EventKind.MOTION_STARTED, EventKind.EMPTIED,
+    ]
+
+
+def test_a_die_moved_under_other_light_is_not_taken_for_the_light() -> None:
+    """The light explains smooth changes only: a die taken away stays a change."""
+    table = _table(seed=27)
+    roll = [f.image for f in table.roll_sequence([2, 3, 5], settle_frames=20)]
+    table.layout = table.layout[1:]
+    hand = HandPose(tip=(160.0, 120.0), direction=(0.0, -1.0), width=48.0, skin=table.skin)
+    taken = [_in_light(table.render(table.layout, hand=hand), "dimmer") for _ in range(6)]
+    taken += [_in_light(f, "dimmer") for f in table.settled_frames(20)]
+    watcher = RollWatcher()
+    kinds = _feed_images(watcher, roll + taken)
+    assert kinds[-1] in (EventKind.SETTLED, EventKind.NUDGED), kinds

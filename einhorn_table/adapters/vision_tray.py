@@ -122,9 +122,12 @@ class VisionTray:
                 image = getattr(event, "frame", None)
                 image = frame.image if image is None else image
                 events.append(Settled(t, self._read(image), image))
-            elif kind == "nudged":
+            elif kind in ("settled", "nudged", "relit"):
+                # No new roll: the same dice (a hand passed over them), moved a little,
+                # or under other light.
                 image = getattr(event, "frame", None)
-                self._lying = frame.image if image is None else image
+                if self._lying is not None or kind == "nudged":
+                    self._lying = frame.image if image is None else image
                 events.append(Nudged(t))
             elif kind == "emptied":
                 self._lying = None

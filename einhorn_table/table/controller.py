@@ -292,9 +292,10 @@ class TableController:
             self.entry = None
 
     def _nudged(self, event: Nudged) -> None:
-        """Dice lying in the tray were moved, not rolled: what the motion changed is
-        put back (the next roller's call is free again, a question about the roll stands),
-        unless something was decided on the buttons meanwhile."""
+        """The tray lies still again and nobody rolled (dice moved a little, a hand
+        over them, other light): what the motion changed is put back (the next roller's
+        call is free again, a question about the roll stands), unless something was
+        decided on the buttons meanwhile."""
         self.busy_since = None
         before, self.before_motion = self.before_motion, None
         if before is None or before.recorded != len(self.match.record):
@@ -302,7 +303,7 @@ class TableController:
         self.call_locked = before.call_locked
         if before.pending is not None and self.pending is None:
             self.pending, self.entry = before.pending, before.entry
-            self._say("The dice were moved, not rolled: the question stands.",
+            self._say("The dice were not rolled again: the question stands.",
                       event.time, before.pending.roller)
 
     def _settled(self, event: Settled) -> None:

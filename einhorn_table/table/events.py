@@ -30,7 +30,8 @@ class Settled:
 
 @dataclass(frozen=True)
 class Nudged:
-    """Dice lying still in the tray were moved a little and lie still again: no roll."""
+    """The tray lies still again, and nobody rolled: dice lying there were moved a
+    little, a hand passed over them, or the light changed."""
 
     time: float
 

@@ -23,7 +23,11 @@ Events (:class:`WatchEvent`):
   in the tray still lies where it lay, and no more lies there than before, unlike
   after a new roll, also one thrown onto dice left lying): it is not a new roll;
 * ``emptied`` when the tray is empty and still again (dice taken away, or a hand
-  came and went without rolling): no roll.
+  came and went without rolling): no roll;
+* ``relit`` when the tray lies still again just as before, only lit otherwise (a
+  lamp switched on, a cloud; the Pi camera's exposure is locked): no roll. The
+  empty tray's picture follows the light (``einhorn_table.vision.relight``); so
+  it does when the light changes while dice are thrown.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from einhorn_table.errors import EinhornError
+from einhorn_table.vision.relight import in_light, overall_gain, relit_field
 
 SmallImage = npt.NDArray[np.uint8]
 BgrImage = npt.NDArray[np.uint8]
@@ -63,6 +68,7 @@ class EventKind(StrEnum):
     SETTLED = "settled"
     NUDGED = "nudged"
     EMPTIED = "emptied"
+    RELIT = "relit"
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,6 +117,15 @@ class WatcherConfig:
     nudge_growth: float = 0.25
     #: How fast the empty-tray reference follows slow light changes while the tray is empty.
     learn_rate: float = 0.05
+    #: A change of light is smooth over this many small-frame pixels; what it leaves
+    #: unexplained (more than ``same_fraction``) changed in the tray. (On synthetic
+    #: trays, lamps, tints and dimming leave at most 8 pixels, a die moved 125 or more.)
+    relit_sigma: float = 4.0
+    #: Share of a pixel's expected level it may be off by after a change of light.
+    relit_tolerance: float = 0.15
+    #: Overall change of brightness (per channel) from which on the empty tray's picture
+    #: is brightened or darkened to match before anything is compared with it.
+    gain_tolerance: float = 0.04
 
     def __post_init__(self) -> None:
         if self.still_seconds < 0:
@@ -119,6 +134,8 @@ class WatcherConfig:
             raise WatcherError(f"pixel_threshold must be 1..254, not {self.pixel_threshold}")
         if not 0.0 <= self.learn_rate <= 1.0:
             raise WatcherError(f"learn_rate must be within 0..1, not {self.learn_rate}")
+        if self.relit_sigma <= 0:
+            raise WatcherError(f"relit_sigma must be more than 0, not {self.relit_sigma}")
         if self.nudge_growth < 0:
             raise WatcherError(f"nudge_growth must be 0 or more, not {self.nudge_growth}")
 
@@ -319,6 +336,10 @@ class RollWatcher:
         self, small: SmallImage, t: float, frame: BgrImage | None
     ) -> list[WatchEvent]:
         """The tray has been still for long enough: decide what the motion was."""
+        relit = self._relit(small, t, frame)
+        if relit:
+            return relit
+        self._follow_overall_light(small)
         if self._arm_in_view(small):
             return []  # a hand held still over the tray: wait until it leaves
         occupied, mask = self._occupied(small)
@@ -360,6 +381,54 @@ class RollWatcher:
                 hand_seen=self._hand_seen,
             )
         ]
+
+    def _relit(
+        self, small: SmallImage, t: float, frame: BgrImage | None
+    ) -> list[WatchEvent]:
+        """The tray lies as it lay before the motion, only lit otherwise: the empty
+        tray's picture takes the new light, and a ``relit`` event (else none)."""
+        came_from = self._came_from
+        settled = came_from == TrayState.SETTLED
+        before = self._settled_small if settled else self._reference
+        if before is None or before.shape != small.shape:
+            return []
+        cfg = self.config
+        most = int(cfg.same_fraction * small.shape[0] * small.shape[1])
+        if cv2.countNonZero(changed_mask(small, before, cfg.pixel_threshold)) <= most:
+            return []  # the light did not change (the same dice, or the empty tray)
+        field = relit_field(small, before, threshold=cfg.pixel_threshold,
+                            tolerance=cfg.relit_tolerance, sigma=cfg.relit_sigma,
+                            most_pixels=most)
+        if field is None:
+            return []
+        if settled:
+            assert self._reference is not None
+            self.set_reference(in_light(self._reference, field))
+            self._settled_small = small
+            self._settled_occupied = self._occupied(small)[1]
+            self._state = TrayState.SETTLED
+        else:
+            self.set_reference(small)
+            self._state = TrayState.EMPTY
+        return [
+            WatchEvent(
+                EventKind.RELIT,
+                t,
+                frame=frame,
+                motion_started_at=self._motion_started_at,
+                from_state=came_from,
+                hand_seen=self._hand_seen,
+            )
+        ]
+
+    def _follow_overall_light(self, small: SmallImage) -> None:
+        """Brighten or darken the empty tray's picture by as much as the whole picture
+        changed, where the light changed while something happened in the tray."""
+        if self._reference is None or self._reference.shape != small.shape:
+            return
+        gain = overall_gain(small, self._reference)
+        if float(np.max(np.abs(gain - 1.0))) > self.config.gain_tolerance:
+            self.set_reference(in_light(self._reference, gain))
 
     def _same_as_settled(self, small: SmallImage) -> bool:
         if self._settled_small is None:
