@@ -165,6 +165,19 @@ def test_a_question_about_a_roll_stands_when_the_dice_are_only_moved() -> None:
     assert isinstance(r.items[-1], Roll) and r.items[-1].dice == (2, 2, 3)
 
 
+def test_a_camera_moved_a_little_is_told_and_the_table_goes_on() -> None:
+    c, _ = started()
+    roll(c, [2, 2, 3])
+    c.on_tray(MotionStarted(5.0))
+    c.on_tray(Nudged(5.6, camera_moved_px=1.5))  # a wobble: nothing to say
+    assert c.notice is None and not c.call_locked
+    c.on_tray(MotionStarted(7.0))
+    c.on_tray(Nudged(7.6, camera_moved_px=12.0))
+    assert c.notice is not None and c.notice.text.startswith("The camera moved a little")
+    assert "calibrate again" in c.notice.text
+    assert not c.call_locked and c.roller() == 1
+
+
 def test_an_undo_while_the_dice_move_stands_after_a_nudge() -> None:
     c, r = started()
     roll(c, [2, 2, 3])
@@ -376,7 +389,7 @@ def test_a_tray_that_never_lies_still_asks_to_keep_hands_out_of_view() -> None:
     assert build_view(c, 10.9).notice == ""  # a roll lies still long before this
     assert build_view(c, 11.0).notice == (
         "Waiting for the tray to lie still: please keep hands and dice cups out of the "
-        "camera's view.")
+        "camera's view. If nothing is in view, take the dice out and roll again.")
     c.on_gesture(tap(0, W, 12.0))  # a notice of its own goes first
     assert "Too late" in build_view(c, 12.5).notice
     c.on_tray(CameraLost(13.0, "no frames"))

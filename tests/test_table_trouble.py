@@ -12,7 +12,7 @@ from einhorn_table.adapters.clock import FakeClock
 from einhorn_table.adapters.vision_tray import REOPEN_SECONDS, VisionTray
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Frame
-from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Settled
+from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Nudged, Settled
 from einhorn_table.vision.results import DieReading, FrameReading
 
 if TYPE_CHECKING:
@@ -272,6 +272,39 @@ def test_a_lamp_switched_on_and_a_hand_over_the_dice_are_no_rolls_and_rolls_go_o
         told += [e for e in tray.poll() if not isinstance(e, MotionStarted)]
     assert [type(e).__name__ for e in told] == [
         "Settled", "Nudged", "Nudged", "Settled", "Settled"]
+    rolls = [sorted(v for v in e.reading.values if v is not None)
+             for e in told if isinstance(e, Settled) and e.reading.dice]
+    assert rolls == [[2, 3, 5], [4, 4, 6]]
+
+
+def test_a_knocked_camera_is_told_with_how_far_it_moved_and_rolls_go_on() -> None:
+    import cv2
+
+    from einhorn_table.adapters.vision_tray import make_reader, make_watcher
+    from einhorn_table.vision.synth import SynthTable
+
+    def knocked(image: Image) -> Image:
+        shift = np.float32([[1, 0, 12], [0, 1, -6]])
+        return np.asarray(cv2.warpAffine(image, shift, (image.shape[1], image.shape[0]),
+                                         borderMode=cv2.BORDER_REPLICATE), dtype=np.uint8)
+
+    table = SynthTable(seed=6, players=2)
+    images = [f.image for f in table.roll_sequence([2, 3, 5], player=0, settle_frames=30)]
+    images += [knocked(f.image) for f in table.settled_frames(30)]
+    images += [knocked(f.image) for f in table.clear_sequence(player=1)]
+    images += [knocked(f.image) for f in table.roll_sequence([6, 4, 4], player=1,
+                                                             settle_frames=30)]
+    times = table.frame_times(len(images))
+    clock = FakeClock(0.0)
+    tray = VisionTray(Recording(images, times), make_watcher(), make_reader(), clock)
+    told = []
+    for t in times:
+        clock.now = t
+        told += [e for e in tray.poll() if not isinstance(e, MotionStarted)]
+    assert [type(e).__name__ for e in told] == ["Settled", "Nudged", "Settled", "Settled"]
+    nudged = told[1]
+    assert isinstance(nudged, Nudged)
+    assert nudged.camera_moved_px == pytest.approx(np.hypot(12, 6), rel=0.3)
     rolls = [sorted(v for v in e.reading.values if v is not None)
              for e in told if isinstance(e, Settled) and e.reading.dice]
     assert rolls == [[2, 3, 5], [4, 4, 6]]

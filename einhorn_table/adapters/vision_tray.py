@@ -122,17 +122,25 @@ class VisionTray:
                 image = getattr(event, "frame", None)
                 image = frame.image if image is None else image
                 events.append(Settled(t, self._read(image), image))
-            elif kind in ("settled", "nudged", "relit"):
+            elif kind in ("settled", "nudged", "unchanged"):
                 # No new roll: the same dice (a hand passed over them), moved a little,
-                # or under other light.
+                # under other light or seen by a knocked camera.
                 image = getattr(event, "frame", None)
                 if self._lying is not None or kind == "nudged":
                     self._lying = frame.image if image is None else image
-                events.append(Nudged(t))
+                events.append(Nudged(t, self._camera_moved_px(event, frame.image)))
             elif kind == "emptied":
                 self._lying = None
                 events.append(Settled(t, FrameReading(())))
         return events
+
+    def _camera_moved_px(self, event: Any, image: Image) -> float:
+        """How far the watcher saw the camera's picture move, in the camera's pixels."""
+        moved = float(getattr(event, "camera_moved", 0.0))
+        reference = self.watcher.reference
+        if moved <= 0 or reference is None:
+            return 0.0
+        return float(moved * image.shape[1] / reference.shape[1])
 
     def _read(self, image: Image) -> FrameReading:
         """The dice in ``image`` that were thrown: found by the reader, where the tray

@@ -66,6 +66,8 @@ if TYPE_CHECKING:
 ROLL_KINDS = (Awaiting.START_ROLL, Awaiting.ROLL, Awaiting.TIEBREAK_ROLL, Awaiting.TOPUP)
 #: How long a notice ("nothing to undo") stays on the screen, in seconds.
 NOTICE_SECONDS = 4.0
+#: How far (camera pixels) the camera's picture may move before the table says so.
+CAMERA_MOVED_PX = 4.0
 #: How long the tray may keep moving before the screen asks to keep hands out of view
 #: (a roll lies still within about two seconds; a hand resting in view never does).
 STILL_WAIT_SECONDS = 6.0
@@ -298,13 +300,17 @@ class TableController:
         decided on the buttons meanwhile."""
         self.busy_since = None
         before, self.before_motion = self.before_motion, None
+        if event.camera_moved_px >= CAMERA_MOVED_PX:
+            self._say("The camera moved a little; the table goes on. If rolls are often "
+                      "asked about from now on, set it back or calibrate again.", event.time)
         if before is None or before.recorded != len(self.match.record):
             return
         self.call_locked = before.call_locked
         if before.pending is not None and self.pending is None:
             self.pending, self.entry = before.pending, before.entry
-            self._say("The dice were not rolled again: the question stands.",
-                      event.time, before.pending.roller)
+            if event.camera_moved_px < CAMERA_MOVED_PX:
+                self._say("The dice were not rolled again: the question stands.",
+                          event.time, before.pending.roller)
 
     def _settled(self, event: Settled) -> None:
         self.busy_since = None
@@ -605,7 +611,8 @@ class TableController:
         if self.busy_since is not None and now - self.busy_since >= STILL_WAIT_SECONDS \
                 and self.camera_lost is None:
             return ("Waiting for the tray to lie still: please keep hands and dice cups "
-                    "out of the camera's view.")
+                    "out of the camera's view. If nothing is in view, take the dice out "
+                    "and roll again.")
         return ""
 
     def _reading_extra(self, roller: int, reading: FrameReading, photo: str | None,

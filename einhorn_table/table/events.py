@@ -31,9 +31,11 @@ class Settled:
 @dataclass(frozen=True)
 class Nudged:
     """The tray lies still again, and nobody rolled: dice lying there were moved a
-    little, a hand passed over them, or the light changed."""
+    little, a hand passed over them, the light changed, or the camera was knocked."""
 
     time: float
+    #: How far the camera's picture moved, in the camera's pixels (0: it did not).
+    camera_moved_px: float = 0.0
 
 
 @dataclass(frozen=True)

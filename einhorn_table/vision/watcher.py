@@ -24,10 +24,11 @@ Events (:class:`WatchEvent`):
   after a new roll, also one thrown onto dice left lying): it is not a new roll;
 * ``emptied`` when the tray is empty and still again (dice taken away, or a hand
   came and went without rolling): no roll;
-* ``relit`` when the tray lies still again just as before, only lit otherwise (a
-  lamp switched on, a cloud; the Pi camera's exposure is locked): no roll. The
-  empty tray's picture follows the light (``einhorn_table.vision.relight``); so
-  it does when the light changes while dice are thrown.
+* ``unchanged`` when the tray lies still again just as before, only seen otherwise:
+  under other light (a lamp switched on, a cloud; the Pi camera's exposure is
+  locked) or with the camera knocked a little on its mount: no roll. The empty
+  tray's picture follows (``einhorn_table.vision.relight``); it follows the
+  overall light too when the light changes while dice are thrown.
 """
 
 from __future__ import annotations
@@ -40,7 +41,17 @@ import numpy as np
 import numpy.typing as npt
 
 from einhorn_table.errors import EinhornError
-from einhorn_table.vision.relight import in_light, overall_gain, relit_field
+from einhorn_table.vision.relight import (
+    MOVED_PX,
+    displacement,
+    in_light,
+    lined_up,
+    off_mask,
+    overall_gain,
+    registration,
+    same_scene,
+    unseen_edge,
+)
 
 SmallImage = npt.NDArray[np.uint8]
 BgrImage = npt.NDArray[np.uint8]
@@ -68,7 +79,7 @@ class EventKind(StrEnum):
     SETTLED = "settled"
     NUDGED = "nudged"
     EMPTIED = "emptied"
-    RELIT = "relit"
+    UNCHANGED = "unchanged"
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,7 +89,8 @@ class WatchEvent:
     ``frame`` is the full-size frame to read (settled and nudged events, when one was
     given); ``motion_started_at`` is when the motion leading here began;
     ``from_state`` is what the tray was doing before that motion; ``hand_seen`` says
-    whether an arm reached in during it.
+    whether an arm reached in during it; ``camera_moved`` (``unchanged`` events) how
+    far the camera's picture moved, in small-frame pixels (0: only the light changed).
     """
 
     kind: EventKind
@@ -88,6 +100,7 @@ class WatchEvent:
     motion_started_at: float | None = None
     from_state: TrayState | None = None
     hand_seen: bool = False
+    camera_moved: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -310,10 +323,20 @@ class RollWatcher:
         pixels = small.shape[0] * small.shape[1]
         return count > self.config.occupied_fraction * pixels, mask
 
-    def _arm_in_view(self, small: SmallImage) -> bool:
-        assert self._reference is not None
-        b = self.config.border
-        mask = changed_mask(small, self._reference, self.config.pixel_threshold)
+    def _arm_in_view(
+        self, small: SmallImage, reference: SmallImage | None = None, inset: int = 0
+    ) -> bool:
+        """Whether something differs from the empty tray in the frame's border band;
+        given ``reference``, an estimate of it, ``inset`` pixels in from the edge."""
+        b, i = self.config.border, inset
+        if reference is None:
+            assert self._reference is not None
+            mask = changed_mask(small, self._reference, self.config.pixel_threshold)
+        else:
+            mask = off_mask(small, reference, self.config.pixel_threshold,
+                            self.config.relit_tolerance)
+        if i > 0:
+            mask = mask[i:-i, i:-i]
         band = (
             cv2.countNonZero(mask[:b])
             + cv2.countNonZero(mask[-b:])
@@ -321,6 +344,26 @@ class RollWatcher:
             + cv2.countNonZero(mask[b:-b, -b:])
         )
         return band >= self.config.border_pixels
+
+    def _follow_knocked_camera(self, small: SmallImage) -> bool:
+        """Whether what differs at the frame's edge is the empty tray's edge seen by a
+        camera knocked on its mount (then the empty tray's picture follows), not an arm."""
+        assert self._reference is not None
+        warp = registration(small, self._reference)
+        if warp is None:
+            return False
+        moved = displacement(warp, small.shape)
+        inset = unseen_edge(moved)  # what the camera newly sees there is not known
+        if moved < MOVED_PX or 2 * (inset + self.config.border) >= min(small.shape[:2]):
+            return False
+        lined = lined_up(self._reference, warp)
+        lined = in_light(lined, overall_gain(small, lined))
+        if self._arm_in_view(small, lined, inset):
+            return False  # still different in from the edge: an arm
+        followed = small.copy()
+        followed[inset:-inset, inset:-inset] = lined[inset:-inset, inset:-inset]
+        self.set_reference(followed)
+        return True
 
     def _learn_empty(self, small: SmallImage) -> None:
         """Follow slow light changes while the tray lies empty and still."""
@@ -336,11 +379,11 @@ class RollWatcher:
         self, small: SmallImage, t: float, frame: BgrImage | None
     ) -> list[WatchEvent]:
         """The tray has been still for long enough: decide what the motion was."""
-        relit = self._relit(small, t, frame)
-        if relit:
-            return relit
+        unchanged = self._seen_otherwise(small, t, frame)
+        if unchanged:
+            return unchanged
         self._follow_overall_light(small)
-        if self._arm_in_view(small):
+        if self._arm_in_view(small) and not self._follow_knocked_camera(small):
             return []  # a hand held still over the tray: wait until it leaves
         occupied, mask = self._occupied(small)
         started = self._motion_started_at
@@ -382,11 +425,12 @@ class RollWatcher:
             )
         ]
 
-    def _relit(
+    def _seen_otherwise(
         self, small: SmallImage, t: float, frame: BgrImage | None
     ) -> list[WatchEvent]:
-        """The tray lies as it lay before the motion, only lit otherwise: the empty
-        tray's picture takes the new light, and a ``relit`` event (else none)."""
+        """The tray lies as it lay before the motion, only lit otherwise or seen by a
+        knocked camera: the empty tray's picture follows, and an ``unchanged`` event
+        (else none)."""
         came_from = self._came_from
         settled = came_from == TrayState.SETTLED
         before = self._settled_small if settled else self._reference
@@ -396,14 +440,14 @@ class RollWatcher:
         most = int(cfg.same_fraction * small.shape[0] * small.shape[1])
         if cv2.countNonZero(changed_mask(small, before, cfg.pixel_threshold)) <= most:
             return []  # the light did not change (the same dice, or the empty tray)
-        field = relit_field(small, before, threshold=cfg.pixel_threshold,
-                            tolerance=cfg.relit_tolerance, sigma=cfg.relit_sigma,
-                            most_pixels=most)
-        if field is None:
+        scene = same_scene(small, before, threshold=cfg.pixel_threshold,
+                           tolerance=cfg.relit_tolerance, sigma=cfg.relit_sigma,
+                           most_pixels=most)
+        if scene is None:
             return []
         if settled:
             assert self._reference is not None
-            self.set_reference(in_light(self._reference, field))
+            self.set_reference(scene.apply(self._reference, small))
             self._settled_small = small
             self._settled_occupied = self._occupied(small)[1]
             self._state = TrayState.SETTLED
@@ -412,12 +456,13 @@ class RollWatcher:
             self._state = TrayState.EMPTY
         return [
             WatchEvent(
-                EventKind.RELIT,
+                EventKind.UNCHANGED,
                 t,
                 frame=frame,
                 motion_started_at=self._motion_started_at,
                 from_state=came_from,
                 hand_seen=self._hand_seen,
+                camera_moved=scene.moved_px,
             )
         ]
 
