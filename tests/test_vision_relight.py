@@ -11,7 +11,7 @@ from einhorn_table.vision.relight import SameScene, same_scene
 from einhorn_table.vision.synth import SynthTable
 from einhorn_table.vision.watcher import shrink
 
-SETTINGS = {"threshold": 12, "tolerance": 0.15, "sigma": 4.0, "most_pixels": 23}
+SETTINGS = {"threshold": 12, "tolerance": 0.15, "most_pixels": 23}
 
 
 def _tray(seed: int) -> tuple[SynthTable, np.ndarray]:

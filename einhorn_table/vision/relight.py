@@ -5,12 +5,17 @@ The Pi camera locks its exposure and colour balance once they have settled, so
 when a lamp is switched on, a curtain drawn or evening falls, every pixel of the
 tray changes; a camera knocked on its mount shifts every edge. The roll watcher
 compares small frames pixel by pixel and would take either for something in the
-tray. Light changes smoothly across the picture; dice that moved, came or went
-change it sharply, at their edges and pips. So the ratio of the two pictures,
-blurred, is the change of light (:func:`relit_field`), and what it does not
-explain is what changed in the scene. A knocked camera turns and shifts the whole
-picture alike: lined up again (:func:`registration`), the two pictures differ
-only by the light (:func:`same_scene`).
+tray.
+
+Light changes smoothly across the picture, and it changes all of it; dice that
+came, went or moved change a few small places sharply, at their edges and pips.
+So the ratio of the two pictures, taken as the median of each small cell and
+spread smoothly between the cells, is the change of light (:func:`light_field`),
+and what it does not explain changed in the scene; and when it does explain
+everything, the light must have changed most of the picture, or the change was
+only dice the light field took in (white dice on a pale tray). A knocked camera
+turns and shifts the whole picture alike: lined up again (:func:`registration`),
+the two pictures differ only by the light (:func:`same_scene`).
 """
 
 from __future__ import annotations
@@ -24,13 +29,55 @@ import numpy.typing as npt
 
 SmallImage = npt.NDArray[np.uint8]
 LightField = npt.NDArray[np.float32]
+Warp = npt.NDArray[np.float32]
+
+#: Side of the cells (small-frame pixels) over which the change of light is taken as
+#: even: a die (3 to 50 small-frame pixels across) fills less than half of one or is
+#: seen at its edges and pips.
+CELL = 8
+#: A pixel brightened or darkened by more than this share has changed in the light.
+LIGHT_STEP = 0.03
+#: Share of the picture a change of light changes at least. (On synthetic trays lamps,
+#: tints and dimming change 0.87 of it or more; three dice thrown, 0.06 or less.)
+LIGHT_SHARE = 0.5
+#: Moves of the picture smaller than this (pixels) are taken for no move at all.
+MOVED_PX = 0.1
 
 
-def light_field(now: SmallImage, before: SmallImage, sigma: float) -> LightField:
-    """How much brighter each pixel of ``before`` became in ``now`` (per channel),
-    smoothed over ``sigma`` pixels."""
-    ratio = (now.astype(np.float32) + 1.0) / (before.astype(np.float32) + 1.0)
-    return np.asarray(cv2.GaussianBlur(ratio, (0, 0), sigma), dtype=np.float32)
+def _ratio(now: SmallImage, before: SmallImage) -> npt.NDArray[np.float32]:
+    return np.asarray((now.astype(np.float32) + 1.0) / (before.astype(np.float32) + 1.0),
+                      dtype=np.float32)
+
+
+def light_field(now: SmallImage, before: SmallImage, cell: int = CELL) -> LightField:
+    """How much brighter each pixel of ``before`` became in ``now`` (per channel): the
+    median of each ``cell`` x ``cell`` block, spread smoothly between the blocks."""
+    ratio = _ratio(now, before)
+    height, width = ratio.shape[:2]
+    rows, cols = math.ceil(height / cell), math.ceil(width / cell)
+    padded = cv2.copyMakeBorder(ratio, 0, rows * cell - height, 0, cols * cell - width,
+                                cv2.BORDER_REPLICATE)
+    channels = 1 if padded.ndim == 2 else padded.shape[2]
+    blocks = padded.reshape(rows, cell, cols, cell, channels).transpose(0, 2, 1, 3, 4)
+    grid = np.median(blocks.reshape(rows, cols, cell * cell, channels), axis=2)
+    field = cv2.resize(grid.astype(np.float32), (cols * cell, rows * cell),
+                       interpolation=cv2.INTER_LINEAR)
+    return np.asarray(field, dtype=np.float32)[:height, :width].reshape(ratio.shape)
+
+
+def off_mask(
+    now: SmallImage, expected: npt.NDArray[np.float32] | SmallImage, threshold: int,
+    tolerance: float,
+) -> SmallImage:
+    """255 where ``now`` is off ``expected`` by more than ``threshold`` plus
+    ``tolerance`` of the expected level (the light is only ever estimated, and bright
+    pixels clip), in any channel."""
+    level = np.asarray(expected, dtype=np.float32)
+    off = np.abs(now.astype(np.float32) - level) > threshold + tolerance * np.minimum(
+        level, 255.0)
+    if off.ndim == 3:
+        off = off.any(axis=2)
+    return np.asarray(off, dtype=np.uint8) * np.uint8(255)
 
 
 def unexplained(
@@ -41,48 +88,24 @@ def unexplained(
     tolerance: float,
     margin: int = 0,
 ) -> int:
-    """How many pixels of ``now`` the light ``field`` on ``before`` does not explain:
-    off by more than ``threshold`` grey levels plus ``tolerance`` of the expected
-    level (the light is only ever estimated, and bright pixels clip). ``margin``
-    pixels at each edge are not counted (what a moved camera newly sees there)."""
+    """How many pixels of ``now`` the light ``field`` on ``before`` does not explain
+    (see :func:`off_mask`). ``margin`` pixels at each edge are not counted (what a
+    moved camera newly sees there)."""
     off = off_mask(now, before.astype(np.float32) * field, threshold, tolerance)
     if margin > 0:
         off = off[margin:-margin, margin:-margin]
     return int(np.count_nonzero(off))
 
 
-def off_mask(
-    now: SmallImage, expected: npt.NDArray[np.float32] | SmallImage, threshold: int,
-    tolerance: float,
-) -> SmallImage:
-    """255 where ``now`` is off ``expected`` by more than ``threshold`` plus
-    ``tolerance`` of the expected level, in any channel."""
-    level = np.asarray(expected, dtype=np.float32)
-    off = np.abs(now.astype(np.float32) - level) > threshold + tolerance * np.minimum(
-        level, 255.0)
-    if off.ndim == 3:
-        off = off.any(axis=2)
-    return np.asarray(off, dtype=np.uint8) * np.uint8(255)
+def light_changed_share(now: SmallImage, before: SmallImage) -> float:
+    """The share of the picture brightened or darkened by more than :data:`LIGHT_STEP`."""
+    step = np.abs(_ratio(now, before) - 1.0)
+    if step.ndim == 3:
+        step = step.max(axis=2)
+    return float(np.mean(step > LIGHT_STEP))
 
 
-def relit_field(
-    now: SmallImage,
-    before: SmallImage,
-    *,
-    threshold: int,
-    tolerance: float,
-    sigma: float,
-    most_pixels: int,
-) -> LightField | None:
-    """The change of light that turns ``before`` into ``now`` when nothing else changed
-    (at most ``most_pixels`` left unexplained); None when something in the scene did."""
-    field = light_field(now, before, sigma)
-    if unexplained(now, before, field, threshold, tolerance) > most_pixels:
-        return None
-    return field
-
-
-def in_light(image: SmallImage, field: LightField) -> SmallImage:
+def in_light(image: SmallImage, field: LightField | npt.NDArray[np.float32]) -> SmallImage:
     """``image`` as it looks under the change of light ``field``."""
     lit = np.clip(image.astype(np.float32) * field + 0.5, 0, 255)
     return np.asarray(lit, dtype=np.uint8)
@@ -91,16 +114,10 @@ def in_light(image: SmallImage, field: LightField) -> SmallImage:
 def overall_gain(now: SmallImage, before: SmallImage) -> npt.NDArray[np.float32]:
     """The brightening of the whole picture, per channel: the median ratio, which dice,
     a hand or an arm (less than half of the picture) do not sway."""
-    ratio = (now.astype(np.float32) + 1.0) / (before.astype(np.float32) + 1.0)
+    ratio = _ratio(now[::2, ::2], before[::2, ::2])  # every fourth pixel is plenty
     if ratio.ndim == 2:
         return np.asarray([np.median(ratio)], dtype=np.float32)
     return np.asarray(np.median(ratio.reshape(-1, ratio.shape[2]), axis=0), dtype=np.float32)
-
-
-Warp = npt.NDArray[np.float32]
-
-#: Moves of the picture smaller than this (pixels) are taken for no move at all.
-MOVED_PX = 0.1
 
 
 def _grey(image: SmallImage) -> npt.NDArray[np.float32]:
@@ -108,12 +125,17 @@ def _grey(image: SmallImage) -> npt.NDArray[np.float32]:
     return np.asarray(grey, dtype=np.float32)
 
 
-def registration(now: SmallImage, before: SmallImage) -> Warp | None:
+def registration(now: SmallImage, before: SmallImage, *, shifted_only: bool = False
+                 ) -> Warp | None:
     """The turn and shift (a 2x3 matrix) that line ``before`` up with ``now``, as a
     camera knocked on its mount turns and shifts the picture; None where the two
-    pictures cannot be lined up."""
+    pictures cannot be lined up (with ``shifted_only``, also where they are not
+    shifted against each other at all: the quick answer for dice thrown into a still
+    picture, which misses a camera only turned about its own axis)."""
     a, b = _grey(before), _grey(now)
     (dx, dy), _ = cv2.phaseCorrelate(a, b)
+    if shifted_only and math.hypot(dx, dy) < MOVED_PX / 2:
+        return None
     warp = np.asarray([[1.0, 0.0, dx], [0.0, 1.0, dy]], dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4)
     try:
@@ -178,23 +200,24 @@ def same_scene(
     *,
     threshold: int,
     tolerance: float,
-    sigma: float,
     most_pixels: int,
 ) -> SameScene | None:
     """How ``now`` shows just what ``before`` showed, under other light or with the
-    camera knocked a little; None when something in the scene changed."""
-    field = relit_field(now, before, threshold=threshold, tolerance=tolerance, sigma=sigma,
-                        most_pixels=most_pixels)
-    if field is not None:
-        return SameScene(field)
-    warp = registration(now, before)
+    camera knocked a little; None when something in the scene changed (at most
+    ``most_pixels`` may be left unexplained)."""
+    field = light_field(now, before)
+    if unexplained(now, before, field, threshold, tolerance) <= most_pixels:
+        if light_changed_share(now, before) >= LIGHT_SHARE:
+            return SameScene(field)
+        return None  # a few places changed, too faintly to stand out: dice, not light
+    warp = registration(now, before, shifted_only=True)
     if warp is None:
         return None
     moved_px = displacement(warp, now.shape)
     if moved_px < MOVED_PX:
         return None  # the camera did not move: something in the tray did
     before_lined_up = lined_up(before, warp)
-    field = light_field(now, before_lined_up, sigma)
+    field = light_field(now, before_lined_up)
     margin = unseen_edge(moved_px)
     if unexplained(now, before_lined_up, field, threshold, tolerance, margin) > most_pixels:
         return None

@@ -130,11 +130,9 @@ class WatcherConfig:
     nudge_growth: float = 0.25
     #: How fast the empty-tray reference follows slow light changes while the tray is empty.
     learn_rate: float = 0.05
-    #: A change of light is smooth over this many small-frame pixels; what it leaves
-    #: unexplained (more than ``same_fraction``) changed in the tray. (On synthetic
-    #: trays, lamps, tints and dimming leave at most 8 pixels, a die moved 125 or more.)
-    relit_sigma: float = 4.0
-    #: Share of a pixel's expected level it may be off by after a change of light.
+    #: Share of a pixel's expected level it may be off by after a change of light (see
+    #: ``einhorn_table.vision.relight``); more than ``same_fraction`` of the pixels off
+    #: means something changed in the tray.
     relit_tolerance: float = 0.15
     #: Overall change of brightness (per channel) from which on the empty tray's picture
     #: is brightened or darkened to match before anything is compared with it.
@@ -147,8 +145,6 @@ class WatcherConfig:
             raise WatcherError(f"pixel_threshold must be 1..254, not {self.pixel_threshold}")
         if not 0.0 <= self.learn_rate <= 1.0:
             raise WatcherError(f"learn_rate must be within 0..1, not {self.learn_rate}")
-        if self.relit_sigma <= 0:
-            raise WatcherError(f"relit_sigma must be more than 0, not {self.relit_sigma}")
         if self.nudge_growth < 0:
             raise WatcherError(f"nudge_growth must be 0 or more, not {self.nudge_growth}")
 
@@ -207,6 +203,9 @@ class RollWatcher:
         self._hand_seen = False
         self._settled_small: SmallImage | None = None
         self._settled_occupied: SmallImage | None = None
+        #: The still spell (its anchor frame) already looked at for other light or a
+        #: knocked camera.
+        self._looked_again_at: SmallImage | None = None
         if reference is not None:
             self.set_reference(reference)
 
@@ -379,12 +378,18 @@ class RollWatcher:
         self, small: SmallImage, t: float, frame: BgrImage | None
     ) -> list[WatchEvent]:
         """The tray has been still for long enough: decide what the motion was."""
-        unchanged = self._seen_otherwise(small, t, frame)
-        if unchanged:
-            return unchanged
-        self._follow_overall_light(small)
-        if self._arm_in_view(small) and not self._follow_knocked_camera(small):
-            return []  # a hand held still over the tray: wait until it leaves
+        if self._anchor is not self._looked_again_at:
+            # Once per still spell (a hand held still is looked at again every frame):
+            # the same tray seen otherwise, and the empty tray following the light.
+            self._looked_again_at = self._anchor
+            unchanged = self._seen_otherwise(small, t, frame)
+            if unchanged:
+                return unchanged
+            self._follow_overall_light(small)
+            if self._arm_in_view(small) and not self._follow_knocked_camera(small):
+                return []  # a hand held still over the tray: wait until it leaves
+        elif self._arm_in_view(small):
+            return []
         occupied, mask = self._occupied(small)
         started = self._motion_started_at
         came_from = self._came_from
@@ -441,8 +446,7 @@ class RollWatcher:
         if cv2.countNonZero(changed_mask(small, before, cfg.pixel_threshold)) <= most:
             return []  # the light did not change (the same dice, or the empty tray)
         scene = same_scene(small, before, threshold=cfg.pixel_threshold,
-                           tolerance=cfg.relit_tolerance, sigma=cfg.relit_sigma,
-                           most_pixels=most)
+                           tolerance=cfg.relit_tolerance, most_pixels=most)
         if scene is None:
             return []
         if settled:
