@@ -393,7 +393,8 @@ def _knocked(image: np.ndarray, dx: float, dy: float, turn: float = 0.0) -> np.n
                                      borderMode=cv2.BORDER_REPLICATE), dtype=np.uint8)
 
 
-@pytest.mark.parametrize(("dx", "dy", "turn"), [(2, 1, 0.0), (8, -4, 0.0), (0, 0, 1.0)])
+@pytest.mark.parametrize(("dx", "dy", "turn"),
+                         [(2, 1, 0.0), (8, -4, 0.0), (16, 8, 0.0), (0, 0, 1.0)])
 def test_a_camera_knocked_over_dice_lying_is_no_roll_and_rolls_go_on(
     dx: float, dy: float, turn: float,
 ) -> None:

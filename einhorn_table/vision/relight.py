@@ -136,7 +136,8 @@ def registration(now: SmallImage, before: SmallImage, *, shifted_only: bool = Fa
     (dx, dy), _ = cv2.phaseCorrelate(a, b)
     if shifted_only and math.hypot(dx, dy) < MOVED_PX / 2:
         return None
-    warp = np.asarray([[1.0, 0.0, dx], [0.0, 1.0, dy]], dtype=np.float32)
+    # ECC's matrix maps ``now``'s pixels onto ``before``'s: the shift taken back.
+    warp = np.asarray([[1.0, 0.0, -dx], [0.0, 1.0, -dy]], dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4)
     try:
         _, found = cv2.findTransformECC(b, a, warp, cv2.MOTION_EUCLIDEAN, criteria)
