@@ -25,7 +25,7 @@ from einhorn_table.screen.view_model import build_view
 from einhorn_table.stations.gesture_table import Context
 from einhorn_table.table.controller import Seat, Shown, TableController
 from einhorn_table.table.doubt import DoubtKind
-from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Nudged, Settled
+from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, NotRolled, Settled
 
 U, W, E, D = Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
 
@@ -107,7 +107,7 @@ def test_dice_left_lying_and_bumped_do_not_lock_the_next_call() -> None:
     assert c.roller() == 1 and not c.call_locked
     c.on_tray(MotionStarted(5.0))
     assert c.call_locked and c.tray_busy  # it might have been Ben's throw
-    c.on_tray(Nudged(5.6))
+    c.on_tray(NotRolled(5.6))
     assert not c.call_locked and not c.tray_busy
     c.on_gesture(tap(1, W, 6.0))
     assert c.call_draft is Category.WUNSCH and c.notice is None
@@ -154,7 +154,7 @@ def test_a_question_about_a_roll_stands_when_the_dice_are_only_moved() -> None:
     c.on_gesture(tap(0, E))  # the first die is entered as read
     c.on_tray(MotionStarted(5.0))
     assert c.pending is None  # it might have been a new roll
-    c.on_tray(Nudged(5.6))
+    c.on_tray(NotRolled(5.6))
     assert c.pending is pending and c.entry is not None and c.entry.position == 1
     assert c.notice is not None
     assert c.notice.text == "The dice were not rolled again: the question stands."
@@ -169,10 +169,10 @@ def test_a_camera_moved_a_little_is_told_and_the_table_goes_on() -> None:
     c, _ = started()
     roll(c, [2, 2, 3])
     c.on_tray(MotionStarted(5.0))
-    c.on_tray(Nudged(5.6, camera_moved_px=1.5))  # a wobble: nothing to say
+    c.on_tray(NotRolled(5.6, camera_moved_px=1.5))  # a wobble: nothing to say
     assert c.notice is None and not c.call_locked
     c.on_tray(MotionStarted(7.0))
-    c.on_tray(Nudged(7.6, camera_moved_px=12.0))
+    c.on_tray(NotRolled(7.6, camera_moved_px=12.0))
     assert c.notice is not None and c.notice.text.startswith("The camera moved a little")
     assert "calibrate again" in c.notice.text
     assert not c.call_locked and c.roller() == 1
@@ -184,7 +184,7 @@ def test_an_undo_while_the_dice_move_stands_after_a_nudge() -> None:
     c.on_tray(MotionStarted(5.0))
     c.on_gesture(chord(1, U, D, 5.2))  # Ana's roll is taken back while the dice move
     assert isinstance(r.items[-1], Undo)
-    c.on_tray(Nudged(5.6))
+    c.on_tray(NotRolled(5.6))
     assert c.roller() == 0 and c.call_locked, "Ana's call stays locked: her dice moved"
 
 

@@ -12,7 +12,7 @@ from einhorn_table.adapters.clock import FakeClock
 from einhorn_table.adapters.vision_tray import REOPEN_SECONDS, VisionTray
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Frame
-from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, Nudged, Settled
+from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, NotRolled, Settled
 from einhorn_table.vision.results import DieReading, FrameReading
 
 if TYPE_CHECKING:
@@ -205,7 +205,7 @@ def test_dice_bumped_after_a_roll_are_told_apart_from_the_next_roll() -> None:
     for t in times:
         clock.now = t
         told += [e for e in tray.poll() if not isinstance(e, MotionStarted)]
-    assert [type(e).__name__ for e in told] == ["Settled", "Nudged", "Settled", "Settled"]
+    assert [type(e).__name__ for e in told] == ["Settled", "NotRolled", "Settled", "Settled"]
     rolls = [sorted(v for v in e.reading.values if v is not None)
              for e in told if isinstance(e, Settled) and e.reading.dice]
     assert rolls == [[2, 3, 5], [4, 4, 6]]
@@ -271,7 +271,7 @@ def test_a_lamp_switched_on_and_a_hand_over_the_dice_are_no_rolls_and_rolls_go_o
         clock.now = t
         told += [e for e in tray.poll() if not isinstance(e, MotionStarted)]
     assert [type(e).__name__ for e in told] == [
-        "Settled", "Nudged", "Nudged", "Settled", "Settled"]
+        "Settled", "NotRolled", "NotRolled", "Settled", "Settled"]
     rolls = [sorted(v for v in e.reading.values if v is not None)
              for e in told if isinstance(e, Settled) and e.reading.dice]
     assert rolls == [[2, 3, 5], [4, 4, 6]]
@@ -301,9 +301,9 @@ def test_a_knocked_camera_is_told_with_how_far_it_moved_and_rolls_go_on() -> Non
     for t in times:
         clock.now = t
         told += [e for e in tray.poll() if not isinstance(e, MotionStarted)]
-    assert [type(e).__name__ for e in told] == ["Settled", "Nudged", "Settled", "Settled"]
+    assert [type(e).__name__ for e in told] == ["Settled", "NotRolled", "Settled", "Settled"]
     nudged = told[1]
-    assert isinstance(nudged, Nudged)
+    assert isinstance(nudged, NotRolled)
     assert nudged.camera_moved_px == pytest.approx(np.hypot(12, 6), rel=0.3)
     rolls = [sorted(v for v in e.reading.values if v is not None)
              for e in told if isinstance(e, Settled) and e.reading.dice]

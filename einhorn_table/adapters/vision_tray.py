@@ -23,7 +23,7 @@ from einhorn_table.table.events import (
     CameraBack,
     CameraLost,
     MotionStarted,
-    Nudged,
+    NotRolled,
     Settled,
     TrayEvent,
 )
@@ -128,7 +128,7 @@ class VisionTray:
                 image = getattr(event, "frame", None)
                 if self._lying is not None or kind == "nudged":
                     self._lying = frame.image if image is None else image
-                events.append(Nudged(t, self._camera_moved_px(event, frame.image)))
+                events.append(NotRolled(t, self._camera_moved_px(event, frame.image)))
             elif kind == "emptied":
                 self._lying = None
                 events.append(Settled(t, FrameReading(())))

@@ -48,7 +48,7 @@ from einhorn_table.table.events import (
     CameraBack,
     CameraLost,
     MotionStarted,
-    Nudged,
+    NotRolled,
     Settled,
     TrayEvent,
 )
@@ -93,7 +93,7 @@ class PendingRoll:
 
 @dataclass(frozen=True)
 class BeforeMotion:
-    """What the tray's motion undid, put back when the motion was only a nudge."""
+    """What the tray's motion undid, put back when nobody rolled after all."""
 
     #: How many lines the match had recorded when the motion started.
     recorded: int
@@ -278,8 +278,8 @@ class TableController:
             self.camera_lost = None
         elif isinstance(event, MotionStarted):
             self._motion(event)
-        elif isinstance(event, Nudged):
-            self._nudged(event)
+        elif isinstance(event, NotRolled):
+            self._not_rolled(event)
         else:
             self._settled(event)
 
@@ -293,7 +293,7 @@ class TableController:
             self.pending = None  # the doubtful dice are rolled again
             self.entry = None
 
-    def _nudged(self, event: Nudged) -> None:
+    def _not_rolled(self, event: NotRolled) -> None:
         """The tray lies still again and nobody rolled (dice moved a little, a hand
         over them, other light): what the motion changed is put back (the next roller's
         call is free again, a question about the roll stands), unless something was

@@ -29,7 +29,7 @@ class Settled:
 
 
 @dataclass(frozen=True)
-class Nudged:
+class NotRolled:
     """The tray lies still again, and nobody rolled: dice lying there were moved a
     little, a hand passed over them, the light changed, or the camera was knocked."""
 
@@ -53,4 +53,4 @@ class CameraBack:
     time: float
 
 
-TrayEvent = MotionStarted | Settled | Nudged | CameraLost | CameraBack
+TrayEvent = MotionStarted | Settled | NotRolled | CameraLost | CameraBack
