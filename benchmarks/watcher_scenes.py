@@ -23,53 +23,22 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from einhorn_table.vision.synth import DICE_PALETTE, DICE_PALETTE_NAMES, HandPose, SynthTable
+from einhorn_table.vision.synth import (
+    DICE_PALETTE,
+    DICE_PALETTE_NAMES,
+    LIGHT_CHANGES,
+    HandPose,
+    SynthTable,
+    knocked,
+)
 from einhorn_table.vision.watcher import RollWatcher
 
 Image = npt.NDArray[np.uint8]
 FPS = 30.0
-LIGHTS: dict[str, Callable[[Image], Image]] = {}
 
 
-def _light(name: str) -> Callable[[Callable[[Image], Image]], Callable[[Image], Image]]:
-    def register(change: Callable[[Image], Image]) -> Callable[[Image], Image]:
-        LIGHTS[name] = change
-        return change
-    return register
-
-
-def _scaled(image: Image, factor: npt.NDArray[np.float32] | float) -> Image:
-    return np.asarray(np.clip(image.astype(np.float32) * factor, 0, 255), dtype=np.uint8)
-
-
-@_light("dimmed by a fifth")
-def _dimmer(image: Image) -> Image:
-    return _scaled(image, 0.8)
-
-
-@_light("brighter by 15 %")
-def _brighter(image: Image) -> Image:
-    return _scaled(image, 1.15)
-
-
-@_light("warmer lamp")
-def _warmer(image: Image) -> Image:
-    return _scaled(image, np.asarray([0.85, 0.95, 1.1], np.float32))
-
-
-@_light("lamp at one side")
-def _side(image: Image) -> Image:
-    return _scaled(image, np.linspace(1.2, 0.8, image.shape[1], dtype=np.float32)[None, :, None])
-
-
-def knocked(dx: float, dy: float, turn: float = 0.0) -> Callable[[Image], Image]:
-    def move(image: Image) -> Image:
-        height, width = image.shape[:2]
-        matrix = cv2.getRotationMatrix2D((width / 2, height / 2), turn, 1.0)
-        matrix[:, 2] += np.asarray((dx, dy), dtype=matrix.dtype)
-        return np.asarray(cv2.warpAffine(image, matrix, (width, height),
-                                         borderMode=cv2.BORDER_REPLICATE), dtype=np.uint8)
-    return move
+def knocked_by(dx: float, dy: float, turn: float = 0.0) -> Callable[[Image], Image]:
+    return lambda image: knocked(image, dx, dy, turn)
 
 
 def told(images: Iterable[Image]) -> list[str]:
@@ -116,7 +85,7 @@ def _then_a_roll(table: SynthTable, change: Callable[[Image], Image]) -> list[Im
 
 def changed_views(seeds: int) -> list[tuple[str, int, int]]:
     rows = []
-    for name, change in LIGHTS.items():
+    for name, change in LIGHT_CHANGES.items():
         empty = lying = tumbling = 0
         for seed in range(seeds):
             table = SynthTable(100 + seed)
@@ -135,7 +104,7 @@ def changed_views(seeds: int) -> list[tuple[str, int, int]]:
         rows.append((f"{name}, over dice lying: no roll, then the next one", lying, seeds))
         rows.append((f"{name}, while the dice tumble: a roll", tumbling, seeds))
     for dx, dy, turn in ((2, 1, 0.0), (4, -2, 0.0), (8, 4, 0.0), (16, -8, 0.0), (0, 0, 1.0)):
-        change = knocked(dx, dy, turn)
+        change = knocked_by(dx, dy, turn)
         right = 0
         for seed in range(seeds):
             table = SynthTable(200 + seed)

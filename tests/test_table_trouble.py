@@ -1,4 +1,6 @@
-"""Bad moments: the camera drops out and comes back, the screen is unplugged."""
+"""Bad moments: the camera drops out and comes back, the screen is unplugged, the
+companion restarts with dice in the tray, dice are pushed or thrown beside others, a
+lamp goes on, the camera is knocked."""
 
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Frame
 from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, NotRolled, Settled
 from einhorn_table.vision.results import DieReading, FrameReading
+from einhorn_table.vision.synth import HandPose, SynthTable, knocked, relit
 
 if TYPE_CHECKING:
     from einhorn_table.ports import Image
+    from einhorn_table.table.events import TrayEvent
 
 
 class FlakySource:
@@ -167,7 +171,6 @@ def test_a_restart_with_dice_lying_in_the_tray_loses_no_roll() -> None:
     """The companion starts (after a power cut) with the last roll's dice still in the
     tray; they are taken out and the next player rolls: that roll is read."""
     from einhorn_table.adapters.vision_tray import make_reader, make_watcher
-    from einhorn_table.vision.synth import SynthTable
 
     table = SynthTable(seed=1, players=1)
     table.roll_sequence([2, 3, 4], settle_frames=30)  # the dice there when the power went
@@ -185,30 +188,38 @@ def test_a_restart_with_dice_lying_in_the_tray_loses_no_roll() -> None:
     assert values[-1] == [1, 6, 6], values
 
 
+def _told(table: SynthTable, images: list[Image]) -> list[TrayEvent]:
+    """What the tray tells the controller of ``images`` (played back at the synthetic
+    table's frame rate through the real watcher and reader), motion starts left out."""
+    from einhorn_table.adapters.vision_tray import make_reader, make_watcher
+
+    times = table.frame_times(len(images))
+    clock = FakeClock(0.0)
+    tray = VisionTray(Recording(images, times), make_watcher(), make_reader(), clock)
+    told: list[TrayEvent] = []
+    for t in times:
+        clock.now = t
+        told += [e for e in tray.poll() if not isinstance(e, MotionStarted)]
+    return told
+
+
+def _rolls(told: list[TrayEvent]) -> list[list[int]]:
+    return [sorted(v for v in e.reading.values if v is not None)
+            for e in told if isinstance(e, Settled) and e.reading.dice]
+
+
 def test_dice_bumped_after_a_roll_are_told_apart_from_the_next_roll() -> None:
     """The camera sees a roll, then a finger pushing one of its dice, then the next
-    player's roll: the tray reports the push as a nudge (the controller reads nothing
+    player's roll: the tray reports the push as no roll (the controller reads nothing
     into it) and both rolls as settled, read right."""
-    from einhorn_table.adapters.vision_tray import make_reader, make_watcher
-    from einhorn_table.vision.synth import SynthTable
-
     table = SynthTable(seed=4, players=2)
     frames = (table.roll_sequence([2, 3, 5], player=0, settle_frames=30)
               + table.nudge_sequence(1, settle_frames=30, hand=True, player=1)
               + table.clear_sequence(player=1)
               + table.roll_sequence([6, 4, 4], player=1, settle_frames=30))
-    times = table.frame_times(len(frames))
-    clock = FakeClock(0.0)
-    tray = VisionTray(Recording([f.image for f in frames], times), make_watcher(),
-                      make_reader(), clock)
-    told = []
-    for t in times:
-        clock.now = t
-        told += [e for e in tray.poll() if not isinstance(e, MotionStarted)]
+    told = _told(table, [f.image for f in frames])
     assert [type(e).__name__ for e in told] == ["Settled", "NotRolled", "Settled", "Settled"]
-    rolls = [sorted(v for v in e.reading.values if v is not None)
-             for e in told if isinstance(e, Settled) and e.reading.dice]
-    assert rolls == [[2, 3, 5], [4, 4, 6]]
+    assert _rolls(told) == [[2, 3, 5], [4, 4, 6]]
 
 
 @pytest.mark.parametrize("seed", [1, 3])
@@ -217,9 +228,6 @@ def test_dice_thrown_beside_the_last_roll_are_read_without_the_dice_left_lying(
 ) -> None:
     """Ben throws his blue dice while Ana's red ones still lie in the tray: his roll is
     his three dice, not six dice to ask about."""
-    from einhorn_table.adapters.vision_tray import make_reader, make_watcher
-    from einhorn_table.vision.synth import HandPose, SynthTable
-
     table = SynthTable(seed=seed, players=2)
     red, blue = (200, 30, 40), (30, 60, 200)
     frames = table.roll_sequence([2, 3, 5], colors=[red] * 3, settle_frames=30)
@@ -233,16 +241,8 @@ def test_dice_thrown_beside_the_last_roll_are_read_without_the_dice_left_lying(
     pose = HandPose(tip=(320.0, 240.0), direction=(0.0, -1.0), width=96.0, skin=table.skin)
     frames += [table.render(left, hand=pose) for _ in range(8)]
     frames += [table.render(left + new) for _ in range(30)]
-    times = table.frame_times(len(frames))
-    clock = FakeClock(0.0)
-    tray = VisionTray(Recording([f.image for f in frames], times), make_watcher(),
-                      make_reader(), clock)
-    settled = []
-    for t in times:
-        clock.now = t
-        settled += [e for e in tray.poll() if isinstance(e, Settled)]
-    assert [sorted(v for v in e.reading.values if v is not None) for e in settled] == [
-        [2, 3, 5], [4, 4, 6]]
+    settled = [e for e in _told(table, [f.image for f in frames]) if isinstance(e, Settled)]
+    assert _rolls(settled) == [[2, 3, 5], [4, 4, 6]]
     assert all(die.color[2] > die.color[0] for die in settled[1].reading.dice)  # blue
 
 
@@ -250,61 +250,27 @@ def test_a_lamp_switched_on_and_a_hand_over_the_dice_are_no_rolls_and_rolls_go_o
     """After Ana's roll a hand passes over her dice and then the lamp goes on (the Pi
     camera's exposure is locked, so every pixel changes): the tray tells the
     controller that nobody rolled, each time, and Ben's roll under the lamp is read."""
-    from einhorn_table.adapters.vision_tray import make_reader, make_watcher
-    from einhorn_table.vision.synth import SynthTable
-
-    def lamp(image: Image) -> Image:
-        return np.clip(image.astype(np.float32) * 1.15, 0, 255).astype(np.uint8)
-
     table = SynthTable(seed=5, players=2)
     images = [f.image for f in table.roll_sequence([2, 3, 5], player=0, settle_frames=30)]
     images += [f.image for f in table.hand_pass_sequence(settle_frames=30)]
-    images += [lamp(f.image) for f in table.settled_frames(30)]
-    images += [lamp(f.image) for f in table.clear_sequence(player=1)]
-    images += [lamp(f.image) for f in table.roll_sequence([6, 4, 4], player=1,
-                                                          settle_frames=30)]
-    times = table.frame_times(len(images))
-    clock = FakeClock(0.0)
-    tray = VisionTray(Recording(images, times), make_watcher(), make_reader(), clock)
-    told = []
-    for t in times:
-        clock.now = t
-        told += [e for e in tray.poll() if not isinstance(e, MotionStarted)]
+    later = (table.settled_frames(30) + table.clear_sequence(player=1)
+             + table.roll_sequence([6, 4, 4], player=1, settle_frames=30))
+    images += [relit(f.image, "brighter by 15 %") for f in later]
+    told = _told(table, images)
     assert [type(e).__name__ for e in told] == [
         "Settled", "NotRolled", "NotRolled", "Settled", "Settled"]
-    rolls = [sorted(v for v in e.reading.values if v is not None)
-             for e in told if isinstance(e, Settled) and e.reading.dice]
-    assert rolls == [[2, 3, 5], [4, 4, 6]]
+    assert _rolls(told) == [[2, 3, 5], [4, 4, 6]]
 
 
 def test_a_knocked_camera_is_told_with_how_far_it_moved_and_rolls_go_on() -> None:
-    import cv2
-
-    from einhorn_table.adapters.vision_tray import make_reader, make_watcher
-    from einhorn_table.vision.synth import SynthTable
-
-    def knocked(image: Image) -> Image:
-        shift = np.float32([[1, 0, 12], [0, 1, -6]])
-        return np.asarray(cv2.warpAffine(image, shift, (image.shape[1], image.shape[0]),
-                                         borderMode=cv2.BORDER_REPLICATE), dtype=np.uint8)
-
     table = SynthTable(seed=6, players=2)
     images = [f.image for f in table.roll_sequence([2, 3, 5], player=0, settle_frames=30)]
-    images += [knocked(f.image) for f in table.settled_frames(30)]
-    images += [knocked(f.image) for f in table.clear_sequence(player=1)]
-    images += [knocked(f.image) for f in table.roll_sequence([6, 4, 4], player=1,
-                                                             settle_frames=30)]
-    times = table.frame_times(len(images))
-    clock = FakeClock(0.0)
-    tray = VisionTray(Recording(images, times), make_watcher(), make_reader(), clock)
-    told = []
-    for t in times:
-        clock.now = t
-        told += [e for e in tray.poll() if not isinstance(e, MotionStarted)]
+    later = (table.settled_frames(30) + table.clear_sequence(player=1)
+             + table.roll_sequence([6, 4, 4], player=1, settle_frames=30))
+    images += [knocked(f.image, 12, -6) for f in later]
+    told = _told(table, images)
     assert [type(e).__name__ for e in told] == ["Settled", "NotRolled", "Settled", "Settled"]
-    nudged = told[1]
-    assert isinstance(nudged, NotRolled)
-    assert nudged.camera_moved_px == pytest.approx(np.hypot(12, 6), rel=0.3)
-    rolls = [sorted(v for v in e.reading.values if v is not None)
-             for e in told if isinstance(e, Settled) and e.reading.dice]
-    assert rolls == [[2, 3, 5], [4, 4, 6]]
+    not_rolled = told[1]
+    assert isinstance(not_rolled, NotRolled)
+    assert not_rolled.camera_moved_px == pytest.approx(np.hypot(12, 6), rel=0.3)
+    assert _rolls(told) == [[2, 3, 5], [4, 4, 6]]

@@ -3,12 +3,11 @@ moved, on synthetic trays."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
 from einhorn_table.vision.relight import SameScene, same_scene
-from einhorn_table.vision.synth import SynthTable
+from einhorn_table.vision.synth import SynthTable, knocked
 from einhorn_table.vision.watcher import shrink
 
 SETTINGS = {"threshold": 12, "tolerance": 0.15, "most_pixels": 23}
@@ -18,14 +17,6 @@ def _tray(seed: int) -> tuple[SynthTable, np.ndarray]:
     table = SynthTable(seed)
     table.roll_sequence([2, 3, 5], settle_frames=1)
     return table, table.settled_frames(1)[0].image
-
-
-def _knocked(image: np.ndarray, dx: float, dy: float, turn: float = 0.0) -> np.ndarray:
-    height, width = image.shape[:2]
-    matrix = cv2.getRotationMatrix2D((width / 2, height / 2), turn, 1.0)
-    matrix[:, 2] += (dx, dy)
-    return np.asarray(cv2.warpAffine(image, matrix, (width, height),
-                                     borderMode=cv2.BORDER_REPLICATE), dtype=np.uint8)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -41,7 +32,7 @@ def test_other_light_is_the_same_scene_without_a_move(seed: int) -> None:
 @pytest.mark.parametrize(("dx", "dy", "turn"), [(8, -4, 0.0), (-16, 6, 0.0), (0, 0, 1.5)])
 def test_a_knocked_camera_is_the_same_scene_moved(dx: float, dy: float, turn: float) -> None:
     table, before = _tray(3)
-    now = _knocked(table.settled_frames(1)[0].image, dx, dy, turn)
+    now = knocked(table.settled_frames(1)[0].image, dx, dy, turn)
     scene = same_scene(shrink(now), shrink(before), **SETTINGS)
     assert scene is not None and scene.warp is not None
     # 640x480 shrunk to 160x120: a quarter of the camera's pixels.
@@ -54,5 +45,5 @@ def test_a_die_moved_is_no_scene_seen_otherwise(seed: int) -> None:
     table, before = _tray(seed)
     nudged = table.nudge_sequence(0, settle_frames=1)[-1].image
     assert same_scene(shrink(nudged), shrink(before), **SETTINGS) is None
-    knocked_too = _knocked(nudged, 8, 4)
+    knocked_too = knocked(nudged, 8, 4)
     assert same_scene(shrink(knocked_too), shrink(before), **SETTINGS) is None

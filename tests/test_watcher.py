@@ -8,7 +8,14 @@ import cv2
 import numpy as np
 import pytest
 
-from einhorn_table.vision.synth import HandPose, SynthFrame, SynthTable
+from einhorn_table.vision.synth import (
+    LIGHT_CHANGES,
+    HandPose,
+    SynthFrame,
+    SynthTable,
+    knocked,
+    relit,
+)
 from einhorn_table.vision.watcher import (
     EventKind,
     RollWatcher,
@@ -299,20 +306,10 @@ def test_light_slowly_drifting_over_the_empty_tray_is_no_motion() -> None:
 def _in_light(frame: SynthFrame, light: str) -> np.ndarray:
     """The frame under other light: the Pi camera's exposure and colour are locked, so a
     lamp switched on changes every pixel."""
-    image = frame.image.astype(np.float32)
-    width = image.shape[1]
-    if light == "dimmer":
-        image *= 0.8
-    elif light == "brighter":
-        image *= 1.15
-    elif light == "warmer":
-        image *= np.array([0.85, 0.95, 1.1], np.float32)  # BGR: less blue, more red
-    elif light == "lamp at one side":
-        image *= np.linspace(1.2, 0.8, width, dtype=np.float32)[None, :, None]
-    return np.clip(image, 0, 255).astype(np.uint8)
+    return relit(frame.image, light)
 
 
-LIGHTS = ["dimmer", "brighter", "warmer", "lamp at one side"]
+LIGHTS = list(LIGHT_CHANGES)
 
 
 def _feed_images(watcher: RollWatcher, images: list[np.ndarray]) -> list[EventKind]:
@@ -358,7 +355,7 @@ def test_a_lamp_switched_on_over_dice_lying_is_no_new_roll(light: str) -> None:
     assert watcher.state == TrayState.SETTLED
 
 
-@pytest.mark.parametrize("light", ["dimmer", "brighter", "warmer"])
+@pytest.mark.parametrize("light", ["dimmed by a fifth", "brighter by 15 %", "warmer lamp"])
 def test_a_lamp_switched_on_while_the_dice_tumble_is_a_roll(light: str) -> None:
     table = _table(seed=26)
     images = [table.empty().image for _ in range(10)]
@@ -378,19 +375,12 @@ def test_a_die_moved_under_other_light_is_not_taken_for_the_light() -> None:
     roll = [f.image for f in table.roll_sequence([2, 3, 5], settle_frames=20)]
     table.layout = table.layout[1:]
     hand = HandPose(tip=(160.0, 120.0), direction=(0.0, -1.0), width=48.0, skin=table.skin)
-    taken = [_in_light(table.render(table.layout, hand=hand), "dimmer") for _ in range(6)]
-    taken += [_in_light(f, "dimmer") for f in table.settled_frames(20)]
+    dimmed = "dimmed by a fifth"
+    taken = [_in_light(table.render(table.layout, hand=hand), dimmed) for _ in range(6)]
+    taken += [_in_light(f, dimmed) for f in table.settled_frames(20)]
     watcher = RollWatcher()
     kinds = _feed_images(watcher, roll + taken)
     assert kinds[-1] in (EventKind.SETTLED, EventKind.NUDGED), kinds
-
-
-def _knocked(image: np.ndarray, dx: float, dy: float, turn: float = 0.0) -> np.ndarray:
-    height, width = image.shape[:2]
-    matrix = cv2.getRotationMatrix2D((width / 2, height / 2), turn, 1.0)
-    matrix[:, 2] += (dx, dy)
-    return np.asarray(cv2.warpAffine(image, matrix, (width, height),
-                                     borderMode=cv2.BORDER_REPLICATE), dtype=np.uint8)
 
 
 @pytest.mark.parametrize(("dx", "dy", "turn"),
@@ -403,9 +393,9 @@ def test_a_camera_knocked_over_dice_lying_is_no_roll_and_rolls_go_on(
     table = SynthTable(seed=28)  # full size: the knock in the camera's own pixels
     images = [table.empty().image for _ in range(10)]
     images += [f.image for f in table.roll_sequence([2, 3, 5], settle_frames=20)]
-    images += [_knocked(f.image, dx, dy, turn) for f in table.settled_frames(30)]
-    images += [_knocked(f.image, dx, dy, turn) for f in table.clear_sequence(empty_frames=20)]
-    images += [_knocked(f.image, dx, dy, turn)
+    images += [knocked(f.image, dx, dy, turn) for f in table.settled_frames(30)]
+    images += [knocked(f.image, dx, dy, turn) for f in table.clear_sequence(empty_frames=20)]
+    images += [knocked(f.image, dx, dy, turn)
                for f in table.roll_sequence([6, 6, 1], settle_frames=20)]
     watcher = RollWatcher()
     events = []
@@ -429,7 +419,7 @@ def test_a_camera_knocked_over_dice_lying_is_no_roll_and_rolls_go_on(
 def test_a_camera_knocked_over_the_empty_tray_is_no_roll() -> None:
     table = SynthTable(seed=29)
     images = [table.empty().image for _ in range(20)]
-    images += [_knocked(table.empty().image, -6, 3) for _ in range(30)]
+    images += [knocked(table.empty().image, -6, 3) for _ in range(30)]
     watcher = RollWatcher()
     assert _feed_images(watcher, images) == [EventKind.MOTION_STARTED, EventKind.UNCHANGED]
     assert watcher.state == TrayState.EMPTY

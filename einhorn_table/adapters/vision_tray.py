@@ -19,14 +19,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Clock, FrameSource
-from einhorn_table.table.events import (
-    CameraBack,
-    CameraLost,
-    MotionStarted,
-    NotRolled,
-    Settled,
-    TrayEvent,
-)
+from einhorn_table.table import events as tray
+from einhorn_table.table.events import TrayEvent
 from einhorn_table.vision.empty_tray import drop_unchanged
 from einhorn_table.vision.results import FrameReading
 from einhorn_table.vision.watcher import shrink
@@ -111,27 +105,27 @@ class VisionTray:
         if self.lost is not None:
             self.lost = None
             self._lying = None  # the camera may have been moved meanwhile
-            events.append(CameraBack(now))
+            events.append(tray.CameraBack(now))
         # The watcher works on the frames' own timeline; the controller on the clock's.
         for event in self.watcher.feed(frame.image, frame.timestamp):
             kind = str(getattr(event, "kind", ""))
             t = now
             if kind == "motion_started":
-                events.append(MotionStarted(t))
+                events.append(tray.MotionStarted(t))
             elif kind == "settled" and not getattr(event, "same_as_last", False):
                 image = getattr(event, "frame", None)
                 image = frame.image if image is None else image
-                events.append(Settled(t, self._read(image), image))
+                events.append(tray.Settled(t, self._read(image), image))
             elif kind in ("settled", "nudged", "unchanged"):
                 # No new roll: the same dice (a hand passed over them), moved a little,
                 # under other light or seen by a knocked camera.
                 image = getattr(event, "frame", None)
                 if self._lying is not None or kind == "nudged":
                     self._lying = frame.image if image is None else image
-                events.append(NotRolled(t, self._camera_moved_px(event, frame.image)))
+                events.append(tray.NotRolled(t, self._camera_moved_px(event, frame.image)))
             elif kind == "emptied":
                 self._lying = None
-                events.append(Settled(t, FrameReading(())))
+                events.append(tray.Settled(t, FrameReading(())))
         return events
 
     def _camera_moved_px(self, event: Any, image: Image) -> float:
@@ -170,7 +164,7 @@ class VisionTray:
             with contextlib.suppress(EinhornError, OSError, RuntimeError):
                 self.source.close()
             self._opened = False
-        return [CameraLost(now, reason)] if first else []
+        return [tray.CameraLost(now, reason)] if first else []
 
     def close(self) -> None:
         if self._opened:

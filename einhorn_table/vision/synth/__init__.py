@@ -1,13 +1,16 @@
 """The synthetic table: rendered camera frames of a dice tray, with ground truth.
 
 Use :class:`SynthTable` for frames and scenes; :class:`SynthFrame` and
-:class:`SynthDie` carry the truth (values, boxes, colours, phase, hand).
+:class:`SynthDie` carry the truth (values, boxes, colours, phase, hand);
+:func:`relit` and :func:`knocked` show a frame under other light or through a
+knocked camera.
 """
 
 from einhorn_table.vision.synth.dice import PIP_LAYOUT, DieLook, render_die
 from einhorn_table.vision.synth.hand import HandPose
 from einhorn_table.vision.synth.layout import PlacedDie
 from einhorn_table.vision.synth.palette import DICE_PALETTE, DICE_PALETTE_NAMES, pip_color_for
+from einhorn_table.vision.synth.seen_otherwise import LIGHT_CHANGES, knocked, relit
 from einhorn_table.vision.synth.table import SynthTable
 from einhorn_table.vision.synth.tray import TrayGeometry
 from einhorn_table.vision.synth.truth import PHASES, SynthDie, SynthError, SynthFrame
@@ -15,6 +18,7 @@ from einhorn_table.vision.synth.truth import PHASES, SynthDie, SynthError, Synth
 __all__ = [
     "DICE_PALETTE",
     "DICE_PALETTE_NAMES",
+    "LIGHT_CHANGES",
     "PHASES",
     "PIP_LAYOUT",
     "DieLook",
@@ -25,6 +29,8 @@ __all__ = [
     "SynthFrame",
     "SynthTable",
     "TrayGeometry",
+    "knocked",
     "pip_color_for",
+    "relit",
     "render_die",
 ]
