@@ -222,12 +222,12 @@ def test_dice_bumped_after_a_roll_are_told_apart_from_the_next_roll() -> None:
     assert _rolls(told) == [[2, 3, 5], [4, 4, 6]]
 
 
-@pytest.mark.parametrize("seed", [1, 3])
+@pytest.mark.parametrize(("seed", "light"), [(1, None), (3, None), (1, "brighter by 15 %")])
 def test_dice_thrown_beside_the_last_roll_are_read_without_the_dice_left_lying(
-    seed: int,
+    seed: int, light: str | None,
 ) -> None:
     """Ben throws his blue dice while Ana's red ones still lie in the tray: his roll is
-    his three dice, not six dice to ask about."""
+    his three dice, not six dice to ask about; also where a lamp went on as he threw."""
     table = SynthTable(seed=seed, players=2)
     red, blue = (200, 30, 40), (30, 60, 200)
     frames = table.roll_sequence([2, 3, 5], colors=[red] * 3, settle_frames=30)
@@ -239,9 +239,11 @@ def test_dice_thrown_beside_the_last_roll_are_read_without_the_dice_left_lying(
     else:
         pytest.fail("no room beside the dice left lying")
     pose = HandPose(tip=(320.0, 240.0), direction=(0.0, -1.0), width=96.0, skin=table.skin)
-    frames += [table.render(left, hand=pose) for _ in range(8)]
-    frames += [table.render(left + new) for _ in range(30)]
-    settled = [e for e in _told(table, [f.image for f in frames]) if isinstance(e, Settled)]
+    images = [f.image for f in frames]
+    throw = [table.render(left, hand=pose) for _ in range(8)]
+    throw += [table.render(left + new) for _ in range(30)]
+    images += [f.image if light is None else relit(f.image, light) for f in throw]
+    settled = [e for e in _told(table, images) if isinstance(e, Settled)]
     assert _rolls(settled) == [[2, 3, 5], [4, 4, 6]]
     assert all(die.color[2] > die.color[0] for die in settled[1].reading.dice)  # blue
 

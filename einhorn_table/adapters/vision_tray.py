@@ -22,6 +22,7 @@ from einhorn_table.ports import Clock, FrameSource
 from einhorn_table.table import events as tray
 from einhorn_table.table.events import TrayEvent
 from einhorn_table.vision.empty_tray import drop_unchanged
+from einhorn_table.vision.relight import in_light, overall_gain
 from einhorn_table.vision.results import FrameReading
 from einhorn_table.vision.watcher import shrink
 
@@ -151,9 +152,12 @@ class VisionTray:
         if lying is not None and reading.dice:
             # Dice just where they lay at the last rest were not thrown now (the last
             # player's, when the next one throws beside them): the roll is the others.
-            # Fewer than three dice left make the table ask.
+            # Fewer than three dice left make the table ask. (The last rest's picture
+            # is first brought to the light of this one, where a lamp went on meanwhile.)
             size = (reference.shape[1], reference.shape[0])
-            reading = drop_unchanged(reading, image, shrink(lying, size))
+            then = shrink(lying, size)
+            then = in_light(then, overall_gain(shrink(image, size), then))
+            reading = drop_unchanged(reading, image, then)
         return reading
 
     def _lose(self, reason: str, now: float) -> list[TrayEvent]:
