@@ -42,6 +42,9 @@ LIGHT_STEP = 0.03
 LIGHT_SHARE = 0.5
 #: Moves of the picture smaller than this (pixels) are taken for no move at all.
 MOVED_PX = 0.1
+#: A knock moves the picture by at most this share of its shorter side; a larger
+#: "move" is dice lined up with other dice, or a camera that needs setting back.
+MOST_MOVED_SHARE = 0.08
 
 
 def _ratio(now: SmallImage, before: SmallImage) -> npt.NDArray[np.float32]:
@@ -161,6 +164,23 @@ def unseen_edge(moved_px: float) -> int:
     return math.ceil(moved_px) + 2
 
 
+#: Pixels along the picture's edges that must have changed for a knocked camera (a
+#: knock moves the tray's walls and the table there; thrown dice never get there).
+EDGE_CHANGES = 6
+
+
+def _edge_changes(now: SmallImage, before: SmallImage, width: int, threshold: int) -> int:
+    """How many pixels within ``width`` of the picture's edges changed."""
+    off = off_mask(now, before.astype(np.float32), threshold, 0.0)
+    inner = off[width:-width, width:-width]
+    return int(np.count_nonzero(off)) - int(np.count_nonzero(inner))
+
+
+def a_knock(moved_px: float, shape: tuple[int, ...]) -> bool:
+    """Whether a move of the picture by ``moved_px`` is what a knocked camera does."""
+    return MOVED_PX <= moved_px <= MOST_MOVED_SHARE * min(shape[:2])
+
+
 def displacement(warp: Warp, shape: tuple[int, ...]) -> float:
     """How far ``warp`` moves the picture's farthest corner, in pixels."""
     height, width = shape[:2]
@@ -215,11 +235,13 @@ def same_scene(
     if warp is None:
         return None
     moved_px = displacement(warp, now.shape)
-    if moved_px < MOVED_PX:
-        return None  # the camera did not move: something in the tray did
+    if not a_knock(moved_px, now.shape):
+        return None  # the camera did not move (or not so): something in the tray did
+    margin = unseen_edge(moved_px)
+    if _edge_changes(now, before, margin, threshold) < EDGE_CHANGES:
+        return None  # the picture's edges lie still: dice moved, not the camera
     before_lined_up = lined_up(before, warp)
     field = light_field(now, before_lined_up)
-    margin = unseen_edge(moved_px)
     if unexplained(now, before_lined_up, field, threshold, tolerance, margin) > most_pixels:
         return None
     return SameScene(field, warp, moved_px)

@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from einhorn_table.errors import EinhornError
 from einhorn_table.vision.relight import (
-    MOVED_PX,
+    a_knock,
     displacement,
     in_light,
     lined_up,
@@ -353,7 +353,7 @@ class RollWatcher:
             return False
         moved = displacement(warp, small.shape)
         inset = unseen_edge(moved)  # what the camera newly sees there is not known
-        if moved < MOVED_PX or 2 * (inset + self.config.border) >= min(small.shape[:2]):
+        if not a_knock(moved, small.shape):
             return False
         lined = lined_up(self._reference, warp)
         lined = in_light(lined, overall_gain(small, lined))
