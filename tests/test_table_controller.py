@@ -107,8 +107,10 @@ def test_dice_left_lying_and_bumped_do_not_lock_the_next_call() -> None:
     assert c.roller() == 1 and not c.call_locked
     c.on_tray(MotionStarted(5.0))
     assert c.call_locked and c.tray_busy  # it might have been Ben's throw
+    settles = c.settles
     c.on_tray(NotRolled(5.6))
     assert not c.call_locked and not c.tray_busy
+    assert c.settles == settles + 1, "the tray came to rest: a bot that threw throws again"
     c.on_gesture(tap(1, W, 6.0))
     assert c.call_draft is Category.WUNSCH and c.notice is None
     roll(c, [4, 4, 1], BLUE, t=8.0)

@@ -299,6 +299,7 @@ class TableController:
         call is free again, a question about the roll stands), unless something was
         decided on the buttons meanwhile."""
         self.busy_since = None
+        self.settles += 1  # a bot whose throw this was throws again
         before, self.before_motion = self.before_motion, None
         if event.camera_moved_px >= CAMERA_MOVED_PX:
             self._say("The camera moved a little; the table goes on. If rolls are often "
