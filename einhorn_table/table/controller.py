@@ -92,9 +92,11 @@ class PendingRoll:
 
 
 @dataclass(frozen=True)
-class BeforeMotion:
-    """What the tray's motion undid, put back when nobody rolled after all."""
+class TrayMotion:
+    """Something moving in the tray: since when, and what the motion undid (put back
+    when nobody rolled after all)."""
 
+    since: float
     #: How many lines the match had recorded when the motion started.
     recorded: int
     call_locked: bool
@@ -181,8 +183,6 @@ class TableController:
     #: The call being made by the player to roll (before the dice move).
     call_draft: Category | None = None
     call_locked: bool = False
-    #: When the tray started moving, while it does (None: it lies still or empty).
-    busy_since: float | None = None
     pending: PendingRoll | None = None
     entry: DiceEntry | None = None
     cursor: int = 0
@@ -198,8 +198,8 @@ class TableController:
     settles: int = 0
     #: When the last game ended (the screen shows the game's end for a while).
     game_ended_at: float | None = None
-    #: What the tray's last motion changed, until the dice lie still again.
-    before_motion: BeforeMotion | None = None
+    #: What moves in the tray, until it lies still again (None: still or empty).
+    motion: TrayMotion | None = None
 
     def __post_init__(self) -> None:
         if [s.name for s in self.seats] != list(self.match.names):
@@ -220,7 +220,7 @@ class TableController:
     @property
     def tray_busy(self) -> bool:
         """Whether something moves in the tray (dice thrown, a hand)."""
-        return self.busy_since is not None
+        return self.motion is not None
 
     @property
     def seat_colours(self) -> list[RGB | None]:
@@ -284,9 +284,8 @@ class TableController:
             self._settled(event)
 
     def _motion(self, event: MotionStarted) -> None:
-        self.before_motion = BeforeMotion(len(self.match.record), self.call_locked,
-                                          self.pending, self.entry)
-        self.busy_since = event.time
+        self.motion = TrayMotion(event.time, len(self.match.record), self.call_locked,
+                                 self.pending, self.entry)
         if self.roller() is not None:
             self.call_locked = True  # rules 4.1: the call is locked when the dice move
         if self.pending is not None:
@@ -298,10 +297,10 @@ class TableController:
         over them, other light): what the motion changed is put back (the next roller's
         call is free again, a question about the roll stands), unless something was
         decided on the buttons meanwhile."""
-        self.busy_since = None
         self.settles += 1  # a bot whose throw this was throws again
-        before, self.before_motion = self.before_motion, None
-        if event.camera_moved_px >= CAMERA_MOVED_PX:
+        before, self.motion = self.motion, None
+        knocked = event.camera_moved_px >= CAMERA_MOVED_PX
+        if knocked:
             self._say("The camera moved a little; the table goes on. If rolls are often "
                       "asked about from now on, set it back or calibrate again.", event.time)
         if before is None or before.recorded != len(self.match.record):
@@ -309,13 +308,12 @@ class TableController:
         self.call_locked = before.call_locked
         if before.pending is not None and self.pending is None:
             self.pending, self.entry = before.pending, before.entry
-            if event.camera_moved_px < CAMERA_MOVED_PX:
+            if not knocked:
                 self._say("The dice were not rolled again: the question stands.",
                           event.time, before.pending.roller)
 
     def _settled(self, event: Settled) -> None:
-        self.busy_since = None
-        self.before_motion = None
+        self.motion = None
         self.settles += 1
         reading = event.reading
         if not reading.dice:
@@ -609,7 +607,7 @@ class TableController:
         request to keep hands out of view while the tray has not lain still for long."""
         if self.notice is not None and now - self.notice.time < NOTICE_SECONDS:
             return self.notice.text
-        if self.busy_since is not None and now - self.busy_since >= STILL_WAIT_SECONDS \
+        if self.motion is not None and now - self.motion.since >= STILL_WAIT_SECONDS \
                 and self.camera_lost is None:
             return ("Waiting for the tray to lie still: please keep hands and dice cups "
                     "out of the camera's view. If nothing is in view, take the dice out "

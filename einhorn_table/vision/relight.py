@@ -108,7 +108,7 @@ def light_changed_share(now: SmallImage, before: SmallImage) -> float:
     return float(np.mean(step > LIGHT_STEP))
 
 
-def in_light(image: SmallImage, field: LightField | npt.NDArray[np.float32]) -> SmallImage:
+def in_light(image: SmallImage, field: LightField) -> SmallImage:
     """``image`` as it looks under the change of light ``field``."""
     lit = np.clip(image.astype(np.float32) * field + 0.5, 0, 255)
     return np.asarray(lit, dtype=np.uint8)

@@ -42,6 +42,7 @@ import numpy.typing as npt
 
 from einhorn_table.errors import EinhornError
 from einhorn_table.vision.relight import (
+    SameScene,
     a_knock,
     displacement,
     in_light,
@@ -352,15 +353,13 @@ class RollWatcher:
         if warp is None:
             return False
         moved = displacement(warp, small.shape)
-        inset = unseen_edge(moved)  # what the camera newly sees there is not known
         if not a_knock(moved, small.shape):
             return False
-        lined = lined_up(self._reference, warp)
-        lined = in_light(lined, overall_gain(small, lined))
-        if self._arm_in_view(small, lined, inset):
+        gain = overall_gain(small, lined_up(self._reference, warp))
+        followed = SameScene(gain, warp, moved).apply(self._reference, small)
+        # (Within the unseen edge ``followed`` is this frame: look in from there.)
+        if self._arm_in_view(small, followed, unseen_edge(moved)):
             return False  # still different in from the edge: an arm
-        followed = small.copy()
-        followed[inset:-inset, inset:-inset] = lined[inset:-inset, inset:-inset]
         self.set_reference(followed)
         return True
 
