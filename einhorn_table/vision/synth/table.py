@@ -41,7 +41,7 @@ from einhorn_table.vision.synth.palette import (
     SKIN_TONES,
     TRAY_FELT,
 )
-from einhorn_table.vision.synth.tray import TrayGeometry, render_tray
+from einhorn_table.vision.synth.tray import TRAY_MARGIN, TrayGeometry, render_tray
 from einhorn_table.vision.synth.truth import PHASES, SynthDie, SynthError, SynthFrame
 
 # SynthTable's own; the truth types are re-exported for code that imported them from here.
@@ -61,7 +61,9 @@ class SynthTable:
     few percent off); ``tray_color`` is the felt's RGB;
     ``camera_height`` is the camera's height above the tray floor in frame widths:
     dice away from the middle show the sides that face it, as in real overhead
-    photos (None: every die seen from straight above, only its top face).
+    photos (None: every die seen from straight above, only its top face);
+    ``tray_margin`` is how much table shows around the tray, as a share of the
+    frame's shorter side.
     """
 
     def __init__(
@@ -77,6 +79,7 @@ class SynthTable:
         die_size: int | None = None,
         tray_color: tuple[int, int, int] = TRAY_FELT,
         camera_height: float | None = 2.5,
+        tray_margin: float = TRAY_MARGIN,
     ) -> None:
         width, height = size
         if width < 64 or height < 48:
@@ -126,7 +129,10 @@ class SynthTable:
         self.perspective = Perspective(
             width, height, None if camera_height is None else camera_height * width
         )
-        self.tray = render_tray(width, height, self.np_rng, felt=tray_color, lighting=lighting)
+        if not 0.0 <= tray_margin <= 0.2:
+            raise SynthError(f"tray_margin {tray_margin} is outside 0..0.2 of the frame")
+        self.tray = render_tray(width, height, self.np_rng, felt=tray_color, lighting=lighting,
+                                margin_share=tray_margin)
         self.placer = Placer(self.tray.geometry.floor, self.perspective, self.rng, self.die_size)
         self.skin = SKIN_TONES[self.rng.randrange(len(SKIN_TONES))]
         self._noise_bank = self._make_noise_bank(noise)
@@ -342,6 +348,26 @@ class SynthTable:
             angles=angles,
         )
         return self.render(self.layout, blur=blur)
+
+    def against_walls(self, walls: Sequence[tuple[str, float]]) -> list[tuple[float, float]]:
+        """Where dice lying against the tray's walls show their top faces, as
+        ``positions`` for :meth:`still`: per die, the wall ("left", "right", "top" or
+        "bottom") and how far along it (0 to 1). Seen from a camera above the middle,
+        the top face shows out over the wall."""
+        x0, y0, x1, y1 = self.tray.geometry.floor
+        half = 0.55 * self.die_size  # a turned die reaches a little farther
+        places = []
+        for wall, along in walls:
+            x, y = x0 + along * (x1 - x0), y0 + along * (y1 - y0)
+            try:
+                x, y = {"left": (x0 + half, y), "right": (x1 - half, y),
+                        "top": (x, y0 + half), "bottom": (x, y1 - half)}[wall]
+            except KeyError:
+                raise SynthError(f"no wall called {wall!r}; choose left, right, top or "
+                                 "bottom") from None
+            lean_x, lean_y = self.perspective.lean_at(x, y, self.die_size)
+            places.append((x + lean_x, y + lean_y))
+        return places
 
     def side_by_side(
         self,

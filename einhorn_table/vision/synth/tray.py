@@ -40,9 +40,14 @@ class TrayImage:
     light_dir: tuple[float, float]
 
 
-def tray_geometry(width: int, height: int) -> TrayGeometry:
-    """The tray filling most of a ``width`` x ``height`` frame."""
-    margin = max(2, round(0.025 * min(width, height)))
+#: The table seen around the tray, as a share of the frame's shorter side.
+TRAY_MARGIN = 0.025
+
+
+def tray_geometry(width: int, height: int, margin_share: float = TRAY_MARGIN) -> TrayGeometry:
+    """The tray filling most of a ``width`` x ``height`` frame, ``margin_share`` of its
+    shorter side of table seen around it."""
+    margin = max(2, round(margin_share * min(width, height)))
     wall = max(3, round(0.055 * min(width, height)))
     outer = (margin, margin, width - margin, height - margin)
     floor = (margin + wall, margin + wall, width - margin - wall, height - margin - wall)
@@ -72,9 +77,10 @@ def render_tray(
     *,
     felt: RGB,
     lighting: float,
+    margin_share: float = TRAY_MARGIN,
 ) -> TrayImage:
     """Draw the empty tray once; the lamp sits at a random spot somewhat off-centre."""
-    geo = tray_geometry(width, height)
+    geo = tray_geometry(width, height, margin_share)
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
 
     # Table around the tray: wood with grain along x.
