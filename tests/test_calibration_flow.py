@@ -12,12 +12,13 @@ from einhorn_table.adapters.clock import FakeClock
 from einhorn_table.adapters.gpio_buttons import ButtonStations
 from einhorn_table.calibration.autopilot import Autopilot
 from einhorn_table.calibration.camera_lock import lock_for
-from einhorn_table.calibration.eyes import CameraEyes, read_in_tray
+from einhorn_table.calibration.eyes import CameraEyes
 from einhorn_table.calibration.fit import Tally
 from einhorn_table.calibration.flow import CalibrationFlow, FlowSettings, Step
 from einhorn_table.calibration.geometry import Corners
 from einhorn_table.calibration.profile import load_profile, save_profile
 from einhorn_table.calibration.session import SynthRoller, run_flow
+from einhorn_table.calibration.tray_reading import read_in_tray
 from einhorn_table.calibration.view import CalibrationView
 from einhorn_table.ports import Button
 from einhorn_table.stations.gestures import GestureTiming

@@ -7,14 +7,18 @@ from __future__ import annotations
 from types import TracebackType
 from typing import TYPE_CHECKING, Self
 
+import cv2
 import numpy as np
 import pytest
 
 from einhorn_table.adapters.clock import FakeClock
 from einhorn_table.adapters.vision_tray import REOPEN_SECONDS, VisionTray
+from einhorn_table.calibration.tray_finder import find_tray
+from einhorn_table.calibration.tray_reading import TrayReader
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Frame
 from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, NotRolled, Settled
+from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.results import DieReading, FrameReading
 from einhorn_table.vision.synth import HandPose, SynthTable, knocked, relit
 
@@ -188,14 +192,18 @@ def test_a_restart_with_dice_lying_in_the_tray_loses_no_roll() -> None:
     assert values[-1] == [1, 6, 6], values
 
 
-def _told(table: SynthTable, images: list[Image]) -> list[TrayEvent]:
+def _told(table: SynthTable, images: list[Image], reader: TrayReader | None = None
+          ) -> list[TrayEvent]:
     """What the tray tells the controller of ``images`` (played back at the synthetic
-    table's frame rate through the real watcher and reader), motion starts left out."""
+    table's frame rate through the real watcher and reader, or ``reader`` reading in
+    the calibrated tray as ``play`` does), motion starts left out."""
     from einhorn_table.adapters.vision_tray import make_reader, make_watcher
 
     times = table.frame_times(len(images))
     clock = FakeClock(0.0)
-    tray = VisionTray(Recording(images, times), make_watcher(), make_reader(), clock)
+    tray = VisionTray(Recording(images, times), make_watcher(),
+                      make_reader() if reader is None else reader, clock,
+                      follow_camera=None if reader is None else reader.camera_moved)
     told: list[TrayEvent] = []
     for t in times:
         clock.now = t
@@ -276,3 +284,35 @@ def test_a_knocked_camera_is_told_with_how_far_it_moved_and_rolls_go_on() -> Non
     assert isinstance(not_rolled, NotRolled)
     assert not_rolled.camera_moved_px == pytest.approx(np.hypot(12, 6), rel=0.3)
     assert _rolls(told) == [[2, 3, 5], [4, 4, 6]]
+
+
+@pytest.mark.parametrize(("dx", "dy", "turn"),
+                         [(-32, 4, 0.0), (32, -4, 0.0), (6, 32, 0.0), (0, 0, 3.0)])
+def test_after_a_knock_dice_against_the_tray_walls_are_read(
+    dx: float, dy: float, turn: float,
+) -> None:
+    """The camera (at the mount guide's height) is knocked while Ana's dice lie in the
+    tray; Ben's dice then come to lie against three walls. The calibrated tray
+    outline follows the knock, so each die lies in it and is read. (Left where the
+    calibration found it, the outline loses the dice against the walls the picture
+    moved towards.)"""
+    table = SynthTable(seed=1, players=2, die_size=40, camera_height=1.0, tray_margin=0.08)
+    calibrated = find_tray(table.empty().image)
+    assert calibrated is not None
+    reader = TrayReader(ReaderProfile(), calibrated, 40.0)
+    images = [table.empty().image for _ in range(5)]
+    images += [f.image for f in table.roll_sequence([2, 3, 5], player=0, settle_frames=30)]
+    walls = table.against_walls([("left", 0.5), ("right", 0.3), ("bottom", 0.5)])
+    later = [f.image for f in table.settled_frames(30) + table.clear_sequence(player=1)]
+    later += [table.still([6, 4, 4], positions=walls).image] * 30
+    images += [knocked(image, dx, dy, turn) for image in later]
+    told = _told(table, images, reader)
+    assert [type(e).__name__ for e in told] == ["Settled", "NotRolled", "Settled", "Settled"]
+    assert _rolls(told) == [[2, 3, 5], [4, 4, 6]]
+    last = told[-1]
+    assert isinstance(last, Settled) and None not in last.reading.values
+    move = cv2.getRotationMatrix2D((table.geometry.width / 2, table.geometry.height / 2),
+                                   turn, 1.0) + np.asarray([[0, 0, dx], [0, 0, dy]])
+    assert reader.corners is not None
+    for now, then in zip(reader.corners, calibrated, strict=True):
+        assert np.hypot(*(move @ (*then, 1.0) - now)) < 2.0

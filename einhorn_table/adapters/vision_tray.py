@@ -2,7 +2,8 @@
 
 :class:`VisionTray` reads one frame per :meth:`VisionTray.poll`, hands it to the
 roll watcher (``einhorn_table.vision.watcher``) and, when the dice come to rest,
-to the reader (``einhorn_table.vision.reader``), keeps only the dice found where
+to the reader (``einhorn_table.vision.reader``; told first, if it asks, how far
+knocks on the camera's mount moved the picture), keeps only the dice found where
 the tray differs from the empty tray the watcher knows and from the dice left lying
 since it last lay still (the last player's dice, when the next one throws beside
 them), and returns the controller's :mod:`~einhorn_table.table.events`. A camera
@@ -22,7 +23,8 @@ from einhorn_table.ports import Clock, FrameSource
 from einhorn_table.table import events as tray
 from einhorn_table.table.events import TrayEvent
 from einhorn_table.vision.empty_tray import drop_unchanged
-from einhorn_table.vision.relight import in_light, overall_gain
+from einhorn_table.vision.knocks import in_frame_pixels
+from einhorn_table.vision.relight import Warp, in_light, overall_gain
 from einhorn_table.vision.results import FrameReading
 from einhorn_table.vision.watcher import shrink
 
@@ -44,12 +46,20 @@ class Watcher(Protocol):
         """The watcher's small picture of the empty tray, once it has one."""
         ...
 
+    @property
+    def camera_warp(self) -> Warp:
+        """How knocks moved the camera's picture since the first frame (small frames)."""
+        ...
+
     def mark_empty(self, frame: Image) -> None:
         """The still tray in ``frame`` is empty: it is the empty tray from now on."""
         ...
 
 
 Reader = Callable[["Image"], FrameReading]
+#: Told how far the camera's picture has moved since the table started, in camera
+#: pixels (a turn and shift mapping its pixels now onto those then).
+CameraFollower = Callable[[Warp], None]
 
 
 def make_watcher(still_seconds: float | None = None) -> Watcher:
@@ -78,11 +88,12 @@ class VisionTray:
     """See the module's description."""
 
     def __init__(self, source: FrameSource, watcher: Watcher, reader: Reader,
-                 clock: Clock) -> None:
+                 clock: Clock, follow_camera: CameraFollower | None = None) -> None:
         self.source = source
         self.watcher = watcher
         self.reader = reader
         self.clock = clock
+        self.follow_camera = follow_camera
         self.lost: str | None = None
         self._retry_at = 0.0
         self._opened = False
@@ -140,12 +151,16 @@ class VisionTray:
     def _read(self, image: Image) -> FrameReading:
         """The dice in ``image`` that were thrown: found by the reader, where the tray
         is not empty, and not just where dice lay at the last rest."""
+        reference = self.watcher.reference
+        if self.follow_camera is not None and reference is not None:
+            small, size = reference.shape, image.shape
+            self.follow_camera(in_frame_pixels(self.watcher.camera_warp,
+                                               (small[1], small[0]), (size[1], size[0])))
         reading = self.reader(image)
         lying, self._lying = self._lying, image if reading.dice else None
         if not reading.dice:
             self.watcher.mark_empty(image)
             return reading
-        reference = self.watcher.reference
         if reference is None:
             return reading
         reading = drop_unchanged(reading, image, reference)

@@ -17,10 +17,10 @@ from einhorn_table.calibration.light import LightSample, light_sample
 from einhorn_table.calibration.measure import measure_die
 from einhorn_table.calibration.seeing import RGB, DieMeasure, Image, RestWatch
 from einhorn_table.calibration.tray_finder import find_tray
+from einhorn_table.calibration.tray_reading import read_in_tray
 from einhorn_table.vision.colours import colors_too_alike, dice_set_color
 from einhorn_table.vision.profile import ReaderProfile
-from einhorn_table.vision.reader import read_frame
-from einhorn_table.vision.results import Box, DieReading, FrameReading
+from einhorn_table.vision.results import Box, FrameReading
 from einhorn_table.vision.watcher import EventKind, RollWatcher, shrink
 
 
@@ -67,19 +67,3 @@ class CameraEyes:
 
 def _size(image: Image) -> tuple[int, int]:
     return int(image.shape[1]), int(image.shape[0])
-
-
-def read_in_tray(image: Image, profile: ReaderProfile, corners: Corners | None) -> FrameReading:
-    """The dice inside the tray: the picture cut to the tray's corners, boxes in frame pixels.
-
-    What lies outside the tray (its walls, the table, a hand) is never read as dice.
-    """
-    if corners is None:
-        return read_frame(image, profile)
-    x0, y0, x1, y1 = bounding_box(corners, 4.0, _size(image))
-    reading = read_frame(np.ascontiguousarray(image[y0:y1, x0:x1]), profile)
-    return FrameReading(tuple(
-        DieReading((d.box[0] + x0, d.box[1] + y0, d.box[2] + x0, d.box[3] + y0),
-                   d.value, d.confidence, d.color)
-        for d in reading.dice
-    ))

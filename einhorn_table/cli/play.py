@@ -9,7 +9,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from einhorn_table.cli.arguments import more_than_zero
 from einhorn_table.ports import Button, Controls, Gesture
@@ -140,10 +140,9 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.sources import create_source
     from einhorn_table.adapters.systemd_notify import FrameWatchdog, SystemdNotifier
     from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
-    from einhorn_table.calibration.eyes import read_in_tray
-    from einhorn_table.calibration.geometry import Corners
     from einhorn_table.calibration.paths import default_profile_path
     from einhorn_table.calibration.profile import load_profile
+    from einhorn_table.calibration.tray_reading import tray_reader_for
     from einhorn_table.cli.table_app import reader_warning, standings_text, start_match
     from einhorn_table.history import MatchStore, TableLog
     from einhorn_table.history.paths import state_dir
@@ -169,13 +168,11 @@ def run(args: argparse.Namespace) -> int:
     profile_path = config.calibration or default_profile_path()
     camera_settings: CameraSettings | None = None
     profile = ReaderProfile()
-    tray_corners: Corners | None = None
+    calibration = None
     measured: dict[str, RGB] = {}
     if config.calibration is not None or profile_path.is_file():
         calibration = load_profile(profile_path)
         profile, camera_settings = calibration.reader_profile(), calibration.camera
-        if len(calibration.tray.corners) == 4:
-            tray_corners = cast(Corners, tuple(calibration.tray.corners))
         measured = {p.name: p.colour for p in calibration.players}
         print(dice_colours_note(profile_path, [p.name for p in config.players], measured),
               file=sys.stderr)
@@ -222,8 +219,9 @@ def run(args: argparse.Namespace) -> int:
         controller = TableController(match, started.recorder, seats, started.recorder,
                                      archive=lambda: history_summary(store))
         source = create_source(config.camera, clock=clock, camera_settings=camera_settings)
-        tray = VisionTray(source, make_watcher(),
-                          lambda image: read_in_tray(image, profile, tray_corners), clock)
+        reader = tray_reader_for(calibration)
+        tray = VisionTray(source, make_watcher(), reader, clock,
+                          follow_camera=reader.camera_moved)
         loop = TableLoop(controller, WatchedTray(tray, source, watchdog),
                          SeatControls(buttons, stations), clock, screen)
         how = "continued" if started.resumed else "started"

@@ -28,7 +28,9 @@ Events (:class:`WatchEvent`):
   under other light (a lamp switched on, a cloud; the Pi camera's exposure is
   locked) or with the camera knocked a little on its mount: no roll. The empty
   tray's picture follows (``einhorn_table.vision.relight``); it follows the
-  overall light too when the light changes while dice are thrown.
+  overall light too when the light changes while dice are thrown, and
+  :attr:`RollWatcher.camera_warp` puts the knocks together (the reader's tray
+  corners follow them).
 """
 
 from __future__ import annotations
@@ -41,8 +43,10 @@ import numpy as np
 import numpy.typing as npt
 
 from einhorn_table.errors import EinhornError
+from einhorn_table.vision.knocks import after, no_move
 from einhorn_table.vision.relight import (
     SameScene,
+    Warp,
     a_knock,
     displacement,
     in_light,
@@ -207,6 +211,7 @@ class RollWatcher:
         #: The still spell (its anchor frame) already looked at for other light or a
         #: knocked camera.
         self._looked_again_at: SmallImage | None = None
+        self._camera = no_move()
         if reference is not None:
             self.set_reference(reference)
 
@@ -219,6 +224,13 @@ class RollWatcher:
     def reference(self) -> SmallImage | None:
         """The empty tray as the watcher knows it (None until the first frame)."""
         return self._reference
+
+    @property
+    def camera_warp(self) -> Warp:
+        """How the camera's knocks have moved its picture since the first frame: the
+        turn and shift mapping a small frame's pixels now onto the first frame's (see
+        ``einhorn_table.vision.knocks``)."""
+        return self._camera.copy()
 
     def set_reference(self, empty_tray: SmallImage) -> None:
         """Take this small frame as the empty tray from now on."""
@@ -361,6 +373,7 @@ class RollWatcher:
         if self._arm_in_view(small, followed, unseen_edge(moved)):
             return False  # still different in from the edge: an arm
         self.set_reference(followed)
+        self._camera = after(self._camera, warp)
         return True
 
     def _learn_empty(self, small: SmallImage) -> None:
@@ -448,6 +461,8 @@ class RollWatcher:
                            tolerance=cfg.relit_tolerance, most_pixels=most)
         if scene is None:
             return []
+        if scene.warp is not None:
+            self._camera = after(self._camera, scene.warp)
         if settled:
             assert self._reference is not None
             self.set_reference(scene.apply(self._reference, small))

@@ -1,0 +1,121 @@
+"""Reading the dice in the calibrated tray, as ``einhorn-table play`` does.
+
+The calibration found the tray floor's four corners. The reader reads the picture
+cut to them, a little wider (a die against a wall shows its top face over the wall),
+and keeps the dice whose middle lies on the floor or just past its edge
+(:func:`read_in_tray`). :class:`TrayReader` keeps that outline where the camera
+sees the tray now: moved with the knocks the roll watcher saw, and scaled to the
+frames' size.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from einhorn_table.calibration.geometry import Corners, bounding_box
+from einhorn_table.calibration.profile import CalibrationProfile
+from einhorn_table.calibration.seeing import Image
+from einhorn_table.vision.knocks import seen_now
+from einhorn_table.vision.profile import ReaderProfile
+from einhorn_table.vision.reader import read_frame
+from einhorn_table.vision.relight import Warp
+from einhorn_table.vision.results import DieReading, FrameReading
+
+#: How far past the tray floor's outline the reader looks, in dice: a die against a
+#: wall shows its top face over the wall, away from the middle of the picture (the
+#: camera sees it from above the middle: by about half a die at the mount guide's
+#: height, and more with a wide lens or a low camera).
+LOOK_PAST_FLOOR = 1.25
+#: How far past the outline a die's middle may lie, in dice. A die lying outside
+#: the tray has the wall between it and the floor, and its own half: farther.
+MIDDLE_PAST_FLOOR = 0.6
+#: The die's size as a share of the floor's shorter side, where no calibration
+#: measured it (a 16 mm die in a tray 20 cm wide is 0.08 of it).
+DIE_SHARE_OF_FLOOR = 0.1
+
+
+def read_in_tray(image: Image, profile: ReaderProfile, corners: Corners | None,
+                 die_px: float | None = None) -> FrameReading:
+    """The dice in the tray whose floor has these ``corners``, boxes in frame pixels.
+
+    The reader looks a little past the floor's outline, as far as the top face of a
+    die lying against a wall shows (:data:`LOOK_PAST_FLOOR` dice of ``die_px``,
+    the size the calibration measured, else of the profile's, else a share of the
+    floor), and keeps the dice whose middle lies on the floor or just past its edge.
+    What lies farther out (the table, a hand, things beside the tray) is never read
+    as dice.
+    """
+    if corners is None:
+        return read_frame(image, profile)
+    outline = np.asarray(corners, dtype=np.float32).reshape(-1, 1, 2)
+    die = die_px or profile.max_die_px or profile.typical_die_px
+    if not die:
+        (_, _), (w, h), _ = cv2.minAreaRect(outline)
+        die = DIE_SHARE_OF_FLOOR * min(w, h)
+    x0, y0, x1, y1 = bounding_box(corners, LOOK_PAST_FLOOR * die, (image.shape[1], image.shape[0]))
+    reading = read_frame(np.ascontiguousarray(image[y0:y1, x0:x1]), profile)
+    dice = []
+    for d in reading.dice:
+        box = (d.box[0] + x0, d.box[1] + y0, d.box[2] + x0, d.box[3] + y0)
+        middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        if cv2.pointPolygonTest(outline, middle, True) >= -MIDDLE_PAST_FLOOR * die:
+            dice.append(DieReading(box, d.value, d.confidence, d.color))
+    return FrameReading(tuple(dice))
+
+
+class TrayReader:
+    """Reads the dice in the calibrated tray (:func:`read_in_tray`) as the camera sees
+    it now: after a knock on its mount the outline moves with the picture
+    (:meth:`camera_moved`), and where the camera gives frames of another size than
+    at calibration (``frame_size``: the same view at another resolution), the outline
+    and the die's size are scaled to it."""
+
+    def __init__(self, profile: ReaderProfile, corners: Corners | None,
+                 die_px: float | None = None,
+                 frame_size: tuple[int, int] | None = None) -> None:
+        self.profile = profile
+        self.calibrated = corners
+        self.die_px = die_px
+        self.frame_size = frame_size
+        self.warp: Warp | None = None
+        #: The outline the last frame was read in (None: the whole frame is read).
+        self.corners = corners
+
+    def camera_moved(self, warp: Warp) -> None:
+        """The camera's picture moved by ``warp`` since the table started (a turn and
+        shift mapping its pixels now onto those then, in the frames' pixels)."""
+        self.warp = warp
+
+    def _scale(self, image: Image) -> tuple[float, float]:
+        """How much larger this frame is than the calibration's, across and down."""
+        if self.frame_size is None or min(self.frame_size) <= 0:
+            return 1.0, 1.0
+        return image.shape[1] / self.frame_size[0], image.shape[0] / self.frame_size[1]
+
+    def __call__(self, image: Image) -> FrameReading:
+        sx, sy = self._scale(image)
+        die_px = None if self.die_px is None else self.die_px * min(sx, sy)
+        corners = self.calibrated
+        if corners is not None:
+            points = [(x * sx, y * sy) for x, y in corners]
+            if self.warp is not None:
+                points = list(seen_now(points, self.warp))
+            corners = (points[0], points[1], points[2], points[3])
+        self.corners = corners
+        return read_in_tray(image, self.profile, corners, die_px)
+
+
+def tray_reader_for(calibration: CalibrationProfile | None) -> TrayReader:
+    """The tray reader for a table's calibration (None: not calibrated, the whole
+    frame is read with the reader's defaults)."""
+    if calibration is None:
+        return TrayReader(ReaderProfile(), None)
+    tray, dice = calibration.tray, calibration.dice
+    corners = tray.corners
+    return TrayReader(
+        calibration.reader_profile(),
+        (corners[0], corners[1], corners[2], corners[3]) if len(corners) == 4 else None,
+        dice.die_px_max or dice.die_px,
+        tray.frame_size,
+    )
