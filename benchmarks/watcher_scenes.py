@@ -9,8 +9,15 @@ kind of scene, how many scenes the watcher told right:
   (the Pi camera's exposure is locked, so every pixel changes): no roll, and the
   next roll is seen; the light changing while the dice tumble: a roll;
 * the camera knocked on its mount (2 to 16 px, or turned by 1 degree) over dice
-  lying: no roll, and the next roll is seen;
+  lying, with the tray filling the picture and in the mount guide's view (table
+  around the tray, the camera 37 cm above it): no roll, and the next roll is seen;
 * dice thrown beside dice left lying: a roll; a die pushed: a nudge, no roll.
+
+Then, per knock (also larger ones, to 32 px and 3 degrees), how the rolls after it
+are read in the mount guide's view when the dice lie against the tray's walls
+(``einhorn-table play`` reads in the tray outline the calibration found, and a
+little past it): with the outline following the knocks the watcher saw, and with it
+left where the calibration found it.
 """
 
 from __future__ import annotations
@@ -23,6 +30,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from einhorn_table.calibration.tray_finder import find_tray
+from einhorn_table.calibration.tray_reading import TrayReader, read_in_tray
+from einhorn_table.vision.knocks import in_frame_pixels
+from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.synth import (
     DICE_PALETTE,
     DICE_PALETTE_NAMES,
@@ -31,10 +42,18 @@ from einhorn_table.vision.synth import (
     SynthTable,
     knocked,
 )
-from einhorn_table.vision.watcher import RollWatcher
+from einhorn_table.vision.watcher import SMALL_SIZE, EventKind, RollWatcher
 
 Image = npt.NDArray[np.uint8]
 FPS = 30.0
+
+
+KNOCKS = ((2, 1, 0.0), (4, -2, 0.0), (8, 4, 0.0), (16, -8, 0.0), (0, 0, 1.0))
+#: The camera's view: the tray filling the picture, as seen from far above; and 3 cm of
+#: table around a 30 x 20 cm tray, from the mount guide's 37 cm (40 px dice).
+MOUNT_GUIDE: dict[str, float] = {"camera_height": 1.0, "tray_margin": 0.08, "die_size": 40}
+MOUNTS: dict[str, dict[str, float]] = {"tray filling the picture": {},
+                                       "the mount guide's view": MOUNT_GUIDE}
 
 
 def knocked_by(dx: float, dy: float, turn: float = 0.0) -> Callable[[Image], Image]:
@@ -103,19 +122,18 @@ def changed_views(seeds: int) -> list[tuple[str, int, int]]:
         rows.append((f"{name}, over the empty tray: no roll, then the next one", empty, seeds))
         rows.append((f"{name}, over dice lying: no roll, then the next one", lying, seeds))
         rows.append((f"{name}, while the dice tumble: a roll", tumbling, seeds))
-    for dx, dy, turn in ((2, 1, 0.0), (4, -2, 0.0), (8, 4, 0.0), (16, -8, 0.0), (0, 0, 1.0)):
+    for (dx, dy, turn), (where, options) in itertools.product(KNOCKS, MOUNTS.items()):
         change = knocked_by(dx, dy, turn)
         right = 0
         for seed in range(seeds):
-            table = SynthTable(200 + seed)
+            table = SynthTable(200 + seed, **options)  # type: ignore[arg-type]
             images = _lying(table) + [change(f.image) for f in table.settled_frames(30)]
             kinds = told(images + _then_a_roll(table, change))
             # Taken out, the tray is empty, or a still tray the reader finds empty.
             right += kinds in (["settled", "unchanged", "emptied", "settled"],
                                ["settled", "unchanged", "settled", "settled"])
-        what = f"turned by {turn:g} degree" if turn else f"shifted by {dx}, {dy} px"
-        rows.append((f"camera {what} over dice lying: no roll, then the next one", right,
-                     seeds))
+        rows.append((f"camera {_knock_name(dx, dy, turn)} over dice lying ({where}): no "
+                     "roll, then the next one", right, seeds))
     return rows
 
 
@@ -142,6 +160,56 @@ def dice_left_lying(seeds: int) -> list[tuple[str, int, int]]:
             ("a die of a roll pushed by a finger: a nudge, no roll", nudged, seeds)]
 
 
+
+
+def _knock_name(dx: float, dy: float, turn: float) -> str:
+    return f"turned by {turn:g} degree" if turn else f"shifted by {dx}, {dy} px"
+
+
+#: Knocks after which rolls are read: the watcher's, and larger ones (the watcher
+#: follows moves up to 8 % of the picture's shorter side).
+READ_KNOCKS = (*KNOCKS, (-32, 4, 0.0), (32, -4, 0.0), (6, 32, 0.0), (0, 0, 3.0))
+WALLS = ("left", "right", "top", "bottom")
+
+
+def read_after_a_knock(seeds: int) -> list[tuple[str, int, int, int, int, int]]:
+    """Per knock: rolls of dice against the walls after it (a camera at the mount
+    guide's height), read right and silently wrong, with the tray's outline following
+    the knock and left as calibrated."""
+    rows = []
+    profile = ReaderProfile()
+    for dx, dy, turn in READ_KNOCKS:
+        change = knocked_by(dx, dy, turn)
+        tally = [0, 0, 0, 0, 0]
+        for seed in range(seeds * 4):
+            table = SynthTable(400 + seed, **MOUNT_GUIDE)  # type: ignore[arg-type]
+            rng = np.random.default_rng(seed)
+            calibrated = find_tray(table.empty().image)
+            values = [int(v) for v in rng.integers(1, 7, 3)]
+            images = _lying(table) + [change(f.image) for f in table.settled_frames(30)]
+            images += [change(f.image) for f in table.clear_sequence(empty_frames=20)]
+            walls = [(WALLS[w], float(rng.uniform(0.2, 0.8))) for w in rng.permutation(4)[:3]]
+            still = table.still(values, positions=table.against_walls(walls)).image
+            images += [change(still)] * 20
+            watcher = RollWatcher()
+            settled = [e for i, image in enumerate(images)
+                       for e in watcher.feed(image, i / FPS) if e.kind == EventKind.SETTLED]
+            frame = settled[-1].frame if len(settled) > 1 else None
+            if frame is None:
+                continue  # the watcher's miss, counted in the rows above
+            follower = TrayReader(profile, calibrated, 40.0)
+            follower.camera_moved(in_frame_pixels(
+                watcher.camera_warp, SMALL_SIZE, (frame.shape[1], frame.shape[0])))
+            tally[0] += 1
+            for k, reading in ((1, follower(frame)),
+                               (3, read_in_tray(frame, profile, calibrated, 40.0))):
+                read = sorted(d.value or 0 for d in reading.dice)
+                tally[k] += read == sorted(values)
+                tally[k + 1] += read != sorted(values) and 0 not in read and len(read) == 3
+        rows.append((_knock_name(dx, dy, turn), tally[0], tally[1], tally[2], tally[3], tally[4]))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=2, help="seeds per kind of scene")
@@ -156,6 +224,11 @@ def main() -> None:
     print("|---|---|---|")
     for what, good, of in rows:
         print(f"| {what} | {good} | {of} |")
+    print("\n| camera | rolls against the walls | outline following: right | silently "
+          "wrong | outline as calibrated: right | silently wrong |")
+    print("|---|---|---|---|---|---|")
+    for row in read_after_a_knock(args.seeds):
+        print("| " + " | ".join(str(v) for v in row) + " |")
     if missed:
         print("\nrolls into the empty tray not told right (faint dice the watcher cannot "
               "tell from the tray):")

@@ -164,18 +164,6 @@ def unseen_edge(moved_px: float) -> int:
     return math.ceil(moved_px) + 2
 
 
-#: Pixels along the picture's edges that must have changed for a knocked camera (a
-#: knock moves the tray's walls and the table there; thrown dice never get there).
-EDGE_CHANGES = 6
-
-
-def _edge_changes(now: SmallImage, before: SmallImage, width: int, threshold: int) -> int:
-    """How many pixels within ``width`` of the picture's edges changed."""
-    off = off_mask(now, before.astype(np.float32), threshold, 0.0)
-    inner = off[width:-width, width:-width]
-    return int(np.count_nonzero(off)) - int(np.count_nonzero(inner))
-
-
 def a_knock(moved_px: float, shape: tuple[int, ...]) -> bool:
     """Whether a move of the picture by ``moved_px`` is what a knocked camera does."""
     return MOVED_PX <= moved_px <= MOST_MOVED_SHARE * min(shape[:2])
@@ -238,8 +226,6 @@ def same_scene(
     if not a_knock(moved_px, now.shape):
         return None  # the camera did not move (or not so): something in the tray did
     margin = unseen_edge(moved_px)
-    if _edge_changes(now, before, margin, threshold) < EDGE_CHANGES:
-        return None  # the picture's edges lie still: dice moved, not the camera
     before_lined_up = lined_up(before, warp)
     field = light_field(now, before_lined_up)
     if unexplained(now, before_lined_up, field, threshold, tolerance, margin) > most_pixels:
