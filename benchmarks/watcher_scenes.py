@@ -163,12 +163,14 @@ def dice_left_lying(seeds: int) -> list[tuple[str, int, int]]:
 
 
 def _knock_name(dx: float, dy: float, turn: float) -> str:
-    return f"turned by {turn:g} degree" if turn else f"shifted by {dx}, {dy} px"
+    if turn:
+        return f"turned by {turn:g} degree"
+    return f"shifted by {dx}, {dy} px" if dx or dy else "not knocked"
 
 
 #: Knocks after which rolls are read: the watcher's, and larger ones (the watcher
 #: follows moves up to 8 % of the picture's shorter side).
-READ_KNOCKS = (*KNOCKS, (-32, 4, 0.0), (32, -4, 0.0), (6, 32, 0.0), (0, 0, 3.0))
+READ_KNOCKS = ((0, 0, 0.0), *KNOCKS, (-32, 4, 0.0), (32, -4, 0.0), (6, 32, 0.0), (0, 0, 3.0))
 WALLS = ("left", "right", "top", "bottom")
 
 
