@@ -11,7 +11,9 @@ kind of scene, how many scenes the watcher told right:
 * the camera knocked on its mount (2 to 16 px, or turned by 1 degree) over dice
   lying, with the tray filling the picture and in the mount guide's view (table
   around the tray, the camera 37 cm above it): no roll, and the next roll is seen;
-* dice thrown beside dice left lying: a roll; a die pushed: a nudge, no roll.
+* dice thrown beside dice left lying: a roll; a die pushed: a nudge, no roll;
+* the tray pushed along the table, with dice in it or empty, told by the tray
+  (watcher and reader, reading as ``play`` does): no roll, and the next rolls read.
 
 Then, per knock (also larger ones, to 32 px and 3 degrees), how the rolls after it
 are read in the mount guide's view when the dice lie against the tray's walls
@@ -30,8 +32,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from einhorn_table.adapters.clock import FakeClock
+from einhorn_table.adapters.replay_source import ReplaySource
+from einhorn_table.adapters.vision_tray import VisionTray
 from einhorn_table.calibration.tray_finder import find_tray
 from einhorn_table.calibration.tray_reading import TrayReader, read_in_tray
+from einhorn_table.table.events import NotRolled, Settled
 from einhorn_table.vision.knocks import in_frame_pixels
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.synth import (
@@ -212,6 +218,60 @@ def read_after_a_knock(seeds: int) -> list[tuple[str, int, int, int, int, int]]:
     return rows
 
 
+SLIDES = ((6, 3), (12, -6), (24, 0), (0, -36))
+
+
+def _tray_told(table: SynthTable, images: list[Image]) -> list[str]:
+    """What the tray (watcher and reader, reading as ``play`` does) tells the
+    controller of ``images``: a roll's values, "empty" or "no roll"."""
+    reader = TrayReader(ReaderProfile(), find_tray(table.empty().image), 40.0)
+    clock = FakeClock(0.0)
+    times = table.frame_times(len(images))
+    tray = VisionTray(ReplaySource(images, times), RollWatcher(), reader, clock,
+                      follow_camera=reader.camera_moved)
+    told = []
+    for t in times:
+        clock.now = t
+        for event in tray.poll():
+            if isinstance(event, Settled):
+                told.append(str(sorted(v or 0 for v in event.reading.values))
+                            if event.reading.dice else "empty")
+            elif isinstance(event, NotRolled):
+                told.append("no roll")
+    return told
+
+
+def bumped_trays(seeds: int) -> list[tuple[str, int, int]]:
+    """The tray pushed along the table (mount guide's view), with dice in it and empty:
+    no roll, and the next rolls read."""
+    rows = []
+    for (dx, dy), with_dice in itertools.product(SLIDES, (True, False)):
+        right = 0
+        for seed in range(seeds):
+            table = SynthTable(500 + seed, players=2, **MOUNT_GUIDE)  # type: ignore[arg-type]
+            images = [table.empty().image for _ in range(5)]
+            images += [f.image for f in table.roll_sequence([2, 3, 5], settle_frames=30)]
+            if not with_dice:
+                images += [f.image for f in table.clear_sequence(player=0)]
+            later = table.settled_frames(30)
+            if with_dice:
+                later += table.clear_sequence(player=1)
+            later += table.roll_sequence([6, 4, 4], player=1, settle_frames=30)
+            later += table.clear_sequence(player=0)
+            later += table.roll_sequence([1, 1, 3], settle_frames=30)
+            images += [table.slid(f.image, dx, dy) for f in later]
+            told = _tray_told(table, images)
+            # (The empty tray pushed is no roll, or a still tray found empty.)
+            right += told in ([["[2, 3, 5]", "no roll", "empty", "[4, 4, 6]", "empty",
+                                "[1, 1, 3]"]] if with_dice else [
+                ["[2, 3, 5]", "empty", push, "[4, 4, 6]", "empty", "[1, 1, 3]"]
+                for push in ("no roll", "empty")])
+        what = "with the dice in it" if with_dice else "empty"
+        rows.append((f"tray pushed by {dx}, {dy} px along the table, {what} (the mount "
+                     "guide's view): no roll, then the next rolls read", right, seeds))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=2, help="seeds per kind of scene")
@@ -222,6 +282,7 @@ def main() -> None:
              "then emptied", right, total)]
     rows += changed_views(args.seeds)
     rows += dice_left_lying(args.seeds)
+    rows += bumped_trays(args.seeds)
     print("| scene | told right | of |")
     print("|---|---|---|")
     for what, good, of in rows:

@@ -12,6 +12,7 @@ import pytest
 from einhorn_table.adapters.clock import FakeClock
 from einhorn_table.adapters.dir_source import DirSource
 from einhorn_table.adapters.recorder import FrameRecorder, record
+from einhorn_table.adapters.replay_source import ReplaySource
 from einhorn_table.adapters.source_base import SourceError
 from einhorn_table.adapters.source_spec import SourceSpec, parse_source
 from einhorn_table.adapters.sources import create_source
@@ -189,3 +190,15 @@ def test_record_command_saves_frames_that_dir_replays(
     with create_source(f"dir:{folder}") as replay:
         frames = list(iter(replay.read, None))
     assert len(frames) >= 3 and frames[0].size == (96, 72)
+
+
+def test_frames_in_memory_play_back_in_order_on_their_own_times_then_stop() -> None:
+    images = [np.full((4, 6, 3), n, np.uint8) for n in range(3)]
+    with ReplaySource(images, [0.5, 0.6, 0.8]) as source:
+        frames = [source.read() for _ in range(3)]
+        assert [(int(f.image[0, 0, 0]), f.timestamp) for f in frames if f] == [
+            (0, 0.5), (1, 0.6), (2, 0.8)]
+        with pytest.raises(SourceError, match="all 3 frames were read"):
+            source.read()
+    with pytest.raises(SourceError, match="3 frames but 2 timestamps"):
+        ReplaySource(images, [0.0, 1.0])

@@ -391,7 +391,8 @@ def test_a_tray_that_never_lies_still_asks_to_keep_hands_out_of_view() -> None:
     assert build_view(c, 10.9).notice == ""  # a roll lies still long before this
     assert build_view(c, 11.0).notice == (
         "Waiting for the tray to lie still: please keep hands and dice cups out of the "
-        "camera's view. If nothing is in view, take the dice out and roll again.")
+        "camera's view. If nothing is in view, push the tray back into place, take the "
+        "dice out and roll again.")
     c.on_gesture(tap(0, W, 12.0))  # a notice of its own goes first
     assert "Too late" in build_view(c, 12.5).notice
     c.on_tray(CameraLost(13.0, "no frames"))

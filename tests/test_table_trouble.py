@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from einhorn_table.adapters.clock import FakeClock
+from einhorn_table.adapters.replay_source import ReplaySource
 from einhorn_table.adapters.vision_tray import REOPEN_SECONDS, VisionTray
 from einhorn_table.calibration.tray_finder import find_tray
 from einhorn_table.calibration.tray_reading import TrayReader
@@ -149,28 +150,6 @@ def test_an_unplugged_screen_keeps_the_loop_going_and_comes_back(
     screen.close()
 
 
-class Recording:
-    """Synthetic frames played back as a camera, one per read, on their own timestamps."""
-
-    description = "recorded synthetic frames"
-    simulated = True
-
-    def __init__(self, images: list[Image], times: list[float]) -> None:
-        self.frames = list(zip(images, times, strict=True))
-        self.index = 0
-
-    def open(self) -> None:
-        pass
-
-    def read(self) -> Frame | None:
-        image, t = self.frames[self.index]
-        self.index += 1
-        return Frame(image, t, self.index)
-
-    def close(self) -> None:
-        pass
-
-
 def test_a_restart_with_dice_lying_in_the_tray_loses_no_roll() -> None:
     """The companion starts (after a power cut) with the last roll's dice still in the
     tray; they are taken out and the next player rolls: that roll is read."""
@@ -182,7 +161,7 @@ def test_a_restart_with_dice_lying_in_the_tray_loses_no_roll() -> None:
         [6, 6, 1], settle_frames=60)
     times = table.frame_times(len(frames))
     clock = FakeClock(0.0)
-    tray = VisionTray(Recording([f.image for f in frames], times), make_watcher(),
+    tray = VisionTray(ReplaySource([f.image for f in frames], times), make_watcher(),
                       make_reader(), clock)
     settled = []
     for t in times:
@@ -201,7 +180,7 @@ def _told(table: SynthTable, images: list[Image], reader: TrayReader | None = No
 
     times = table.frame_times(len(images))
     clock = FakeClock(0.0)
-    tray = VisionTray(Recording(images, times), make_watcher(),
+    tray = VisionTray(ReplaySource(images, times), make_watcher(),
                       make_reader() if reader is None else reader, clock,
                       follow_camera=None if reader is None else reader.camera_moved)
     told: list[TrayEvent] = []
@@ -316,3 +295,47 @@ def test_after_a_knock_dice_against_the_tray_walls_are_read(
     assert reader.corners is not None
     for now, then in zip(reader.corners, calibrated, strict=True):
         assert np.hypot(*(move @ (*then, 1.0) - now)) < 2.0
+
+
+def _seen(told: list[TrayEvent]) -> list[str]:
+    """The tray's events in short: a roll read, an empty tray, or no roll."""
+    return ["empty" if isinstance(e, Settled) and not e.reading.dice else
+            "roll" if isinstance(e, Settled) else "no roll" for e in told]
+
+
+@pytest.mark.parametrize(("dx", "dy"), [(12, -6), (28, 0), (0, -36)])
+def test_a_tray_bumped_along_the_table_with_dice_in_it_is_no_roll(dx: float, dy: float) -> None:
+    """After Ana's roll an elbow pushes the tray along the table, her dice in it; Ben
+    takes them out and rolls. The push is no roll (it was read as a new roll of Ana's
+    dice), and the table goes on: the empty tray the watcher knew no longer fits, so
+    the dice taken out look like a nudge, and the reader finds the tray empty."""
+    table = SynthTable(seed=3, players=2, camera_height=1.0, tray_margin=0.08, die_size=40)
+    reader = TrayReader(ReaderProfile(), find_tray(table.empty().image), 40.0)
+    images = [table.empty().image for _ in range(5)]
+    images += [f.image for f in table.roll_sequence([2, 3, 5], player=0, settle_frames=30)]
+    later = (table.settled_frames(30) + table.clear_sequence(player=1)
+             + table.roll_sequence([6, 4, 4], player=1, settle_frames=30)
+             + table.clear_sequence(player=0)
+             + table.roll_sequence([1, 1, 3], player=0, settle_frames=30))
+    images += [table.slid(f.image, dx, dy) for f in later]
+    told = _told(table, images, reader)
+    assert _seen(told) == ["roll", "no roll", "empty", "roll", "empty", "roll"]
+    assert _rolls(told) == [[2, 3, 5], [4, 4, 6], [1, 1, 3]]
+
+
+def test_a_tray_pushed_to_the_pictures_edge_waits_until_it_is_pushed_back() -> None:
+    """Pushed so far that its rim reaches the picture's edge, the tray looks like an
+    arm reaching in, and the table waits (the screen asks to push it back); pushed
+    back near its place, the table goes on."""
+    table = SynthTable(seed=1, players=2, camera_height=1.0, tray_margin=0.08, die_size=40)
+    reader = TrayReader(ReaderProfile(), find_tray(table.empty().image), 40.0)
+    images = [table.empty().image for _ in range(5)]
+    images += [f.image for f in table.roll_sequence([2, 3, 5], player=0, settle_frames=30)]
+    images += [table.slid(f.image, 48, 0) for f in table.settled_frames(60)]
+    assert _seen(_told(table, images, reader)) == ["roll"]
+    later = (table.settled_frames(30) + table.clear_sequence(player=1)
+             + table.roll_sequence([6, 4, 4], player=1, settle_frames=30))
+    images += [table.slid(f.image, -6, 3) for f in later]
+    told = _told(table, images, reader)
+    assert _seen(told) == ["roll", "no roll", "empty", "roll"]
+    assert _rolls(told) == [[2, 3, 5], [4, 4, 6]]

@@ -6,7 +6,10 @@ to the reader (``einhorn_table.vision.reader``; told first, if it asks, how far
 knocks on the camera's mount moved the picture), keeps only the dice found where
 the tray differs from the empty tray the watcher knows and from the dice left lying
 since it last lay still (the last player's dice, when the next one throws beside
-them), and returns the controller's :mod:`~einhorn_table.table.events`. A camera
+them), and returns the controller's :mod:`~einhorn_table.table.events`. The dice
+that lay there, all pushed alike (the tray bumped along the table), are no roll;
+after such a push the watcher's empty tray no longer fits, so dice lying still again
+after a nudge are read too, and a tray found empty is the empty tray. A camera
 that stops delivering frames is reported once (:class:`CameraLost`) and reopened
 every few seconds until frames come again (:class:`CameraBack`); the match waits
 meanwhile.
@@ -24,6 +27,7 @@ from einhorn_table.table import events as tray
 from einhorn_table.table.events import TrayEvent
 from einhorn_table.vision.empty_tray import drop_unchanged
 from einhorn_table.vision.knocks import in_frame_pixels
+from einhorn_table.vision.moved_together import moved_together
 from einhorn_table.vision.relight import Warp, in_light, overall_gain
 from einhorn_table.vision.results import FrameReading
 from einhorn_table.vision.watcher import shrink
@@ -97,8 +101,10 @@ class VisionTray:
         self.lost: str | None = None
         self._retry_at = 0.0
         self._opened = False
-        #: The tray's last still frame with dice in it (None: empty since, or not known).
+        #: The tray's last still frame with dice in it (None: empty since, or not known),
+        #: and all the dice the reader found in the tray then.
         self._lying: Image | None = None
+        self._rest: FrameReading | None = None
 
     def poll(self) -> list[TrayEvent]:
         now = self.clock.monotonic()
@@ -116,29 +122,51 @@ class VisionTray:
         events: list[TrayEvent] = []
         if self.lost is not None:
             self.lost = None
-            self._lying = None  # the camera may have been moved meanwhile
+            self._forget_rest()  # the camera may have been moved meanwhile
             events.append(tray.CameraBack(now))
         # The watcher works on the frames' own timeline; the controller on the clock's.
         for event in self.watcher.feed(frame.image, frame.timestamp):
-            kind = str(getattr(event, "kind", ""))
-            t = now
-            if kind == "motion_started":
-                events.append(tray.MotionStarted(t))
-            elif kind == "settled" and not getattr(event, "same_as_last", False):
-                image = getattr(event, "frame", None)
-                image = frame.image if image is None else image
-                events.append(tray.Settled(t, self._read(image), image))
-            elif kind in ("settled", "nudged", "unchanged"):
-                # No new roll: the same dice (a hand passed over them), moved a little,
-                # under other light or seen by a knocked camera.
-                image = getattr(event, "frame", None)
-                if self._lying is not None or kind == "nudged":
-                    self._lying = frame.image if image is None else image
-                events.append(tray.NotRolled(t, self._camera_moved_px(event, frame.image)))
-            elif kind == "emptied":
-                self._lying = None
-                events.append(tray.Settled(t, FrameReading(())))
+            events += self._told(event, frame.image, now)
         return events
+
+    def _told(self, event: Any, shown: Image, t: float) -> list[TrayEvent]:
+        """What one watcher event tells the controller (``shown``: the frame fed)."""
+        kind = str(getattr(event, "kind", ""))
+        image = getattr(event, "frame", None)
+        image = shown if image is None else image
+        if kind == "motion_started":
+            return [tray.MotionStarted(t)]
+        if kind == "emptied":
+            self._forget_rest()
+            return [tray.Settled(t, FrameReading(()))]
+        if kind == "settled" and not getattr(event, "same_as_last", False):
+            found = self._look(image)
+            if self._rest is not None and moved_together(self._rest, found):
+                # The dice lying there, all pushed alike: the tray was bumped along the
+                # table with them, nobody rolled.
+                self._lying, self._rest = image, found
+                return [tray.NotRolled(t)]
+            return [tray.Settled(t, self._thrown(image, found), image)]
+        if kind == "nudged":
+            # A die pushed; or, where the tray was bumped along the table meanwhile (the
+            # watcher's empty tray no longer fits it), the dice taken out.
+            found = self._look(image)
+            if not found.dice:
+                self.watcher.mark_empty(image)
+                self._forget_rest()
+                return [tray.Settled(t, found)]
+            self._lying, self._rest = image, found
+        elif kind in ("settled", "unchanged") and self._lying is not None:
+            # The same dice (a hand passed over them), under other light or seen by a
+            # knocked camera.
+            self._lying = image
+        if kind in ("settled", "nudged", "unchanged"):
+            return [tray.NotRolled(t, self._camera_moved_px(event, shown))]
+        return []
+
+    def _forget_rest(self) -> None:
+        self._lying = None
+        self._rest = None
 
     def _camera_moved_px(self, event: Any, image: Image) -> float:
         """How far the watcher saw the camera's picture move, in the camera's pixels."""
@@ -148,19 +176,25 @@ class VisionTray:
             return 0.0
         return float(moved * image.shape[1] / reference.shape[1])
 
-    def _read(self, image: Image) -> FrameReading:
-        """The dice in ``image`` that were thrown: found by the reader, where the tray
-        is not empty, and not just where dice lay at the last rest."""
+    def _look(self, image: Image) -> FrameReading:
+        """All the dice the reader finds in ``image`` (in the tray as the camera sees
+        it now, where the reader follows knocks on the camera's mount)."""
         reference = self.watcher.reference
         if self.follow_camera is not None and reference is not None:
             small, size = reference.shape, image.shape
             self.follow_camera(in_frame_pixels(self.watcher.camera_warp,
                                                (small[1], small[0]), (size[1], size[0])))
-        reading = self.reader(image)
+        return self.reader(image)
+
+    def _thrown(self, image: Image, reading: FrameReading) -> FrameReading:
+        """The dice of ``reading`` (all found in ``image``) that were thrown: where the
+        tray is not empty, and not just where dice lay at the last rest."""
         lying, self._lying = self._lying, image if reading.dice else None
+        self._rest = reading if reading.dice else None
         if not reading.dice:
             self.watcher.mark_empty(image)
             return reading
+        reference = self.watcher.reference
         if reference is None:
             return reading
         reading = drop_unchanged(reading, image, reference)

@@ -610,8 +610,8 @@ class TableController:
         if self.motion is not None and now - self.motion.since >= STILL_WAIT_SECONDS \
                 and self.camera_lost is None:
             return ("Waiting for the tray to lie still: please keep hands and dice cups "
-                    "out of the camera's view. If nothing is in view, take the dice out "
-                    "and roll again.")
+                    "out of the camera's view. If nothing is in view, push the tray back "
+                    "into place, take the dice out and roll again.")
         return ""
 
     def _reading_extra(self, roller: int, reading: FrameReading, photo: str | None,

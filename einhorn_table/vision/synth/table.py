@@ -349,6 +349,20 @@ class SynthTable:
         )
         return self.render(self.layout, blur=blur)
 
+    def slid(self, image: ByteImage, dx: float, dy: float) -> ByteImage:
+        """``image`` (a frame of this table) with the tray, and all that lies in it,
+        pushed along the table by ``dx``, ``dy`` pixels; the table and the camera stay."""
+        height, width = image.shape[:2]
+        shift = np.asarray([[1.0, 0.0, dx], [0.0, 1.0, dy]], dtype=np.float32)
+        moved = cv2.warpAffine(image, shift, (width, height), borderMode=cv2.BORDER_REPLICATE)
+        x0, y0, x1, y1 = self.tray.geometry.outer
+        where = np.zeros((height, width), np.uint8)
+        where[y0:y1, x0:x1] = 255
+        tray = np.asarray(cv2.warpAffine(where, shift, (width, height))) > 127
+        out = self.tray.table.copy()
+        out[tray] = moved[tray]
+        return out
+
     def against_walls(self, walls: Sequence[tuple[str, float]]) -> list[tuple[float, float]]:
         """Where dice lying against the tray's walls show their top faces, as
         ``positions`` for :meth:`still`: per die, the wall ("left", "right", "top" or

@@ -32,12 +32,14 @@ class TrayGeometry:
 
 @dataclass(frozen=True)
 class TrayImage:
-    """The lit empty tray and the lamp: ``light_map`` is the brightness factor per pixel."""
+    """The lit empty tray and the lamp: ``light_map`` is the brightness factor per pixel;
+    ``table`` is the table alone, as lit, where the tray does not stand."""
 
     geometry: TrayGeometry
     image: ByteImage
     light_map: FloatImage
     light_dir: tuple[float, float]
+    table: ByteImage
 
 
 #: The table seen around the tray, as a share of the frame's shorter side.
@@ -86,6 +88,7 @@ def render_tray(
     # Table around the tray: wood with grain along x.
     grain = 0.06 * np.sin(ys / 3.1 + 4.0 * _smooth_noise(rng, height, width, 3, 1.0))
     image = _bgr(TABLE_WOOD)[None, None, :] * (1.0 + grain)[..., None]
+    table = image.copy()
 
     ox0, oy0, ox1, oy1 = geo.outer
     fx0, fy0, fx1, fy1 = geo.floor
@@ -136,4 +139,5 @@ def render_tray(
         image=np.clip(lit, 0, 255).astype(np.uint8),
         light_map=light_map,
         light_dir=light_dir,
+        table=np.clip(table * light_map[..., None], 0, 255).astype(np.uint8),
     )

@@ -1,0 +1,47 @@
+"""The same dice moved together: a tray pushed along the table, not a roll.
+
+A bumped tray slides on the table with the dice lying in it. The roll watcher sees
+the whole tray move and come to rest again, which looks like a new roll; but a roll
+never leaves two or more dice showing the same faces, all moved by one shift. This
+compares two readings for that.
+"""
+
+from __future__ import annotations
+
+import math
+
+from einhorn_table.vision.results import DieReading, FrameReading, box_centre, box_side
+
+#: Two dice at least: a single die re-rolled shows its old face one time in six.
+FEWEST_DICE = 2
+#: How far (in dice) each die may lie from where the common shift takes it.
+SHIFT_TOLERANCE = 0.25
+
+
+def _shift(a: DieReading, b: DieReading) -> tuple[float, float]:
+    (ax, ay), (bx, by) = box_centre(a.box), box_centre(b.box)
+    return bx - ax, by - ay
+
+
+def moved_together(before: FrameReading, now: FrameReading) -> bool:
+    """Whether ``now`` shows the dice of ``before`` (as many, each face read and the
+    same), every one moved by about the same shift."""
+    if len(now.dice) != len(before.dice) or len(now.dice) < FEWEST_DICE:
+        return False
+    if None in now.values or sorted(v or 0 for v in now.values) != sorted(
+            v or 0 for v in before.values):
+        return False
+    first = now.dice[0]
+    for start in (d for d in before.dice if d.value == first.value):
+        dx, dy = _shift(start, first)
+        left = list(before.dice)
+        for die in now.dice:
+            tolerance = SHIFT_TOLERANCE * box_side(die.box)
+            match = next((b for b in left if b.value == die.value and math.hypot(
+                _shift(b, die)[0] - dx, _shift(b, die)[1] - dy) <= tolerance), None)
+            if match is None:
+                break
+            left.remove(match)
+        else:
+            return True
+    return False
