@@ -339,3 +339,61 @@ def test_a_tray_pushed_to_the_pictures_edge_waits_until_it_is_pushed_back() -> N
     told = _told(table, images, reader)
     assert _seen(told) == ["roll", "no roll", "empty", "roll"]
     assert _rolls(told) == [[2, 3, 5], [4, 4, 6]]
+
+
+@pytest.mark.parametrize(("dx", "dy"), [(0, -36), (-30, 0)])
+def test_the_tray_outline_follows_a_tray_pushed_with_its_dice(dx: float, dy: float) -> None:
+    """The push moves the tray's outline as far (the watcher lines the pushed tray up
+    as it would a knocked camera's picture, the table around it being plain); Ben's
+    dice then lie against the wall it was pushed towards, outside the outline as
+    calibrated, and are read."""
+    table = SynthTable(seed=4, players=2, camera_height=1.0, tray_margin=0.08, die_size=40)
+    calibrated = find_tray(table.empty().image)
+    assert calibrated is not None
+    reader = TrayReader(ReaderProfile(), calibrated, 40.0)
+    images = [table.empty().image for _ in range(5)]
+    images += [f.image for f in table.roll_sequence([2, 3, 5], player=0, settle_frames=30)]
+    wall = "top" if dy < 0 else "left"
+    later = [f.image for f in table.settled_frames(30) + table.clear_sequence(player=1)]
+    later += [table.still([6, 4, 4], positions=table.against_walls(
+        [(wall, 0.2), (wall, 0.5), (wall, 0.8)])).image] * 30
+    images += [table.slid(image, dx, dy) for image in later]
+    told = _told(table, images, reader)
+    assert _seen(told) == ["roll", "no roll", "empty", "roll"]
+    assert _rolls(told) == [[2, 3, 5], [4, 4, 6]]
+    assert reader.corners is not None
+    for now, then in zip(reader.corners, calibrated, strict=True):
+        assert np.hypot(now[0] - then[0] - dx, now[1] - then[1] - dy) < 3.0
+
+
+def test_dice_pushed_alike_are_no_roll_and_move_the_outline_as_far() -> None:
+    """The watcher takes a push of the tray for a new roll (the table around it has a
+    pattern, so the picture is no knocked camera's): the tray finds the same dice,
+    all 50 px to the right, tells the controller nobody rolled, and the reader's
+    outline moves 50 px to the right."""
+    clock = FakeClock(10.0)
+    source = FlakySource(clock)
+    source.image = np.zeros((480, 640, 3), np.uint8)
+    watcher = ScriptedWatcher()
+    watcher.reference = np.zeros((120, 160, 3), np.uint8)
+    watcher.camera_warp = np.asarray([[1, 0, 0], [0, 1, 0]], dtype=np.float32)  # type: ignore[attr-defined]
+    lying = [(2, 100.0, 100.0), (3, 300.0, 120.0), (5, 200.0, 300.0)]
+    offset = [0.0]
+
+    def dice(image: Image) -> FrameReading:
+        return FrameReading(tuple(DieReading((x + offset[0] - 20, y - 20, x + offset[0] + 20,
+                                              y + 20), v, 0.9, (250, 250, 250))
+                                  for v, x, y in lying))
+
+    warps: list[np.ndarray] = []
+    tray = VisionTray(source, watcher, dice, clock, follow_camera=warps.append)
+    watcher.next = [Event("settled")]
+    assert [type(e).__name__ for e in tray.poll()] == ["Settled"]
+    offset[0] = 50.0
+    watcher.next = [Event("settled")]
+    assert [type(e).__name__ for e in tray.poll()] == ["NotRolled"]
+    watcher.next = [Event("settled")]
+    offset[0] = 0.0
+    lying[0] = (6, 400.0, 400.0)  # a new roll: read, with the outline still moved
+    assert [type(e).__name__ for e in tray.poll()] == ["Settled"]
+    assert warps[-1][0, 2] == pytest.approx(-50.0) and warps[-1][1, 2] == pytest.approx(0.0)

@@ -7,14 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
-from einhorn_table.vision.knocks import after, in_frame_pixels, no_move, seen_now
+from einhorn_table.vision.knocks import after, in_frame_pixels, no_move, pushed_by, seen_now
 from einhorn_table.vision.synth import SynthTable, knocked
 from einhorn_table.vision.watcher import SMALL_SIZE, EventKind, RollWatcher
-
-
-def _shift(dx: float, dy: float) -> np.ndarray:
-    """The move mapping a picture shifted by (dx, dy) back onto the one before."""
-    return np.asarray([[1, 0, -dx], [0, 1, -dy]], dtype=np.float32)
 
 
 def test_no_move_leaves_points_where_they_were() -> None:
@@ -22,19 +17,19 @@ def test_no_move_leaves_points_where_they_were() -> None:
 
 
 def test_two_shifts_make_one_shift_of_both() -> None:
-    both = after(_shift(3, -1), _shift(5, 2))
+    both = after(pushed_by(3, -1), pushed_by(5, 2))
     assert seen_now([(10.0, 10.0)], both)[0] == pytest.approx((18.0, 11.0))
 
 
 def test_a_turn_then_a_shift_move_a_point_as_one_after_the_other() -> None:
     turn = cv2.invertAffineTransform(cv2.getRotationMatrix2D((50.0, 40.0), 10.0, 1.0))
     point = (90.0, 20.0)
-    one_by_one = seen_now(seen_now([point], turn), _shift(4, 6))[0]
-    assert seen_now([point], after(turn, _shift(4, 6)))[0] == pytest.approx(one_by_one)
+    one_by_one = seen_now(seen_now([point], turn), pushed_by(4, 6))[0]
+    assert seen_now([point], after(turn, pushed_by(4, 6)))[0] == pytest.approx(one_by_one)
 
 
 def test_a_small_frames_move_is_that_many_times_larger_in_camera_pixels() -> None:
-    frame = in_frame_pixels(_shift(2, -1), (160, 120), (640, 480))
+    frame = in_frame_pixels(pushed_by(2, -1), (160, 120), (640, 480))
     assert seen_now([(100.0, 200.0)], frame)[0] == pytest.approx((108.0, 196.0))
     turn = cv2.invertAffineTransform(cv2.getRotationMatrix2D((79.5, 59.5), 2.0, 1.0))
     middle = seen_now([(319.5, 239.5)], in_frame_pixels(turn, (160, 120), (640, 480)))

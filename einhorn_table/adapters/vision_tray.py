@@ -26,7 +26,7 @@ from einhorn_table.ports import Clock, FrameSource
 from einhorn_table.table import events as tray
 from einhorn_table.table.events import TrayEvent
 from einhorn_table.vision.empty_tray import drop_unchanged
-from einhorn_table.vision.knocks import in_frame_pixels
+from einhorn_table.vision.knocks import after, in_frame_pixels, pushed_by
 from einhorn_table.vision.moved_together import moved_together
 from einhorn_table.vision.relight import Warp, in_light, overall_gain
 from einhorn_table.vision.results import FrameReading
@@ -61,8 +61,9 @@ class Watcher(Protocol):
 
 
 Reader = Callable[["Image"], FrameReading]
-#: Told how far the camera's picture has moved since the table started, in camera
-#: pixels (a turn and shift mapping its pixels now onto those then).
+#: Told how far the tray has moved in the camera's picture since the table started
+#: (knocks on the camera's mount, the tray pushed along the table), in camera pixels:
+#: a turn and shift mapping its pixels now onto those then.
 CameraFollower = Callable[[Warp], None]
 
 
@@ -105,6 +106,8 @@ class VisionTray:
         #: and all the dice the reader found in the tray then.
         self._lying: Image | None = None
         self._rest: FrameReading | None = None
+        #: How far the tray was pushed along the table, in the picture (pixels).
+        self._tray_shift = (0.0, 0.0)
 
     def poll(self) -> list[TrayEvent]:
         now = self.clock.monotonic()
@@ -141,10 +144,13 @@ class VisionTray:
             return [tray.Settled(t, FrameReading(()))]
         if kind == "settled" and not getattr(event, "same_as_last", False):
             found = self._look(image)
-            if self._rest is not None and moved_together(self._rest, found):
+            shift = None if self._rest is None else moved_together(self._rest, found)
+            if shift is not None:
                 # The dice lying there, all pushed alike: the tray was bumped along the
-                # table with them, nobody rolled.
+                # table with them, nobody rolled. The tray's outline moved as far.
                 self._lying, self._rest = image, found
+                self._tray_shift = (self._tray_shift[0] + shift[0],
+                                    self._tray_shift[1] + shift[1])
                 return [tray.NotRolled(t)]
             return [tray.Settled(t, self._thrown(image, found), image)]
         if kind == "nudged":
@@ -182,8 +188,9 @@ class VisionTray:
         reference = self.watcher.reference
         if self.follow_camera is not None and reference is not None:
             small, size = reference.shape, image.shape
-            self.follow_camera(in_frame_pixels(self.watcher.camera_warp,
-                                               (small[1], small[0]), (size[1], size[0])))
+            camera = in_frame_pixels(self.watcher.camera_warp, (small[1], small[0]),
+                                     (size[1], size[0]))
+            self.follow_camera(after(camera, pushed_by(*self._tray_shift)))
         return self.reader(image)
 
     def _thrown(self, image: Image, reading: FrameReading) -> FrameReading:

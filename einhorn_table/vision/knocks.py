@@ -26,6 +26,12 @@ def no_move() -> Warp:
     return np.asarray([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], dtype=np.float32)
 
 
+def pushed_by(dx: float, dy: float) -> Warp:
+    """The move of a picture whose content was pushed ``dx``, ``dy`` pixels along (a
+    tray bumped along the table): mapping its pixels now onto those then."""
+    return np.asarray([[1.0, 0.0, -dx], [0.0, 1.0, -dy]], dtype=np.float32)
+
+
 def _square(warp: Warp) -> npt.NDArray[np.float64]:
     return np.vstack([np.asarray(warp, dtype=np.float64), [0.0, 0.0, 1.0]])
 

@@ -3,12 +3,14 @@
 A bumped tray slides on the table with the dice lying in it. The roll watcher sees
 the whole tray move and come to rest again, which looks like a new roll; but a roll
 never leaves two or more dice showing the same faces, all moved by one shift. This
-compares two readings for that.
+compares two readings for that, and tells the shift (the tray's outline in the
+picture moved by as much).
 """
 
 from __future__ import annotations
 
 import math
+import statistics
 
 from einhorn_table.vision.results import DieReading, FrameReading, box_centre, box_side
 
@@ -23,18 +25,20 @@ def _shift(a: DieReading, b: DieReading) -> tuple[float, float]:
     return bx - ax, by - ay
 
 
-def moved_together(before: FrameReading, now: FrameReading) -> bool:
-    """Whether ``now`` shows the dice of ``before`` (as many, each face read and the
-    same), every one moved by about the same shift."""
+def moved_together(before: FrameReading, now: FrameReading) -> tuple[float, float] | None:
+    """The shift (pixels) by which every die of ``before`` moved to where ``now`` shows
+    it, where ``now`` shows just those dice (as many, each face read and the same) all
+    moved alike; else None."""
     if len(now.dice) != len(before.dice) or len(now.dice) < FEWEST_DICE:
-        return False
+        return None
     if None in now.values or sorted(v or 0 for v in now.values) != sorted(
             v or 0 for v in before.values):
-        return False
+        return None
     first = now.dice[0]
     for start in (d for d in before.dice if d.value == first.value):
         dx, dy = _shift(start, first)
         left = list(before.dice)
+        shifts = []
         for die in now.dice:
             tolerance = SHIFT_TOLERANCE * box_side(die.box)
             match = next((b for b in left if b.value == die.value and math.hypot(
@@ -42,6 +46,8 @@ def moved_together(before: FrameReading, now: FrameReading) -> bool:
             if match is None:
                 break
             left.remove(match)
+            shifts.append(_shift(match, die))
         else:
-            return True
-    return False
+            return (statistics.median(x for x, _ in shifts),
+                    statistics.median(y for _, y in shifts))
+    return None
