@@ -4,9 +4,10 @@ The roll watcher lines each knocked picture up with the one before
 (:func:`einhorn_table.vision.relight.registration`): a turn and shift, as a 2x3
 matrix that maps a pixel of the new picture onto the same spot of the old one, in
 the watcher's small frames. Knocks one after another make one such move
-(:func:`after`); made for the camera's own pixels (:func:`in_frame_pixels`), it
-tells where points the calibration marked on the old picture, such as the tray's
-corners, lie now (:func:`seen_now`).
+(:func:`after`), and so does a tray pushed along the table (:func:`pushed_by`); made
+for the camera's own pixels (:func:`in_frame_pixels`), it tells where points the
+calibration marked on the old picture, such as the tray's corners, lie now
+(:func:`seen_now`).
 """
 
 from __future__ import annotations
