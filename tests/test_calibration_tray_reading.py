@@ -30,8 +30,8 @@ WALLS = [
 @pytest.mark.parametrize("seed", [0, 1])
 def test_dice_against_the_walls_are_read_whole(seed: int, die_px: float | None) -> None:
     """Seen from above the middle, the top face of a die against a wall lies partly
-    over the wall, outside the floor's outline (with the outline and 4 pixels, as
-    before, none of these rolls was read right; 5 of 90 silently wrong)."""
+    over the wall, outside the floor's outline. (Read in the outline widened by 4
+    pixels, as before, none of these six rolls was read right: the table asked.)"""
     table = SynthTable(seed, die_size=40, **MOUNT_GUIDE)  # type: ignore[arg-type]
     corners = find_tray(table.empty().image)
     assert corners is not None
