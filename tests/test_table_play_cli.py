@@ -3,6 +3,7 @@ where it keeps the history, and what --new / --continue do with an interrupted m
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -147,8 +148,8 @@ def test_play_takes_the_dice_colours_the_calibration_measured(
     # The calibration registered Ana's and Ben's dice under this table's light; Cem's
     # colour stays the table file's blue.
     profile = (Path(__file__).parent.parent / "calibration" / "synth.toml").read_text()
-    profile = profile.replace('"Player 1" = [242, 240, 235]', '"Ana" = [250, 244, 225]')
-    profile = profile.replace('"Player 2" = [212, 39, 47]', '"Ben" = [190, 60, 50]')
+    profile = re.sub(r'"Player 1" = \[[^]]*\]', '"Ana" = [250, 244, 225]', profile)
+    profile = re.sub(r'"Player 2" = \[[^]]*\]', '"Ben" = [190, 60, 50]', profile)
     (table_toml.parent / "cal.toml").write_text(profile, encoding="utf-8")
     table_toml.write_text('calibration = "cal.toml"\n' + table_toml.read_text(),
                           encoding="utf-8")
