@@ -14,7 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from einhorn_table.errors import EinhornError
-from einhorn_table.vision.synth import DICE_PALETTE, PHASES, PlacedDie, SynthFrame, SynthTable
+from einhorn_table.vision.synth import (
+    DICE_PALETTE,
+    PHASES,
+    PlacedDie,
+    SynthError,
+    SynthFrame,
+    SynthTable,
+)
 
 
 def _lab(rgb: tuple[int, int, int]) -> np.ndarray:
@@ -332,3 +339,28 @@ def test_dice_where_and_how_the_caller_says() -> None:
     crop = frame.image[120:180, 170:230].reshape(-1, 3).astype(int)
     red = (crop[:, 2] > 150) & (crop[:, 1] < 80) & (crop[:, 0] < 80)
     assert 0.08 < red.mean() < 0.4  # six red pips, nothing else red
+
+
+def test_the_table_around_the_tray_and_dice_against_its_walls() -> None:
+    table = SynthTable(2, camera_height=1.0, tray_margin=0.08, die_size=40)
+    assert table.geometry.outer[:2] == (38, 38)  # 8 % of 480 px of table around the tray
+    x0, _, _, y1 = table.geometry.floor
+    frame = table.still([3, 5], positions=table.against_walls([("left", 0.5), ("bottom", 0.3)]))
+    left, bottom = sorted(frame.dice, key=lambda d: d.box[0])
+    assert left.box[0] < x0 < left.box[2]  # its top face shows out over the wall
+    assert bottom.box[1] < y1 < bottom.box[3]
+    with pytest.raises(SynthError, match="no wall called 'middle'"):
+        table.against_walls([("middle", 0.5)])
+    with pytest.raises(SynthError, match=r"tray_margin 0\.5"):
+        SynthTable(2, tray_margin=0.5)
+
+
+def test_a_tray_pushed_along_the_table_moves_with_its_dice_and_leaves_the_table() -> None:
+    table = SynthTable(2, tray_margin=0.08)
+    image = table.still([4]).image
+    pushed = table.slid(image, 20, 0)
+    x0, y0, _, _ = table.geometry.outer
+    row = y0 + 100
+    assert (pushed[row, 20 + x0 + 5 : 20 + x0 + 60] == image[row, x0 + 5 : x0 + 60]).all()
+    table_only = table.tray.table[row, x0 + 2 : x0 + 18].astype(int)
+    assert abs(pushed[row, x0 + 2 : x0 + 18].astype(int) - table_only).max() == 0
