@@ -24,6 +24,9 @@ from einhorn_table.vision.results import DieReading, FrameReading
 from einhorn_table.vision.synth import HandPose, SynthTable, knocked, relit
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from einhorn_table.calibration.geometry import Corners
     from einhorn_table.ports import Image
     from einhorn_table.table.events import TrayEvent
 
@@ -265,6 +268,28 @@ def test_a_knocked_camera_is_told_with_how_far_it_moved_and_rolls_go_on() -> Non
     assert _rolls(told) == [[2, 3, 5], [4, 4, 6]]
 
 
+MOUNT_GUIDE = {"camera_height": 1.0, "tray_margin": 0.08, "die_size": 40}
+
+
+def _ben_against_walls(seed: int, walls: list[tuple[str, float]],
+                       change: Callable[[SynthTable, Image], Image],
+                       ) -> tuple[list[TrayEvent], TrayReader, Corners]:
+    """Ana rolls in the mount guide's view; then, each frame changed by ``change``, her
+    dice lie still, Ben takes them out, and his dice 6 4 4 come to lie against
+    ``walls``. What the tray tells of it, reading as ``play`` does; the reader, and the
+    outline the calibration found."""
+    table = SynthTable(seed=seed, players=2, **MOUNT_GUIDE)  # type: ignore[arg-type]
+    calibrated = find_tray(table.empty().image)
+    assert calibrated is not None
+    reader = TrayReader(ReaderProfile(), calibrated, 40.0)
+    images = [table.empty().image for _ in range(5)]
+    images += [f.image for f in table.roll_sequence([2, 3, 5], player=0, settle_frames=30)]
+    later = [f.image for f in table.settled_frames(30) + table.clear_sequence(player=1)]
+    later += [table.still([6, 4, 4], positions=table.against_walls(walls)).image] * 30
+    images += [change(table, image) for image in later]
+    return _told(table, images, reader), reader, calibrated
+
+
 @pytest.mark.parametrize(("dx", "dy", "turn"),
                          [(-32, 4, 0.0), (32, -4, 0.0), (6, 32, 0.0), (0, 0, 3.0)])
 def test_after_a_knock_dice_against_the_tray_walls_are_read(
@@ -275,23 +300,15 @@ def test_after_a_knock_dice_against_the_tray_walls_are_read(
     outline follows the knock, so each die lies in it and is read. (Left where the
     calibration found it, the outline loses the dice against the walls the picture
     moved towards.)"""
-    table = SynthTable(seed=1, players=2, die_size=40, camera_height=1.0, tray_margin=0.08)
-    calibrated = find_tray(table.empty().image)
-    assert calibrated is not None
-    reader = TrayReader(ReaderProfile(), calibrated, 40.0)
-    images = [table.empty().image for _ in range(5)]
-    images += [f.image for f in table.roll_sequence([2, 3, 5], player=0, settle_frames=30)]
-    walls = table.against_walls([("left", 0.5), ("right", 0.3), ("bottom", 0.5)])
-    later = [f.image for f in table.settled_frames(30) + table.clear_sequence(player=1)]
-    later += [table.still([6, 4, 4], positions=walls).image] * 30
-    images += [knocked(image, dx, dy, turn) for image in later]
-    told = _told(table, images, reader)
+    walls = [("left", 0.5), ("right", 0.3), ("bottom", 0.5)]
+    told, reader, calibrated = _ben_against_walls(
+        1, walls, lambda _, image: knocked(image, dx, dy, turn))
     assert [type(e).__name__ for e in told] == ["Settled", "NotRolled", "Settled", "Settled"]
     assert _rolls(told) == [[2, 3, 5], [4, 4, 6]]
     last = told[-1]
     assert isinstance(last, Settled) and None not in last.reading.values
-    move = cv2.getRotationMatrix2D((table.geometry.width / 2, table.geometry.height / 2),
-                                   turn, 1.0) + np.asarray([[0, 0, dx], [0, 0, dy]])
+    move = cv2.getRotationMatrix2D((320, 240), turn, 1.0) + np.asarray(
+        [[0, 0, dx], [0, 0, dy]])  # as knocked() moved the 640x480 frames
     assert reader.corners is not None
     for now, then in zip(reader.corners, calibrated, strict=True):
         assert np.hypot(*(move @ (*then, 1.0) - now)) < 2.0
@@ -309,7 +326,7 @@ def test_a_tray_bumped_along_the_table_with_dice_in_it_is_no_roll(dx: float, dy:
     takes them out and rolls. The push is no roll (it was read as a new roll of Ana's
     dice), and the table goes on: the empty tray the watcher knew no longer fits, so
     the dice taken out look like a nudge, and the reader finds the tray empty."""
-    table = SynthTable(seed=3, players=2, camera_height=1.0, tray_margin=0.08, die_size=40)
+    table = SynthTable(seed=3, players=2, **MOUNT_GUIDE)  # type: ignore[arg-type]
     reader = TrayReader(ReaderProfile(), find_tray(table.empty().image), 40.0)
     images = [table.empty().image for _ in range(5)]
     images += [f.image for f in table.roll_sequence([2, 3, 5], player=0, settle_frames=30)]
@@ -327,7 +344,7 @@ def test_a_tray_pushed_to_the_pictures_edge_waits_until_it_is_pushed_back() -> N
     """Pushed so far that its rim reaches the picture's edge, the tray looks like an
     arm reaching in, and the table waits (the screen asks to push it back); pushed
     back near its place, the table goes on."""
-    table = SynthTable(seed=1, players=2, camera_height=1.0, tray_margin=0.08, die_size=40)
+    table = SynthTable(seed=1, players=2, **MOUNT_GUIDE)  # type: ignore[arg-type]
     reader = TrayReader(ReaderProfile(), find_tray(table.empty().image), 40.0)
     images = [table.empty().image for _ in range(5)]
     images += [f.image for f in table.roll_sequence([2, 3, 5], player=0, settle_frames=30)]
@@ -347,18 +364,10 @@ def test_the_tray_outline_follows_a_tray_pushed_with_its_dice(dx: float, dy: flo
     as it would a knocked camera's picture, the table around it being plain); Ben's
     dice then lie against the wall it was pushed towards, outside the outline as
     calibrated, and are read."""
-    table = SynthTable(seed=4, players=2, camera_height=1.0, tray_margin=0.08, die_size=40)
-    calibrated = find_tray(table.empty().image)
-    assert calibrated is not None
-    reader = TrayReader(ReaderProfile(), calibrated, 40.0)
-    images = [table.empty().image for _ in range(5)]
-    images += [f.image for f in table.roll_sequence([2, 3, 5], player=0, settle_frames=30)]
     wall = "top" if dy < 0 else "left"
-    later = [f.image for f in table.settled_frames(30) + table.clear_sequence(player=1)]
-    later += [table.still([6, 4, 4], positions=table.against_walls(
-        [(wall, 0.2), (wall, 0.5), (wall, 0.8)])).image] * 30
-    images += [table.slid(image, dx, dy) for image in later]
-    told = _told(table, images, reader)
+    told, reader, calibrated = _ben_against_walls(
+        4, [(wall, 0.2), (wall, 0.5), (wall, 0.8)],
+        lambda table, image: table.slid(image, dx, dy))
     assert _seen(told) == ["roll", "no roll", "empty", "roll"]
     assert _rolls(told) == [[2, 3, 5], [4, 4, 6]]
     assert reader.corners is not None
