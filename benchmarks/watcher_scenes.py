@@ -12,8 +12,9 @@ kind of scene, how many scenes the watcher told right:
   lying, with the tray filling the picture and in the mount guide's view (table
   around the tray, the camera 37 cm above it): no roll, and the next roll is seen;
 * dice thrown beside dice left lying: a roll; a die pushed: a nudge, no roll;
-* the tray pushed along the table, with dice in it or empty, told by the tray
-  (watcher and reader, reading as ``play`` does): no roll, and the next rolls read.
+* the tray pushed along the table (wood, or a checked tablecloth), with dice in it
+  or empty, told by the tray (watcher and reader, reading as ``play`` does): no
+  roll, and the next rolls read.
 
 Then, per knock (also larger ones, to 32 px and 3 degrees), how the rolls after it
 are read in the mount guide's view when the dice lie against the tray's walls
@@ -219,6 +220,9 @@ def read_after_a_knock(seeds: int) -> list[tuple[str, int, int, int, int, int]]:
 
 
 SLIDES = ((6, 3), (12, -6), (24, 0), (0, -36))
+#: On a checked tablecloth (a push of 30 px brings the tray's rim to the picture's
+#: edge there: the table waits for it to be pushed back).
+CLOTH_SLIDES = ((6, 3), (12, -6), (22, 0), (0, -22))
 
 
 def _tray_told(table: SynthTable, images: list[Image]) -> list[str]:
@@ -228,7 +232,7 @@ def _tray_told(table: SynthTable, images: list[Image]) -> list[str]:
     clock = FakeClock(0.0)
     times = table.frame_times(len(images))
     tray = VisionTray(ReplaySource(images, times), RollWatcher(), reader, clock,
-                      follow_camera=reader.camera_moved)
+                      follower=reader)
     told = []
     for t in times:
         clock.now = t
@@ -245,10 +249,12 @@ def bumped_trays(seeds: int) -> list[tuple[str, int, int]]:
     """The tray pushed along the table (mount guide's view), with dice in it and empty:
     no roll, and the next rolls read."""
     rows = []
-    for (dx, dy), with_dice in itertools.product(SLIDES, (True, False)):
+    pushes = [(slide, False) for slide in SLIDES] + [(slide, True) for slide in CLOTH_SLIDES]
+    for ((dx, dy), cloth), with_dice in itertools.product(pushes, (True, False)):
         right = 0
         for seed in range(seeds):
-            table = SynthTable(500 + seed, players=2, **MOUNT_GUIDE)  # type: ignore[arg-type]
+            table = SynthTable(500 + seed, players=2, tablecloth=cloth,
+                               **MOUNT_GUIDE)  # type: ignore[arg-type]
             images = [table.empty().image for _ in range(5)]
             images += [f.image for f in table.roll_sequence([2, 3, 5], settle_frames=30)]
             if not with_dice:
@@ -267,7 +273,8 @@ def bumped_trays(seeds: int) -> list[tuple[str, int, int]]:
                 ["[2, 3, 5]", "empty", push, "[4, 4, 6]", "empty", "[1, 1, 3]"]
                 for push in ("no roll", "empty")])
         what = "with the dice in it" if with_dice else "empty"
-        rows.append((f"tray pushed by {dx}, {dy} px along the table, {what} (the mount "
+        table_is = "a checked tablecloth" if cloth else "the table"
+        rows.append((f"tray pushed by {dx}, {dy} px along {table_is}, {what} (the mount "
                      "guide's view): no roll, then the next rolls read", right, seeds))
     return rows
 

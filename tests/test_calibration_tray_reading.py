@@ -10,7 +10,12 @@ import pytest
 
 from einhorn_table.calibration.profile import load_profile
 from einhorn_table.calibration.tray_finder import find_tray
-from einhorn_table.calibration.tray_reading import TrayReader, read_in_tray, tray_reader_for
+from einhorn_table.calibration.tray_reading import (
+    TrayReader,
+    read_in_tray,
+    rigid_move,
+    tray_reader_for,
+)
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame
 from einhorn_table.vision.synth import SynthTable
@@ -95,3 +100,37 @@ def test_a_tables_calibration_gives_the_reader_its_outline_dice_size_and_frame_s
     assert reader.calibrated is not None and reader.calibrated[0] == (40.4, 40.8)
     assert reader.die_px == 70.0 and reader.frame_size == (640, 480)
     assert tray_reader_for(None).calibrated is None
+
+
+def test_an_empty_tray_found_moved_moves_the_outline_as_far() -> None:
+    """The empty tray is pushed along the table where the roll watcher cannot line it
+    up (it tells the reader of no move): the tray finder finds it moved against where
+    it first found it empty, and the outline follows. (Left as calibrated, the outline
+    loses the dice against the wall the tray was pushed towards.)"""
+    table = SynthTable(3, die_size=40, **MOUNT_GUIDE)  # type: ignore[arg-type]
+    calibrated = find_tray(table.empty().image)
+    assert calibrated is not None
+    reader = TrayReader(ReaderProfile(), calibrated, 40.0)
+    reader.tray_seen_empty(table.empty().image)
+    reader.tray_seen_empty(table.slid(table.empty().image, 30, -12))
+    walls = table.against_walls([("right", 0.3), ("right", 0.7), ("top", 0.5)])
+    frame = table.slid(table.still([5, 2, 6], positions=walls).image, 30, -12)
+    assert sorted(v or 0 for v in reader(frame).values) == [2, 5, 6]
+    assert reader.corners is not None
+    for now, then in zip(reader.corners, calibrated, strict=True):
+        assert now == pytest.approx((then[0] + 30, then[1] - 12), abs=0.5)
+    as_calibrated = TrayReader(ReaderProfile(), calibrated, 40.0)
+    assert sorted(v or 0 for v in as_calibrated(frame).values) != [2, 5, 6]
+
+
+def test_a_tray_found_otherwise_than_turned_and_shifted_is_left_out() -> None:
+    first = ((100.0, 100.0), (500.0, 100.0), (500.0, 400.0), (100.0, 400.0))
+    shifted = tuple((x + 12, y - 5) for x, y in first)
+    move = rigid_move(shifted, first, 72.0)
+    assert move is not None and move[:, 2] == pytest.approx((-12, 5), abs=1e-3)
+    larger = tuple((1.1 * x, 1.1 * y) for x, y in first)
+    assert rigid_move(larger, first, 72.0) is None  # another region, not the tray moved
+    skewed = ((100.0, 100.0), (500.0, 100.0), (560.0, 400.0), (100.0, 400.0))
+    assert rigid_move(skewed, first, 72.0) is None
+    far = tuple((x + 100, y) for x, y in first)
+    assert rigid_move(far, first, 72.0) is None

@@ -353,6 +353,9 @@ def test_the_table_around_the_tray_and_dice_against_its_walls() -> None:
         table.against_walls([("middle", 0.5)])
     with pytest.raises(SynthError, match=r"tray_margin 0\.5"):
         SynthTable(2, tray_margin=0.5)
+    cloth = SynthTable(2, tray_margin=0.08, tablecloth=True).tray.table[:30, :200]
+    light = cloth.reshape(-1, 3).mean(axis=1) > 150
+    assert 0.3 < light.mean() < 0.7  # a checked cloth: half light squares, half dark
 
 
 def test_a_tray_pushed_along_the_table_moves_with_its_dice_and_leaves_the_table() -> None:

@@ -81,6 +81,20 @@ class ScriptedWatcher:
         self.reference = frame
 
 
+class FollowerSeen:
+    """Keeps what the tray tells the reader's outline."""
+
+    def __init__(self) -> None:
+        self.warps: list[np.ndarray] = []
+        self.empty: list[Image] = []
+
+    def camera_moved(self, warp: np.ndarray) -> None:
+        self.warps.append(warp)
+
+    def tray_seen_empty(self, image: Image) -> None:
+        self.empty.append(image)
+
+
 class Event:
     def __init__(self, kind: str, frame: Image | None = None) -> None:
         self.kind = kind
@@ -185,7 +199,7 @@ def _told(table: SynthTable, images: list[Image], reader: TrayReader | None = No
     clock = FakeClock(0.0)
     tray = VisionTray(ReplaySource(images, times), make_watcher(),
                       make_reader() if reader is None else reader, clock,
-                      follow_camera=None if reader is None else reader.camera_moved)
+                      follower=reader)
     told: list[TrayEvent] = []
     for t in times:
         clock.now = t
@@ -394,8 +408,8 @@ def test_dice_pushed_alike_are_no_roll_and_move_the_outline_as_far() -> None:
                                               y + 20), v, 0.9, (250, 250, 250))
                                   for v, x, y in lying))
 
-    warps: list[np.ndarray] = []
-    tray = VisionTray(source, watcher, dice, clock, follow_camera=warps.append)
+    follower = FollowerSeen()
+    tray = VisionTray(source, watcher, dice, clock, follower=follower)
     watcher.next = [Event("settled")]
     assert [type(e).__name__ for e in tray.poll()] == ["Settled"]
     offset[0] = 50.0
@@ -405,4 +419,52 @@ def test_dice_pushed_alike_are_no_roll_and_move_the_outline_as_far() -> None:
     offset[0] = 0.0
     lying[0] = (6, 400.0, 400.0)  # a new roll: read, with the outline still moved
     assert [type(e).__name__ for e in tray.poll()] == ["Settled"]
-    assert warps[-1][0, 2] == pytest.approx(-50.0) and warps[-1][1, 2] == pytest.approx(0.0)
+    last = follower.warps[-1]
+    assert last[0, 2] == pytest.approx(-50.0) and last[1, 2] == pytest.approx(0.0)
+
+
+def test_the_reader_is_told_of_each_empty_tray_seen() -> None:
+    """Emptied, or found empty by the reader after a nudge: the outline's follower sees
+    the empty tray each time (the tray finder measures pushes on it)."""
+    clock = FakeClock(10.0)
+    source = FlakySource(clock)
+    watcher = ScriptedWatcher()
+    watcher.reference = np.zeros((12, 16, 3), np.uint8)
+    watcher.camera_warp = np.asarray([[1, 0, 0], [0, 1, 0]], dtype=np.float32)  # type: ignore[attr-defined]
+    follower = FollowerSeen()
+    found: list[FrameReading] = [reader(source.image)]
+    tray = VisionTray(source, watcher, lambda image: found[0], clock, follower=follower)
+    watcher.next = [Event("settled")]
+    assert [type(e).__name__ for e in tray.poll()] == ["Settled"]
+    watcher.next = [Event("emptied")]
+    tray.poll()
+    assert len(follower.empty) == 1
+    found[0] = FrameReading(())
+    watcher.next = [Event("nudged")]
+    told = tray.poll()
+    assert isinstance(told[0], Settled) and not told[0].reading.dice
+    assert len(follower.empty) == 2 and watcher.reference is not None
+
+
+def test_an_empty_tray_pushed_along_a_checked_tablecloth_moves_the_outline() -> None:
+    """On a checked tablecloth the watcher cannot line a pushed tray up: the empty
+    tray pushed looks like something in it, which the reader finds empty. The tray
+    finder, which found the tray when it was first emptied, finds it moved, and the
+    outline follows; Ben's roll against the wall it was pushed towards is read."""
+    table = SynthTable(seed=1, players=2, tablecloth=True, **MOUNT_GUIDE)  # type: ignore[arg-type]
+    calibrated = find_tray(table.empty().image)
+    assert calibrated is not None
+    reader = TrayReader(ReaderProfile(), calibrated, 40.0)
+    images = [table.empty().image for _ in range(5)]
+    images += [f.image for f in table.roll_sequence([2, 3, 5], player=0, settle_frames=30)]
+    images += [f.image for f in table.clear_sequence(player=0)]
+    walls = table.against_walls([("right", 0.25), ("right", 0.5), ("right", 0.75)])
+    later = [f.image for f in table.settled_frames(30)]
+    later += [table.still([6, 4, 4], positions=walls).image] * 30
+    images += [table.slid(image, 22, 0) for image in later]
+    told = _told(table, images, reader)
+    assert _seen(told) == ["roll", "empty", "empty", "roll"]
+    assert _rolls(told) == [[2, 3, 5], [4, 4, 6]]
+    assert reader.corners is not None
+    for now, then in zip(reader.corners, calibrated, strict=True):
+        assert now == pytest.approx((then[0] + 22, then[1]), abs=1.0)

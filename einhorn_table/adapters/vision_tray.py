@@ -2,8 +2,9 @@
 
 :class:`VisionTray` reads one frame per :meth:`VisionTray.poll`, hands it to the
 roll watcher (``einhorn_table.vision.watcher``) and, when the dice come to rest,
-to the reader (``einhorn_table.vision.reader``; told first, if it asks, how far
-knocks on the camera's mount moved the picture), keeps only the dice found where
+to the reader (``einhorn_table.vision.reader``; its tray outline told first, if it
+follows the tray, how far knocks and pushes moved the tray in the picture, and told
+each empty tray seen), keeps only the dice found where
 the tray differs from the empty tray the watcher knows and from the dice left lying
 since it last lay still (the last player's dice, when the next one throws beside
 them), and returns the controller's :mod:`~einhorn_table.table.events`. The dice
@@ -61,10 +62,20 @@ class Watcher(Protocol):
 
 
 Reader = Callable[["Image"], FrameReading]
-#: Told how far the tray has moved in the camera's picture since the table started
-#: (knocks on the camera's mount, the tray pushed along the table), in camera pixels:
-#: a turn and shift mapping its pixels now onto those then.
-CameraFollower = Callable[[Warp], None]
+
+
+class TrayFollower(Protocol):
+    """What keeps the reader's tray outline where the camera sees the tray now."""
+
+    def camera_moved(self, warp: Warp) -> None:
+        """How far the tray has moved in the picture since the table started (knocks
+        on the camera's mount, the tray pushed along the table with its dice), in
+        camera pixels: a turn and shift mapping its pixels now onto those then."""
+        ...
+
+    def tray_seen_empty(self, image: Image) -> None:
+        """The tray lies empty and still in ``image``."""
+        ...
 
 
 def make_watcher(still_seconds: float | None = None) -> Watcher:
@@ -93,12 +104,12 @@ class VisionTray:
     """See the module's description."""
 
     def __init__(self, source: FrameSource, watcher: Watcher, reader: Reader,
-                 clock: Clock, follow_camera: CameraFollower | None = None) -> None:
+                 clock: Clock, follower: TrayFollower | None = None) -> None:
         self.source = source
         self.watcher = watcher
         self.reader = reader
         self.clock = clock
-        self.follow_camera = follow_camera
+        self.follower = follower
         self.lost: str | None = None
         self._retry_at = 0.0
         self._opened = False
@@ -141,6 +152,8 @@ class VisionTray:
             return [tray.MotionStarted(t)]
         if kind == "emptied":
             self._forget_rest()
+            if self.follower is not None:
+                self.follower.tray_seen_empty(image)
             return [tray.Settled(t, FrameReading(()))]
         if kind == "settled" and not getattr(event, "same_as_last", False):
             found = self._look(image)
@@ -158,7 +171,7 @@ class VisionTray:
             # watcher's empty tray no longer fits it), the dice taken out.
             found = self._look(image)
             if not found.dice:
-                self.watcher.mark_empty(image)
+                self._found_empty(image)
                 self._forget_rest()
                 return [tray.Settled(t, found)]
             self._lying, self._rest = image, found
@@ -169,6 +182,12 @@ class VisionTray:
         if kind in ("settled", "nudged", "unchanged"):
             return [tray.NotRolled(t, self._camera_moved_px(event, shown))]
         return []
+
+    def _found_empty(self, image: Image) -> None:
+        """The reader found the still tray in ``image`` empty: it is the empty tray."""
+        self.watcher.mark_empty(image)
+        if self.follower is not None:
+            self.follower.tray_seen_empty(image)
 
     def _forget_rest(self) -> None:
         self._lying = None
@@ -186,11 +205,11 @@ class VisionTray:
         """All the dice the reader finds in ``image`` (in the tray as the camera sees
         it now, where the reader follows knocks on the camera's mount)."""
         reference = self.watcher.reference
-        if self.follow_camera is not None and reference is not None:
+        if self.follower is not None and reference is not None:
             small, size = reference.shape, image.shape
             camera = in_frame_pixels(self.watcher.camera_warp, (small[1], small[0]),
                                      (size[1], size[0]))
-            self.follow_camera(after(camera, pushed_by(*self._tray_shift)))
+            self.follower.camera_moved(after(camera, pushed_by(*self._tray_shift)))
         return self.reader(image)
 
     def _thrown(self, image: Image, reading: FrameReading) -> FrameReading:
@@ -199,7 +218,7 @@ class VisionTray:
         lying, self._lying = self._lying, image if reading.dice else None
         self._rest = reading if reading.dice else None
         if not reading.dice:
-            self.watcher.mark_empty(image)
+            self._found_empty(image)
             return reading
         reference = self.watcher.reference
         if reference is None:

@@ -4,8 +4,9 @@ The calibration found the tray floor's four corners. The reader reads the pictur
 cut to them, a little wider (a die against a wall shows its top face over the wall),
 and keeps the dice whose middle lies on the floor or just past its edge
 (:func:`read_in_tray`). :class:`TrayReader` keeps that outline where the camera
-sees the tray now: moved with the knocks the roll watcher saw, and scaled to the
-frames' size.
+sees the tray now: moved with the knocks the roll watcher saw and the pushes the
+tray saw its dice make, moved as far as the tray finder finds an empty tray moved
+since it first found it, and scaled to the frames' size.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import numpy as np
 from einhorn_table.calibration.geometry import Corners, bounding_box
 from einhorn_table.calibration.profile import CalibrationProfile
 from einhorn_table.calibration.seeing import Image
-from einhorn_table.vision.knocks import seen_now
+from einhorn_table.calibration.tray_finder import find_tray
+from einhorn_table.vision.knocks import after, no_move, seen_now, undone
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame
 from einhorn_table.vision.relight import Warp
@@ -30,6 +32,12 @@ LOOK_PAST_FLOOR = 1.25
 #: How far past the outline a die's middle may lie, in dice. A die lying outside
 #: the tray has the wall between it and the floor, and its own half: farther.
 MIDDLE_PAST_FLOOR = 0.6
+#: A tray found again is the same tray turned and shifted where its size is the same
+#: and each corner lies where the move takes it, both to within this share.
+RIGID_TOLERANCE = 0.03
+#: A tray found again farther than this share of the picture's shorter side from
+#: where it was first found is something else the tray finder found.
+MOST_MOVED_SHARE = 0.15
 #: The die's size as a share of the floor's shorter side, where no calibration
 #: measured it (a 16 mm die in a tray 20 cm wide is 0.08 of it).
 DIE_SHARE_OF_FLOOR = 0.1
@@ -78,14 +86,46 @@ class TrayReader:
         self.calibrated = corners
         self.die_px = die_px
         self.frame_size = frame_size
-        self.warp: Warp | None = None
+        #: How far the tray moved in the picture since the table started, as told.
+        self.warp = no_move()
+        #: The tray as the tray finder first found it empty, and the move then.
+        self._first_seen: tuple[Corners, Warp] | None = None
+        #: The move the tray finder last measured, and the move told then.
+        self._measured: tuple[Warp, Warp] | None = None
         #: The outline the last frame was read in (None: the whole frame is read).
         self.corners = corners
 
     def camera_moved(self, warp: Warp) -> None:
-        """The camera's picture moved by ``warp`` since the table started (a turn and
-        shift mapping its pixels now onto those then, in the frames' pixels)."""
+        """The tray moved by ``warp`` in the picture since the table started (a turn
+        and shift mapping its pixels now onto those then, in the frames' pixels)."""
         self.warp = warp
+
+    def _move(self) -> Warp:
+        """How far the tray moved since calibration: as last measured on an empty tray,
+        and as told since."""
+        if self._measured is None:
+            return self.warp
+        measured, told_then = self._measured
+        return after(measured, after(undone(told_then), self.warp))
+
+    def tray_seen_empty(self, image: Image) -> None:
+        """The tray lies empty and still in ``image``: where the tray finder finds it,
+        against where it found it first, measures how far the tray moved, also where
+        nobody could tell (an empty tray pushed along a patterned table, which the
+        roll watcher cannot line up). A finding that is no rigid move of the first,
+        or moves it far, is left out (something else was found)."""
+        if self.calibrated is None:
+            return
+        found = find_tray(image)
+        if found is None:
+            return
+        if self._first_seen is None:
+            self._first_seen = (found, self._move())
+            return
+        first, move_then = self._first_seen
+        back = rigid_move(found, first, MOST_MOVED_SHARE * min(image.shape[:2]))
+        if back is not None:
+            self._measured = (after(move_then, back), self.warp)
 
     def _scale(self, image: Image) -> tuple[float, float]:
         """How much larger this frame is than the calibration's, across and down."""
@@ -98,12 +138,31 @@ class TrayReader:
         die_px = None if self.die_px is None else self.die_px * min(sx, sy)
         corners = self.calibrated
         if corners is not None:
-            points = [(x * sx, y * sy) for x, y in corners]
-            if self.warp is not None:
-                points = list(seen_now(points, self.warp))
+            points = seen_now([(x * sx, y * sy) for x, y in corners], self._move())
             corners = (points[0], points[1], points[2], points[3])
         self.corners = corners
         return read_in_tray(image, self.profile, corners, die_px)
+
+
+def rigid_move(now: Corners, then: Corners, farthest: float) -> Warp | None:
+    """The turn and shift mapping the tray's corners ``now`` onto ``then``; None where
+    the two outlines are not the same tray turned and shifted (to within
+    :data:`RIGID_TOLERANCE` of its size), or where a corner moved more than
+    ``farthest`` pixels."""
+    src = np.asarray(now, dtype=np.float32).reshape(-1, 1, 2)
+    dst = np.asarray(then, dtype=np.float32).reshape(-1, 1, 2)
+    move, _ = cv2.estimateAffinePartial2D(src, dst, method=cv2.LMEDS)
+    if move is None:
+        return None
+    scale = float(np.hypot(move[0, 0], move[1, 0]))
+    size = float(min(np.ptp(dst[:, 0, 0]), np.ptp(dst[:, 0, 1])))
+    fitted = cv2.transform(src, move)
+    if abs(scale - 1.0) > RIGID_TOLERANCE or float(
+            np.max(np.hypot(*(fitted - dst)[:, 0].T))) > RIGID_TOLERANCE * size:
+        return None
+    if float(np.max(np.hypot(*(src - dst)[:, 0].T))) > farthest:
+        return None
+    return np.asarray(move, dtype=np.float32)
 
 
 def tray_reader_for(calibration: CalibrationProfile | None) -> TrayReader:

@@ -221,7 +221,7 @@ def run(args: argparse.Namespace) -> int:
         source = create_source(config.camera, clock=clock, camera_settings=camera_settings)
         reader = tray_reader_for(calibration)
         tray = VisionTray(source, make_watcher(), reader, clock,
-                          follow_camera=reader.camera_moved)
+                          follower=reader)
         loop = TableLoop(controller, WatchedTray(tray, source, watchdog),
                          SeatControls(buttons, stations), clock, screen)
         how = "continued" if started.resumed else "started"

@@ -54,6 +54,11 @@ def in_frame_pixels(warp: Warp, small_size: tuple[int, int],
                       dtype=np.float32)
 
 
+def undone(warp: Warp) -> Warp:
+    """The move back: mapping the old picture's pixels onto the new one's."""
+    return np.asarray(np.linalg.inv(_square(warp))[:2], dtype=np.float32)
+
+
 def seen_now(points: Sequence[Point], warp: Warp) -> tuple[Point, ...]:
     """Where ``points`` of the old picture lie in the new one, the camera moved by
     ``warp`` (which maps the new picture's pixels onto the old one's)."""

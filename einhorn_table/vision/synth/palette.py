@@ -46,6 +46,9 @@ SKIN_TONES: tuple[RGB, ...] = (
 TRAY_FELT: RGB = (74, 86, 98)
 TRAY_WALL: RGB = (46, 42, 40)
 TABLE_WOOD: RGB = (168, 128, 88)
+#: A checked tablecloth's two colours.
+CLOTH_LIGHT: RGB = (236, 228, 210)
+CLOTH_DARK: RGB = (170, 52, 48)
 
 
 def pip_color_for(body: RGB) -> RGB:

@@ -63,7 +63,7 @@ class SynthTable:
     dice away from the middle show the sides that face it, as in real overhead
     photos (None: every die seen from straight above, only its top face);
     ``tray_margin`` is how much table shows around the tray, as a share of the
-    frame's shorter side.
+    frame's shorter side, and ``tablecloth`` lays a checked cloth there.
     """
 
     def __init__(
@@ -80,6 +80,7 @@ class SynthTable:
         tray_color: tuple[int, int, int] = TRAY_FELT,
         camera_height: float | None = 2.5,
         tray_margin: float = TRAY_MARGIN,
+        tablecloth: bool = False,
     ) -> None:
         width, height = size
         if width < 64 or height < 48:
@@ -132,7 +133,7 @@ class SynthTable:
         if not 0.0 <= tray_margin <= 0.2:
             raise SynthError(f"tray_margin {tray_margin} is outside 0..0.2 of the frame")
         self.tray = render_tray(width, height, self.np_rng, felt=tray_color, lighting=lighting,
-                                margin_share=tray_margin)
+                                margin_share=tray_margin, tablecloth=tablecloth)
         self.placer = Placer(self.tray.geometry.floor, self.perspective, self.rng, self.die_size)
         self.skin = SKIN_TONES[self.rng.randrange(len(SKIN_TONES))]
         self._noise_bank = self._make_noise_bank(noise)

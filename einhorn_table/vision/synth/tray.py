@@ -9,7 +9,13 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from einhorn_table.vision.synth.palette import RGB, TABLE_WOOD, TRAY_WALL
+from einhorn_table.vision.synth.palette import (
+    CLOTH_DARK,
+    CLOTH_LIGHT,
+    RGB,
+    TABLE_WOOD,
+    TRAY_WALL,
+)
 
 FloatImage = npt.NDArray[np.float32]
 ByteImage = npt.NDArray[np.uint8]
@@ -80,14 +86,21 @@ def render_tray(
     felt: RGB,
     lighting: float,
     margin_share: float = TRAY_MARGIN,
+    tablecloth: bool = False,
 ) -> TrayImage:
-    """Draw the empty tray once; the lamp sits at a random spot somewhat off-centre."""
+    """Draw the empty tray once; the lamp sits at a random spot somewhat off-centre.
+    Around it lies wood, or with ``tablecloth`` a checked cloth."""
     geo = tray_geometry(width, height, margin_share)
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
 
-    # Table around the tray: wood with grain along x.
+    # Table around the tray: wood with grain along x (or a checked cloth).
     grain = 0.06 * np.sin(ys / 3.1 + 4.0 * _smooth_noise(rng, height, width, 3, 1.0))
     image = _bgr(TABLE_WOOD)[None, None, :] * (1.0 + grain)[..., None]
+    if tablecloth:
+        square = max(4, round(0.05 * min(width, height)))
+        checks = ((xs // square + ys // square) % 2)[..., None]
+        image = checks * _bgr(CLOTH_DARK)[None, None, :] + (1 - checks) * _bgr(CLOTH_LIGHT)[
+            None, None, :]
     table = image.copy()
 
     ox0, oy0, ox1, oy1 = geo.outer
