@@ -56,8 +56,9 @@ FPS = 30.0
 
 
 KNOCKS = ((2, 1, 0.0), (4, -2, 0.0), (8, 4, 0.0), (16, -8, 0.0), (0, 0, 1.0))
-#: The camera's view: the tray filling the picture, as seen from far above; and 3 cm of
-#: table around a 30 x 20 cm tray, from the mount guide's 37 cm (40 px dice).
+#: The camera's view: the tray filling the picture, as seen from far above; and the
+#: mount guide's view: the camera about as high above the tray as the picture is wide
+#: (37 cm over 36 cm), about 2 cm of table around the tray, large dice (40 px).
 MOUNT_GUIDE: dict[str, float] = {"camera_height": 1.0, "tray_margin": 0.08, "die_size": 40}
 MOUNTS: dict[str, dict[str, float]] = {"tray filling the picture": {},
                                        "the mount guide's view": MOUNT_GUIDE}

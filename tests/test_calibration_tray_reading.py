@@ -20,8 +20,8 @@ from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame
 from einhorn_table.vision.synth import SynthTable
 
-#: A camera at the mount guide's height: 37 cm above a tray seen 36 cm wide, the
-#: tray with 3 cm of table around it.
+#: A camera at the mount guide's height: 37 cm above a tray seen 36 cm wide, with
+#: about 2 cm of table around the tray.
 MOUNT_GUIDE = {"camera_height": 1.0, "tray_margin": 0.08}
 
 WALLS = [

@@ -47,7 +47,7 @@ def test_a_knocked_camera_is_the_same_scene_moved(dx: float, dy: float, turn: fl
 def test_a_knock_is_seen_also_where_the_picture_shows_plain_table_around_the_tray(
     dx: float, dy: float,
 ) -> None:
-    """The mount guide's view: 3 cm of table around the tray. A small knock changes
+    """The mount guide's view: table around the tray. A small knock changes
     nothing along the picture's edges (plain table), yet the tray moved: a knock.
     (The watcher once also asked that the edges change, and took these for rolls.)"""
     table = SynthTable(2, camera_height=1.0, tray_margin=0.08, die_size=40)
