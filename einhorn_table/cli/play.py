@@ -159,7 +159,6 @@ def run(args: argparse.Namespace) -> int:
         ask,
         preset_choice,
     )
-    from einhorn_table.vision.profile import ReaderProfile
 
     config = load_config(args.config)
     variant = find_variant(config.variant)
@@ -167,16 +166,17 @@ def run(args: argparse.Namespace) -> int:
     # one calibrate saved in the state directory, else the reader's defaults.
     profile_path = config.calibration or default_profile_path()
     camera_settings: CameraSettings | None = None
-    profile = ReaderProfile()
     calibration = None
     measured: dict[str, RGB] = {}
     if config.calibration is not None or profile_path.is_file():
         calibration = load_profile(profile_path)
-        profile, camera_settings = calibration.reader_profile(), calibration.camera
+        camera_settings = calibration.camera
         measured = {p.name: p.colour for p in calibration.players}
         print(dice_colours_note(profile_path, [p.name for p in config.players], measured),
               file=sys.stderr)
-    warning = reader_warning(profile)
+    # What reads the dice, in the calibrated tray as the camera sees it.
+    reader = tray_reader_for(calibration)
+    warning = reader_warning(reader.profile)
     if warning:
         print(warning, file=sys.stderr)
     clock = SystemClock()
@@ -219,9 +219,7 @@ def run(args: argparse.Namespace) -> int:
         controller = TableController(match, started.recorder, seats, started.recorder,
                                      archive=lambda: history_summary(store))
         source = create_source(config.camera, clock=clock, camera_settings=camera_settings)
-        reader = tray_reader_for(calibration)
-        tray = VisionTray(source, make_watcher(), reader, clock,
-                          follower=reader)
+        tray = VisionTray(source, make_watcher(), reader, clock, follower=reader)
         loop = TableLoop(controller, WatchedTray(tray, source, watchdog),
                          SeatControls(buttons, stations), clock, screen)
         how = "continued" if started.resumed else "started"

@@ -41,12 +41,13 @@ def moved_together(before: FrameReading, now: FrameReading) -> tuple[float, floa
         shifts = []
         for die in now.dice:
             tolerance = SHIFT_TOLERANCE * box_side(die.box)
-            match = next((b for b in left if b.value == die.value and math.hypot(
-                _shift(b, die)[0] - dx, _shift(b, die)[1] - dy) <= tolerance), None)
+            pairs = ((b, _shift(b, die)) for b in left if b.value == die.value)
+            match = next(((b, shift) for b, shift in pairs
+                          if math.hypot(shift[0] - dx, shift[1] - dy) <= tolerance), None)
             if match is None:
                 break
-            left.remove(match)
-            shifts.append(_shift(match, die))
+            left.remove(match[0])
+            shifts.append(match[1])
         else:
             return (statistics.median(x for x, _ in shifts),
                     statistics.median(y for _, y in shifts))
