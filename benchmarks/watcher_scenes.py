@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 import cv2
 import numpy as np
@@ -48,6 +48,7 @@ from einhorn_table.vision.synth import (
     HandPose,
     SynthTable,
     knocked,
+    mount_guide_view,
 )
 from einhorn_table.vision.watcher import SMALL_SIZE, EventKind, RollWatcher
 
@@ -57,11 +58,12 @@ FPS = 30.0
 
 KNOCKS = ((2, 1, 0.0), (4, -2, 0.0), (8, 4, 0.0), (16, -8, 0.0), (0, 0, 1.0))
 #: The camera's view: the tray filling the picture, as seen from far above; and the
-#: mount guide's view: the camera about as high above the tray as the picture is wide
-#: (37 cm over 36 cm), about 2 cm of table around the tray, large dice (40 px).
-MOUNT_GUIDE: dict[str, float] = {"camera_height": 1.0, "tray_margin": 0.08, "die_size": 40}
-MOUNTS: dict[str, dict[str, float]] = {"tray filling the picture": {},
-                                       "the mount guide's view": MOUNT_GUIDE}
+#: mount guide's view (``mount_guide_view``): the camera about as high above the tray
+#: as the picture is wide (37 cm over 36 cm), about 2 cm of table around the tray,
+#: large dice (40 px).
+MOUNT_GUIDE = mount_guide_view()
+MOUNTS: dict[str, Mapping[str, object]] = {"tray filling the picture": {},
+                                           "the mount guide's view": MOUNT_GUIDE}
 
 
 def knocked_by(dx: float, dy: float, turn: float = 0.0) -> Callable[[Image], Image]:
@@ -192,7 +194,7 @@ def read_after_a_knock(seeds: int) -> list[tuple[str, int, int, int, int, int]]:
         change = knocked_by(dx, dy, turn)
         tally = [0, 0, 0, 0, 0]
         for seed in range(seeds * 4):
-            table = SynthTable(400 + seed, **MOUNT_GUIDE)  # type: ignore[arg-type]
+            table = SynthTable(400 + seed, **MOUNT_GUIDE)
             rng = np.random.default_rng(seed)
             calibrated = find_tray(table.empty().image)
             values = [int(v) for v in rng.integers(1, 7, 3)]
@@ -255,7 +257,7 @@ def bumped_trays(seeds: int) -> list[tuple[str, int, int]]:
         right = 0
         for seed in range(seeds):
             table = SynthTable(500 + seed, players=2, tablecloth=cloth,
-                               **MOUNT_GUIDE)  # type: ignore[arg-type]
+                               **MOUNT_GUIDE)
             images = [table.empty().image for _ in range(5)]
             images += [f.image for f in table.roll_sequence([2, 3, 5], settle_frames=30)]
             if not with_dice:

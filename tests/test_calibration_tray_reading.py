@@ -19,10 +19,11 @@ from einhorn_table.calibration.tray_reading import (
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame
 from einhorn_table.vision.synth import SynthTable
+from einhorn_table.vision.synth.views import MOUNT_GUIDE_HEIGHT, MOUNT_GUIDE_MARGIN
 
 #: A camera at the mount guide's height: 37 cm above a tray seen 36 cm wide, with
-#: about 2 cm of table around the tray.
-MOUNT_GUIDE = {"camera_height": 1.0, "tray_margin": 0.08}
+#: about 2 cm of table around the tray (the dice's size set by each test).
+MOUNT_GUIDE = {"camera_height": MOUNT_GUIDE_HEIGHT, "tray_margin": MOUNT_GUIDE_MARGIN}
 
 WALLS = [
     [("left", 0.4), ("right", 0.6), ("top", 0.3)],

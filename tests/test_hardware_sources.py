@@ -44,6 +44,7 @@ def write_frames(folder: Path, count: int, names: list[str] | None = None) -> li
         ("dir:frames/,fps=10,loop=1", "dir", "frames/", {"fps": 10.0, "loop": True}),
         ("synth:seed=3,players=4", "synth", None, {"seed": 3, "players": 4}),
         ("synth", "synth", None, {}),
+        ("synth:seed=3,mount=1", "synth", None, {"seed": 3, "mount": True}),
     ],
 )
 def test_source_strings(
@@ -62,6 +63,7 @@ def test_source_strings(
         ("dir:frames,speed=2", r"its options are: fps, loop"),
         ("opencv:front", "not a camera number"),
         ("synth:three", "takes only options"),
+        ("synth:mount=high", r"mount=\"high\".*must be 0 or 1.*mount=1"),
         ("opencv:0,fps=0", "must be more than 0"),
         ("no/such/thing.mp4", "neither a camera source nor an existing file"),
     ],

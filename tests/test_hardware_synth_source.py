@@ -41,6 +41,30 @@ def test_synth_shows_the_empty_tray_until_a_roll_then_the_roll_then_settled_dice
         assert source.last is not None and source.last.dice == ()
 
 
+def test_mount_1_sets_the_synthetic_camera_up_as_the_mount_guide_says() -> None:
+    """Table shows around the tray (the tray finder finds its floor well inside the
+    picture), the camera is as high above the tray as the picture is wide, and the
+    dice are large."""
+    from einhorn_table.calibration.tray_finder import find_tray
+
+    floors = {}
+    for text in ("synth:seed=3", "synth:seed=3,mount=1"):
+        source = create_source(text, clock=FakeClock(0.0))
+        assert isinstance(source, SynthSource)
+        with source:
+            frame = source.read()
+            assert frame is not None
+            corners = find_tray(frame.image)
+            assert corners is not None
+            floors[text] = np.asarray(corners)
+            table = source.table
+            size, height = table.die_size, table.perspective.camera_px
+            assert ("mount guide's view" in source.description) == ("mount" in text)
+    mount, default = floors["synth:seed=3,mount=1"], floors["synth:seed=3"]
+    assert mount.min() > 60 > default.min()  # 480 px high: about 2 cm of table showing
+    assert (size, height) == (40, 640.0)  # the last table opened: the mount guide's
+
+
 def test_synth_frames_come_at_the_frame_rate_on_the_clock() -> None:
     clock = FakeClock(0.0)
     with create_source("synth:fps=20,width=160,height=120", clock=clock) as source:

@@ -15,6 +15,7 @@ from gpiozero.pins.mock import MockFactory
 from table_helpers import players_toml
 from table_rig import open_store
 
+from einhorn_table.calibration.profile import load_profile
 from einhorn_table.cli import main
 from einhorn_table.cli.play import WatchedTray, dice_colours_note
 from einhorn_table.table.config import DICE_COLOURS
@@ -140,6 +141,30 @@ def test_demo_reads_with_a_given_profile_and_refuses_a_broken_one(
     assert main(["demo", "--bots", "all", "--games", "1", "--players", "2", "--profile",
                  str(shipped), "--state-dir", str(tmp_path / "s")]) == 0
     assert "Winner" in capsys.readouterr().out
+
+
+def test_calibrated_in_the_mount_guides_view_the_demo_reads_every_roll(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The synthetic camera set up as the mount guide says (table around the tray): the
+    guided calibration finds the tray and reads its test rolls, and the demo, reading
+    with that calibration in its tray outline as ``play`` does, reads every roll of a
+    game without asking (no doubt screen)."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    out = tmp_path / "calibration.toml"
+    assert main(["calibrate", "--source", "synth:seed=3,players=2,mount=1", "--players", "2",
+                 "--rolls", "2", "--autopilot", "--out", str(out)]) == 0
+    assert "6 of 6 test dice read right" in capsys.readouterr().out
+    calibrated = load_profile(out)
+    assert min(min(corner) for corner in calibrated.tray.corners) > 60  # the table around
+    shots = tmp_path / "shots"
+    assert main(["demo", "--bots", "all", "--games", "1", "--players", "2", "--mount",
+                 "--profile", str(out), "--state-dir", str(tmp_path / "s"),
+                 "--screenshots", str(shots)]) == 0
+    assert "Winner" in capsys.readouterr().out
+    kinds = {path.stem.split("-", 1)[1] for path in shots.glob("*.png")}
+    assert "result" in kinds and "doubt" not in kinds
 
 
 def test_play_takes_the_dice_colours_the_calibration_measured(

@@ -95,6 +95,31 @@ def test_three_players_thrown_together_on_the_synthetic_table_are_read_per_playe
     assert {seat: sorted(v for v in own.values if v is not None) for seat, own in rolls} == expected
 
 
+def test_four_players_thrown_together_in_the_mount_guides_view_are_read_per_player() -> None:
+    """Twelve large dice seen from the mount guide's height (their sides showing away
+    from the middle), read in the calibrated tray outline as ``play`` reads."""
+    from einhorn_table.calibration.tray_finder import find_tray
+    from einhorn_table.calibration.tray_reading import TrayReader
+    from einhorn_table.vision.colours import dice_set_color
+    from einhorn_table.vision.profile import ReaderProfile
+    from einhorn_table.vision.synth import SynthTable, mount_guide_view
+
+    table = SynthTable(seed=6, players=4, **mount_guide_view())
+    reader = TrayReader(ReaderProfile(), find_tray(table.empty().image), table.die_size)
+    registered = []
+    for colour in table.player_colors:
+        frame = table.still([2, 4, 6], colors=[colour] * 3)
+        registered.append(dice_set_color(frame.image, [d.box for d in frame.dice]))
+    owners = [3, 1, 0, 2, 2, 1, 0, 3, 0, 2, 1, 3]
+    values = [3, 6, 2, 4, 1, 5, 2, 6, 6, 1, 4, 5]
+    frame = table.still(values, colors=[table.player_colors[p] for p in owners])
+    rolls = rolls_at_once(reader(frame.image), [0, 1, 2, 3], registered)
+    assert rolls is not None
+    expected = {p: sorted(v for v, o in zip(values, owners, strict=True) if o == p)
+                for p in range(4)}
+    assert {seat: sorted(v for v in own.values if v is not None) for seat, own in rolls} == expected
+
+
 def test_the_start_screen_offers_rolling_together_only_to_dice_told_apart() -> None:
     c, _ = controller()  # red and blue dice
     assert build_view(c, 0.0).subtitle == ("Highest sum starts. One by one or all together. "

@@ -21,7 +21,7 @@ from einhorn_table.ports import Frame
 from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, NotRolled, Settled
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.results import DieReading, FrameReading
-from einhorn_table.vision.synth import HandPose, SynthTable, knocked, relit
+from einhorn_table.vision.synth import HandPose, SynthTable, knocked, mount_guide_view, relit
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -282,7 +282,7 @@ def test_a_knocked_camera_is_told_with_how_far_it_moved_and_rolls_go_on() -> Non
     assert _rolls(told) == [[2, 3, 5], [4, 4, 6]]
 
 
-MOUNT_GUIDE = {"camera_height": 1.0, "tray_margin": 0.08, "die_size": 40}
+MOUNT_GUIDE = mount_guide_view()  # 40 px dice in 640x480
 
 
 def _ben_against_walls(seed: int, walls: list[tuple[str, float]],
@@ -292,7 +292,7 @@ def _ben_against_walls(seed: int, walls: list[tuple[str, float]],
     dice lie still, Ben takes them out, and his dice 6 4 4 come to lie against
     ``walls``. What the tray tells of it, reading as ``play`` does; the reader, and the
     outline the calibration found."""
-    table = SynthTable(seed=seed, players=2, **MOUNT_GUIDE)  # type: ignore[arg-type]
+    table = SynthTable(seed=seed, players=2, **MOUNT_GUIDE)
     calibrated = find_tray(table.empty().image)
     assert calibrated is not None
     reader = TrayReader(ReaderProfile(), calibrated, 40.0)
@@ -340,7 +340,7 @@ def test_a_tray_bumped_along_the_table_with_dice_in_it_is_no_roll(dx: float, dy:
     takes them out and rolls. The push is no roll (it was read as a new roll of Ana's
     dice), and the table goes on: the empty tray the watcher knew no longer fits, so
     the dice taken out look like a nudge, and the reader finds the tray empty."""
-    table = SynthTable(seed=3, players=2, **MOUNT_GUIDE)  # type: ignore[arg-type]
+    table = SynthTable(seed=3, players=2, **MOUNT_GUIDE)
     reader = TrayReader(ReaderProfile(), find_tray(table.empty().image), 40.0)
     images = [table.empty().image for _ in range(5)]
     images += [f.image for f in table.roll_sequence([2, 3, 5], player=0, settle_frames=30)]
@@ -358,7 +358,7 @@ def test_a_tray_pushed_to_the_pictures_edge_waits_until_it_is_pushed_back() -> N
     """Pushed so far that its rim reaches the picture's edge, the tray looks like an
     arm reaching in, and the table waits (the screen asks to push it back); pushed
     back near its place, the table goes on."""
-    table = SynthTable(seed=1, players=2, **MOUNT_GUIDE)  # type: ignore[arg-type]
+    table = SynthTable(seed=1, players=2, **MOUNT_GUIDE)
     reader = TrayReader(ReaderProfile(), find_tray(table.empty().image), 40.0)
     images = [table.empty().image for _ in range(5)]
     images += [f.image for f in table.roll_sequence([2, 3, 5], player=0, settle_frames=30)]
@@ -451,7 +451,7 @@ def test_an_empty_tray_pushed_along_a_checked_tablecloth_moves_the_outline() -> 
     tray pushed looks like something in it, which the reader finds empty. The tray
     finder, which found the tray when it was first emptied, finds it moved, and the
     outline follows; Ben's roll against the wall it was pushed towards is read."""
-    table = SynthTable(seed=1, players=2, tablecloth=True, **MOUNT_GUIDE)  # type: ignore[arg-type]
+    table = SynthTable(seed=1, players=2, tablecloth=True, **MOUNT_GUIDE)
     calibrated = find_tray(table.empty().image)
     assert calibrated is not None
     reader = TrayReader(ReaderProfile(), calibrated, 40.0)

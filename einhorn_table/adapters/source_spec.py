@@ -13,7 +13,9 @@ A source string is ``KIND[:ARGUMENT][,key=value...]``:
 ``dir:frames/``                  pictures in a folder, in name order; options
                                  ``fps``, ``loop``
 ``synth:seed=3,players=4``       the synthetic table; options ``seed``,
-                                 ``players``, ``width``, ``height``, ``fps``
+                                 ``players``, ``width``, ``height``, ``fps``,
+                                 ``mount`` (0/1: the camera set up as the
+                                 mount guide says, table around the tray)
 ===============================  ==============================================
 
 A bare path to a folder or a file means ``dir:`` or ``file:``. Paths must not
@@ -65,7 +67,7 @@ KINDS: dict[str, tuple[str, dict[str, Callable[[str], OptionValue]]]] = {
     "opencv": ("webcam number", _SIZE_FPS),
     "file": ("path of a video file", _REPLAY),
     "dir": ("path of a folder of pictures", _REPLAY),
-    "synth": ("none", {"seed": _int, "players": _int, **_SIZE_FPS}),
+    "synth": ("none", {"seed": _int, "players": _int, "mount": _flag, **_SIZE_FPS}),
 }
 
 EXAMPLES = "picamera2, opencv:0, file:roll.mp4, dir:frames/, synth:seed=3,players=4"
@@ -154,7 +156,8 @@ def _options(kind: str, pieces: list[str], text: str) -> dict[str, OptionValue]:
 
 
 def _example_value(key: str) -> str:
-    return {"fps": "15", "loop": "1", "width": "1280", "height": "960"}.get(key, "3")
+    return {"fps": "15", "loop": "1", "mount": "1", "width": "1280", "height": "960"}.get(
+        key, "3")
 
 
 def _bare(text: str) -> SourceSpec:

@@ -74,5 +74,6 @@ def create_source(
             players=int(spec.options.get("players", 1)),
             size=(int(width or 640), int(height or 480)),
             fps=30.0 if fps is None else float(fps),
+            mount=bool(spec.options.get("mount", False)),
         )
     raise AssertionError(f"parse_source let through an unknown kind: {spec.kind}")

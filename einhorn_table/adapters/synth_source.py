@@ -1,5 +1,9 @@
 """``synth:seed=3,players=4``: the synthetic table as a camera, rolling virtual dice when asked.
 
+With ``mount=1`` the camera is set up as the mount guide says (table around the tray,
+seen from about as high as the picture is wide, large dice); by default it looks from
+far above at a tray filling the picture.
+
 Until :meth:`SynthSource.roll` is called it shows the empty tray; after it,
 :meth:`read` returns that roll's frames (the hand coming in, the dice tumbling,
 the dice coming to rest) and then the settled dice, again and again, until the
@@ -34,14 +38,17 @@ class SynthSource(BaseSource):
         players: int = 1,
         size: tuple[int, int] = (640, 480),
         fps: float = 30.0,
+        mount: bool = False,
     ) -> None:
         super().__init__()
         self.seed = seed
         self.players = players
         self.size = size
         self.fps = fps
+        self.mount = mount
+        view = ", the mount guide's view" if mount else ""
         self.description = (
-            f"synthetic table (seed {seed}, {counted(players, 'player')}, {fps:g} fps)"
+            f"synthetic table (seed {seed}, {counted(players, 'player')}, {fps:g} fps{view})"
         )
         self._clock = clock
         self._pacer = Pacer(clock, fps)
@@ -51,9 +58,14 @@ class SynthSource(BaseSource):
         self.last: SynthFrame | None = None
 
     def _open(self) -> None:
-        from einhorn_table.vision.synth import SynthTable
+        from einhorn_table.vision.synth import SynthTable, mount_guide_view
 
-        self._table = SynthTable(self.seed, size=self.size, players=self.players, fps=self.fps)
+        if self.mount:
+            self._table = SynthTable(self.seed, size=self.size, players=self.players,
+                                     fps=self.fps, **mount_guide_view(self.size))
+        else:
+            self._table = SynthTable(self.seed, size=self.size, players=self.players,
+                                     fps=self.fps)
         self._queue.clear()
         self._pacer = Pacer(self._clock, self.fps)
 

@@ -57,8 +57,13 @@ def register(subparsers: Any) -> None:
                         "with ESC); without it, an unfinished match is kept as abandoned and a "
                         "new one starts")
     parser.add_argument("--profile", type=Path, default=None,
-                        help="calibration profile to read the dice with, e.g. "
-                        "calibration/synth.toml (default: the reader's general settings)")
+                        help="calibration profile to read the dice with, as `play` does (in "
+                        "its tray outline, with its settings), e.g. calibration/synth.toml "
+                        "(default: the whole picture, the reader's general settings)")
+    parser.add_argument("--mount", action="store_true",
+                        help="the synthetic camera set up as the mount guide says, with table "
+                        "around the tray (calibrate it with --source synth:mount=1); by "
+                        "default it looks from far above at a tray filling the picture")
     parser.add_argument("--fast", action="store_true",
                         help="run on a fake clock, as fast as possible (default when headless "
                         "with all seats played by bots)")
@@ -108,20 +113,20 @@ def run(args: argparse.Namespace) -> int:
     seats = bot_seats(args.bots, names)
     headless = os.environ.get("SDL_VIDEODRIVER") == "dummy"
     fast = args.fast or (headless and len(seats) == len(names))
-    reader_profile = None
+    calibration = None
     if args.profile is not None:
         from einhorn_table.calibration.profile import load_profile
 
-        reader_profile = load_profile(args.profile).reader_profile()
+        calibration = load_profile(args.profile)
     options = DemoOptions(
         names=names, games=args.games, variant=find_variant(args.variant), bots=seats,
         strategy=args.strategy,
         chance=random.Random(args.seed), seed=args.seed, size=parse_size(args.size),
         fullscreen=args.fullscreen, screenshots=args.screenshots, state=args.state_dir,
         wall=lambda: datetime.now(UTC), fast=fast, resume=args.resume,
-        reader_profile=reader_profile,
+        mount=args.mount, calibration=calibration,
     )
-    warning = reader_warning(reader_profile)
+    warning = reader_warning(None if calibration is None else calibration.reader_profile())
     if warning:
         print(warning, file=sys.stderr)
     result = run_demo(options)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from einhorn_table.adapters.history_log import HistoryRecorder
 from einhorn_table.history import MatchRow, MatchStore, TableLog
@@ -24,6 +24,9 @@ from einhorn_table.table.loop import TableLoop
 from einhorn_table.table.resume import Choice
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.words import counted, plural
+
+if TYPE_CHECKING:
+    from einhorn_table.calibration.profile import CalibrationProfile
 
 #: Seconds the final standings stay on screen before a headless demo exits.
 FINAL_SECONDS = 3.0
@@ -50,8 +53,12 @@ class DemoOptions:
     resume: bool = False
     variant: Variant = EINHORN
     camera_size: tuple[int, int] = (640, 480)
-    #: The reader's settings (a calibration profile's), or None for the general ones.
-    reader_profile: ReaderProfile | None = None
+    #: The synthetic camera set up as the mount guide says (table around the tray),
+    #: instead of looking from far above at a tray filling the picture.
+    mount: bool = False
+    #: The table's calibration, read with as ``play`` reads (the dice in its tray
+    #: outline, its reader settings); None: the whole frame with the general settings.
+    calibration: CalibrationProfile | None = None
 
 
 @dataclass
@@ -172,7 +179,8 @@ def run_demo(options: DemoOptions) -> DemoResult:
     from einhorn_table.adapters.keyboard_controls import KeyboardControls
     from einhorn_table.adapters.pygame_screen import PygameScreen
     from einhorn_table.adapters.synth_source import SynthSource
-    from einhorn_table.adapters.vision_tray import VisionTray, make_reader, make_watcher
+    from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
+    from einhorn_table.calibration.tray_reading import tray_reader_for
     from einhorn_table.history.view import history_summary
     from einhorn_table.vision.synth import DICE_PALETTE_NAMES
 
@@ -184,9 +192,11 @@ def run_demo(options: DemoOptions) -> DemoResult:
     names = list(match.names)
     clock: FakeClock | SystemClock = FakeClock(0.0) if options.fast else SystemClock()
     players = len(names)
-    camera = SynthSource(clock, seed=options.seed, players=players, size=options.camera_size)
+    camera = SynthSource(clock, seed=options.seed, players=players, size=options.camera_size,
+                         mount=options.mount)
     camera.open()
-    tray = VisionTray(camera, make_watcher(), make_reader(options.reader_profile), clock)
+    reader = tray_reader_for(options.calibration)
+    tray = VisionTray(camera, make_watcher(), reader, clock, follower=reader)
     colours = camera.table.player_colors
     seats = [Seat(name, colours[i], DICE_PALETTE_NAMES[i]) for i, name in enumerate(names)]
     controller = TableController(match, recorder, seats, recorder,

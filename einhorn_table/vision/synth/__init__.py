@@ -3,7 +3,7 @@
 Use :class:`SynthTable` for frames and scenes; :class:`SynthFrame` and
 :class:`SynthDie` carry the truth (values, boxes, colours, phase, hand);
 :func:`relit` and :func:`knocked` show a frame under other light or through a
-knocked camera.
+knocked camera; :func:`mount_guide_view` sets the camera up as the mount guide does.
 """
 
 from einhorn_table.vision.synth.dice import PIP_LAYOUT, DieLook, render_die
@@ -14,6 +14,7 @@ from einhorn_table.vision.synth.seen_otherwise import LIGHT_CHANGES, knocked, re
 from einhorn_table.vision.synth.table import SynthTable
 from einhorn_table.vision.synth.tray import TrayGeometry
 from einhorn_table.vision.synth.truth import PHASES, SynthDie, SynthError, SynthFrame
+from einhorn_table.vision.synth.views import ViewOptions, mount_guide_view
 
 __all__ = [
     "DICE_PALETTE",
@@ -29,7 +30,9 @@ __all__ = [
     "SynthFrame",
     "SynthTable",
     "TrayGeometry",
+    "ViewOptions",
     "knocked",
+    "mount_guide_view",
     "pip_color_for",
     "relit",
     "render_die",
