@@ -100,7 +100,45 @@ def test_a_tables_calibration_gives_the_reader_its_outline_dice_size_and_frame_s
     reader = tray_reader_for(load_profile(shipped))
     assert reader.calibrated is not None and reader.calibrated[0] == (40.4, 40.8)
     assert reader.die_px == 70.0 and reader.frame_size == (640, 480)
+    assert reader.anchor is None  # where it was loaded from is not known
     assert tray_reader_for(None).calibrated is None
+
+
+def test_the_tray_is_anchored_where_the_finder_finds_it_in_the_calibrations_picture(
+    tmp_path: Path,
+) -> None:
+    """Loaded from its file, the calibration's empty-tray picture beside it gives the
+    place the tray's moves are measured from; without the picture there is none."""
+    shipped = Path(__file__).resolve().parent.parent / "calibration" / "synth.toml"
+    reader = tray_reader_for(load_profile(shipped), shipped)
+    assert reader.anchor is not None and reader.calibrated is not None
+    for found, calibrated in zip(reader.anchor, reader.calibrated, strict=True):
+        assert found == pytest.approx(calibrated, abs=3.0)
+    alone = tmp_path / "calibration.toml"
+    alone.write_text(shipped.read_text(encoding="utf-8"), encoding="utf-8")
+    assert tray_reader_for(load_profile(alone), alone).anchor is None
+
+
+def test_an_anchored_reader_follows_a_tray_set_back_off_its_place_at_the_first_look() -> None:
+    """The first empty tray seen is measured against the calibration's finding (the
+    anchor): a tray standing 33 px off its calibrated place moves the outline at
+    once. Without the anchor the first finding is only where later moves count from."""
+    table = SynthTable(3, die_size=40, **MOUNT_GUIDE)  # type: ignore[arg-type]
+    calibrated = find_tray(table.empty().image)
+    assert calibrated is not None
+    first = table.slid(table.empty().image, -32, 8)
+    anchored = TrayReader(ReaderProfile(), calibrated, 40.0, anchor=calibrated)
+    unanchored = TrayReader(ReaderProfile(), calibrated, 40.0)
+    walls = table.against_walls([("left", 0.3), ("left", 0.7), ("bottom", 0.5)])
+    frame = table.slid(table.still([1, 4, 6], positions=walls).image, -32, 8)
+    for reader in (anchored, unanchored):
+        reader.tray_seen_empty(first)
+        reader(frame)
+    assert anchored.corners is not None and unanchored.corners == calibrated
+    for now, then in zip(anchored.corners, calibrated, strict=True):
+        assert now == pytest.approx((then[0] - 32, then[1] + 8), abs=0.5)
+    assert sorted(v or 0 for v in anchored(frame).values) == [1, 4, 6]
+    assert sorted(v or 0 for v in unanchored(frame).values) != [1, 4, 6]
 
 
 def test_an_empty_tray_found_moved_moves_the_outline_as_far() -> None:

@@ -10,7 +10,9 @@ since it last lay still (the last player's dice, when the next one throws beside
 them), and returns the controller's :mod:`~einhorn_table.table.events`. The dice
 that lay there, all pushed alike (the tray bumped along the table), are no roll;
 after such a push the watcher's empty tray no longer fits, so dice lying still again
-after a nudge are read too, and a tray found empty is the empty tray. A camera
+after a nudge are read too, and a tray found empty is the empty tray. The outline is
+told of the first frame too (the watcher takes it for the empty tray), so that a
+tray set back off its calibrated place is found there before the first roll. A camera
 that stops delivering frames is reported once (:class:`CameraLost`) and reopened
 every few seconds until frames come again (:class:`CameraBack`); the match waits
 meanwhile.
@@ -139,8 +141,13 @@ class VisionTray:
             self._forget_rest()  # the camera may have been moved meanwhile
             events.append(tray.CameraBack(now))
         # The watcher works on the frames' own timeline; the controller on the clock's.
+        first = self.watcher.reference is None
         for event in self.watcher.feed(frame.image, frame.timestamp):
             events += self._told(event, frame.image, now)
+        if first and self.watcher.reference is not None:
+            # The watcher took the first frame for the empty tray: the outline finds out
+            # whether the tray lies where it lay at calibration.
+            self._seen_empty(frame.image)
         return events
 
     def _told(self, event: Any, shown: Image, t: float) -> list[TrayEvent]:
@@ -152,8 +159,7 @@ class VisionTray:
             return [tray.MotionStarted(t)]
         if kind == "emptied":
             self._forget_rest()
-            if self.follower is not None:
-                self.follower.tray_seen_empty(image)
+            self._seen_empty(image)
             return [tray.Settled(t, FrameReading(()))]
         if kind == "settled" and not getattr(event, "same_as_last", False):
             found = self._look(image)
@@ -186,8 +192,24 @@ class VisionTray:
     def _found_empty(self, image: Image) -> None:
         """The reader found the still tray in ``image`` empty: it is the empty tray."""
         self.watcher.mark_empty(image)
+        self._seen_empty(image)
+
+    def _seen_empty(self, image: Image) -> None:
+        """Tells the outline that the tray lies empty in ``image``, once told how far
+        the tray has moved in the picture so far."""
         if self.follower is not None:
+            self._follow(image)
             self.follower.tray_seen_empty(image)
+
+    def _follow(self, image: Image) -> None:
+        """Tells the outline how far knocks on the camera's mount and pushes along the
+        table have moved the tray in the picture (in the pixels of ``image``)."""
+        reference = self.watcher.reference
+        if self.follower is not None and reference is not None:
+            small, size = reference.shape, image.shape
+            camera = in_frame_pixels(self.watcher.camera_warp, (small[1], small[0]),
+                                     (size[1], size[0]))
+            self.follower.camera_moved(after(camera, pushed_by(*self._tray_shift)))
 
     def _forget_rest(self) -> None:
         self._lying = None
@@ -204,12 +226,7 @@ class VisionTray:
     def _look(self, image: Image) -> FrameReading:
         """All the dice the reader finds in ``image`` (in the tray as the camera sees
         it now, where the reader follows knocks on the camera's mount)."""
-        reference = self.watcher.reference
-        if self.follower is not None and reference is not None:
-            small, size = reference.shape, image.shape
-            camera = in_frame_pixels(self.watcher.camera_warp, (small[1], small[0]),
-                                     (size[1], size[0]))
-            self.follower.camera_moved(after(camera, pushed_by(*self._tray_shift)))
+        self._follow(image)
         return self.reader(image)
 
     def _thrown(self, image: Image, reading: FrameReading) -> FrameReading:

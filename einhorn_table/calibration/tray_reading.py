@@ -6,10 +6,14 @@ and keeps the dice whose middle lies on the floor or just past its edge
 (:func:`read_in_tray`). :class:`TrayReader` keeps that outline where the camera
 sees the tray now: moved with the knocks the roll watcher saw and the pushes the
 tray saw its dice make, moved as far as the tray finder finds an empty tray moved
-since it first found it, and scaled to the frames' size.
+since calibration (where it found the tray in the calibration's empty-tray picture:
+a tray set back a little off its place on another evening, or a camera stand set up
+again), else since it first found it, and scaled to the frames' size.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -81,14 +85,19 @@ class TrayReader:
 
     def __init__(self, profile: ReaderProfile, corners: Corners | None,
                  die_px: float | None = None,
-                 frame_size: tuple[int, int] | None = None) -> None:
+                 frame_size: tuple[int, int] | None = None,
+                 anchor: Corners | None = None) -> None:
         self.profile = profile
         self.calibrated = corners
         self.die_px = die_px
         self.frame_size = frame_size
+        #: Where the tray finder found the tray at calibration (in its empty-tray
+        #: picture, of ``frame_size``): the place the tray's moves are measured from.
+        self.anchor = anchor
         #: How far the tray moved in the picture since the table started, as told.
         self.warp = no_move()
-        #: The tray as the tray finder first found it empty, and the move then.
+        #: The tray as the tray finder found it empty at calibration, else first since
+        #: the table started, and the move then.
         self._first_seen: tuple[Corners, Warp] | None = None
         #: The move the tray finder last measured, and the move told then.
         self._measured: tuple[Warp, Warp] | None = None
@@ -110,12 +119,18 @@ class TrayReader:
 
     def tray_seen_empty(self, image: Image) -> None:
         """The tray lies empty and still in ``image``: where the tray finder finds it,
-        against where it found it first, measures how far the tray moved, also where
-        nobody could tell (an empty tray pushed along a patterned table, which the
-        roll watcher cannot line up). A finding that is no rigid move of the first,
-        or moves it far, is left out (something else was found)."""
+        against where it found it at calibration (else first), measures how far the
+        tray moved, also where nobody could tell (a tray set back off its place since
+        calibrating; an empty tray pushed along a patterned table, which the roll
+        watcher cannot line up). A finding that is no rigid move of that one, or
+        moves it far, is left out (something else was found)."""
         if self.calibrated is None:
             return
+        if self._first_seen is None and self.anchor is not None:
+            sx, sy = self._scale(image)
+            anchored = [(x * sx, y * sy) for x, y in self.anchor]
+            self._first_seen = ((anchored[0], anchored[1], anchored[2], anchored[3]),
+                                no_move())
         found = find_tray(image)
         if found is None:
             return
@@ -165,16 +180,23 @@ def rigid_move(now: Corners, then: Corners, farthest: float) -> Warp | None:
     return np.asarray(move, dtype=np.float32)
 
 
-def tray_reader_for(calibration: CalibrationProfile | None) -> TrayReader:
+def tray_reader_for(calibration: CalibrationProfile | None,
+                    profile_path: Path | None = None) -> TrayReader:
     """The tray reader for a table's calibration (None: not calibrated, the whole
-    frame is read with the reader's defaults)."""
+    frame is read with the reader's defaults), loaded from ``profile_path``: the
+    tray's moves are measured from where the tray finder finds the tray in the
+    calibration's empty-tray picture beside it (missing: from where it first finds
+    the tray empty)."""
     if calibration is None:
         return TrayReader(ReaderProfile(), None)
     tray, dice = calibration.tray, calibration.dice
     corners = tray.corners
+    picture = None if profile_path is None else calibration.reference_path(profile_path)
+    empty = None if picture is None or not picture.is_file() else cv2.imread(str(picture))
     return TrayReader(
         calibration.reader_profile(),
         (corners[0], corners[1], corners[2], corners[3]) if len(corners) == 4 else None,
         dice.die_px_max or dice.die_px,
         tray.frame_size,
+        None if empty is None else find_tray(np.asarray(empty, dtype=np.uint8)),
     )

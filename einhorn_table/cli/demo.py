@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         chance=random.Random(args.seed), seed=args.seed, size=parse_size(args.size),
         fullscreen=args.fullscreen, screenshots=args.screenshots, state=args.state_dir,
         wall=lambda: datetime.now(UTC), fast=fast, resume=args.resume,
-        mount=args.mount, calibration=calibration,
+        mount=args.mount, calibration=calibration, calibration_path=args.profile,
     )
     warning = reader_warning(None if calibration is None else calibration.reader_profile())
     if warning:

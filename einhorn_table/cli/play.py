@@ -175,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
         print(dice_colours_note(profile_path, [p.name for p in config.players], measured),
               file=sys.stderr)
     # What reads the dice, in the calibrated tray as the camera sees it.
-    reader = tray_reader_for(calibration)
+    reader = tray_reader_for(calibration, profile_path)
     warning = reader_warning(reader.profile)
     if warning:
         print(warning, file=sys.stderr)

@@ -59,6 +59,8 @@ class DemoOptions:
     #: The table's calibration, read with as ``play`` reads (the dice in its tray
     #: outline, its reader settings); None: the whole frame with the general settings.
     calibration: CalibrationProfile | None = None
+    #: Where the calibration was loaded from (its empty-tray picture lies beside it).
+    calibration_path: Path | None = None
 
 
 @dataclass
@@ -195,7 +197,7 @@ def run_demo(options: DemoOptions) -> DemoResult:
     camera = SynthSource(clock, seed=options.seed, players=players, size=options.camera_size,
                          mount=options.mount)
     camera.open()
-    reader = tray_reader_for(options.calibration)
+    reader = tray_reader_for(options.calibration, options.calibration_path)
     tray = VisionTray(camera, make_watcher(), reader, clock, follower=reader)
     colours = camera.table.player_colors
     seats = [Seat(name, colours[i], DICE_PALETTE_NAMES[i]) for i, name in enumerate(names)]
