@@ -14,12 +14,20 @@ from gpiozero.pins.mock import MockFactory, MockPin
 from table_helpers import players_toml
 
 from einhorn_table.adapters.clock import FakeClock
+from einhorn_table.calibration.profile import (
+    CalibrationProfile,
+    DiceSection,
+    TraySection,
+    save_profile,
+)
+from einhorn_table.calibration.tray_finder import find_tray
 from einhorn_table.cli import doctor as doctor_cli
 from einhorn_table.doctor import checks
 from einhorn_table.doctor.machine import Machine, detect_machine
 from einhorn_table.doctor.report import CheckResult, Status, exit_status, render
 from einhorn_table.ports import Button
 from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map
+from einhorn_table.vision.synth import SynthTable, mount_guide_view
 
 PI = Machine(True, "Raspberry Pi 4 Model B Rev 1.4")
 DESKTOP = Machine(False, "Linux x86_64")
@@ -312,3 +320,50 @@ def test_doctor_checks_what_play_would_use_the_table_file_s_camera_and_state_cal
     assert "FAIL  camera       dir:" in out
     assert "FAIL  pin map" in out and "nope.toml" in out
 
+
+
+def _calibrated_in_the_mount_guides_view(folder: Path) -> tuple[Path, SynthTable]:
+    """A calibration profile of a synthetic table (mount guide's view) and its
+    empty-tray picture, as the guided calibration saves them."""
+    table = SynthTable(3, **mount_guide_view())
+    empty = table.empty().image
+    corners = find_tray(empty)
+    assert corners is not None
+    cv2.imwrite(str(folder / "table-empty-tray.jpg"), empty)
+    profile = CalibrationProfile(
+        tray=TraySection(corners=tuple(corners), frame_size=(640, 480),
+                         empty_reference="table-empty-tray.jpg"),
+        dice=DiceSection(die_px=50.0))
+    return save_profile(profile, folder / "table.toml"), table
+
+
+@pytest.mark.parametrize(("dx", "dy", "status", "words"), [
+    (0, 0, Status.OK, "the tray lies where it was calibrated"),
+    (30, -10, Status.OK, "stands 0.6 dice from where it was calibrated; the table finds it"),
+    (0, 80, Status.WARN, "stands 1.6 dice from where it was calibrated, farther than the "
+     "table follows it"),
+])
+def test_the_tray_check_says_how_far_the_tray_stands_from_its_calibrated_place(
+    tmp_path: Path, dx: float, dy: float, status: Status, words: str,
+) -> None:
+    profile, table = _calibrated_in_the_mount_guides_view(tmp_path)
+    result = checks.check_tray_place(table.slid(table.empty().image, dx, dy), profile)
+    assert result is not None and result.status is status and words in result.detail
+    assert ("Set the tray back" in result.todo) == (status is Status.WARN)
+
+
+def test_the_tray_check_asks_to_calibrate_again_where_the_camera_was_moved(
+    tmp_path: Path,
+) -> None:
+    """Seen from higher up (the tray smaller in the picture), or not seen at all."""
+    profile, _ = _calibrated_in_the_mount_guides_view(tmp_path)
+    higher = SynthTable(3).empty().image
+    result = checks.check_tray_place(higher, profile)
+    assert result is not None and result.status is Status.WARN
+    assert "larger, smaller" in result.detail and "calibrate again" in result.todo
+    result = checks.check_tray_place(np.zeros((480, 640, 3), np.uint8), profile)
+    assert result is not None and "no tray found" in result.detail
+    (tmp_path / "table-empty-tray.jpg").unlink()
+    result = checks.check_tray_place(higher, profile)
+    assert result is not None and result.status is Status.SKIP
+    assert checks.check_tray_place(higher, None) is None

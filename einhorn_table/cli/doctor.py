@@ -103,7 +103,9 @@ def run(args: argparse.Namespace) -> int:
     source = args.source or (table.camera if table is not None
                              else checks.default_source(machine))
     frames = max(2, args.frames)
-    results.append(checks.check_camera(source, clock, frames=frames, settings=settings))
+    pictures: list[Any] = []
+    results.append(checks.check_camera(source, clock, frames=frames, settings=settings,
+                                       seen=pictures.append))
     results.append(pin_result)
     button_result, controls = checks.check_buttons(machine, pin_map, clock, players=args.players)
     results.append(button_result)
@@ -112,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
     results.append(checks.check_state_dir(state))
     results.append(table_result)
     results.append(profile_result)
+    tray_result = checks.check_tray_place(pictures[-1], profile) if pictures else None
+    if tray_result is not None:
+        results.append(tray_result)
     results.append(checks.check_reader())
     groups = checks.check_groups(machine)
     if groups is not None:

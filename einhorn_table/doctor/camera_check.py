@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from einhorn_table.adapters.camera_settings import CameraSettings
 from einhorn_table.doctor.report import CheckResult, Status
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Clock
 from einhorn_table.words import counted
+
+if TYPE_CHECKING:
+    from einhorn_table.ports import Image
 
 #: Below this the camera is too slow to see the dice come to rest.
 MIN_FPS = 10.0
@@ -23,8 +26,10 @@ def check_camera(
     *,
     frames: int = 30,
     settings: CameraSettings | None = None,
+    seen: Callable[[Image], None] | None = None,
 ) -> CheckResult:
-    """Open the frame source, read ``frames`` frames, and report size and frame rate."""
+    """Open the frame source, read ``frames`` frames, and report size and frame rate;
+    ``seen`` is handed the last picture read."""
     from einhorn_table.adapters.sources import create_source
 
     try:
@@ -56,6 +61,8 @@ def check_camera(
             f"{source.description} gave no picture at all",
             "Point --source at a recording that holds pictures, or check the camera.",
         )
+    if seen is not None:
+        seen(last.image)
     width, height = first.size
     rate = (count - 1) / elapsed if count > 1 and elapsed > 0 else None
     shown = f"{rate:.1f} frames/s" if rate is not None else counted(count, 'frame')

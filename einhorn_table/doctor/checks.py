@@ -19,6 +19,7 @@ from einhorn_table.doctor.system_checks import (
     default_state_dir,
 )
 from einhorn_table.doctor.table_check import check_table_file
+from einhorn_table.doctor.tray_check import check_tray_place
 
 __all__ = [
     "GOOD_FPS",
@@ -34,6 +35,7 @@ __all__ = [
     "check_screen",
     "check_state_dir",
     "check_table_file",
+    "check_tray_place",
     "default_source",
     "default_state_dir",
     "serial_console_enabled",

@@ -1,0 +1,71 @@
+"""The tray check: does the tray lie where it lay when the table was calibrated?
+
+The table finds a tray set down a little off its place by itself (it measures the
+move against where the tray finder found the tray in the calibration's empty-tray
+picture, ``einhorn_table.calibration.tray_reading``). This check says how far off it
+stands now, in dice, and what to do where the table cannot follow: a tray of another
+size or shape in the picture (the camera raised, lowered or tilted), or moved
+farther than the table follows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from einhorn_table.calibration.seeing import Image
+from einhorn_table.calibration.tray_finder import find_tray
+from einhorn_table.calibration.tray_reading import MOST_MOVED_SHARE, rigid_move, tray_reader_for
+from einhorn_table.doctor.report import CheckResult, Status
+from einhorn_table.errors import EinhornError
+
+#: A tray found within this share of a die of its calibrated place lies there.
+IN_PLACE_DICE = 0.25
+CALIBRATE_AGAIN = "Run einhorn-table calibrate again (the tray's step is the first)."
+
+
+def check_tray_place(image: Image, profile_path: Path | None) -> CheckResult | None:
+    """Where the tray lies in ``image`` (the camera's picture now) against where it
+    lay at calibration (the profile at ``profile_path``); None without a profile."""
+    from einhorn_table.calibration.profile import load_profile
+
+    if profile_path is None:
+        return None
+    try:
+        profile = load_profile(profile_path)
+    except EinhornError:
+        return None  # the profile check says what is wrong with it
+    reader = tray_reader_for(profile, profile_path)
+    if reader.calibrated is None or reader.anchor is None:
+        return CheckResult("tray", Status.SKIP, f"{profile_path} has no picture of the empty "
+                           "tray to compare with", essential=False)
+    height, width = image.shape[:2]
+    sx, sy = (1.0, 1.0) if reader.frame_size is None else (
+        width / reader.frame_size[0], height / reader.frame_size[1])
+    then = tuple((x * sx, y * sy) for x, y in reader.anchor)
+    found = find_tray(image)
+    if found is None:
+        return CheckResult(
+            "tray", Status.WARN, "no tray found in the camera's picture",
+            "Take the dice and anything else out of the tray, and check that the camera sees "
+            f"the whole tray; then run the doctor again. If it still finds none: {CALIBRATE_AGAIN}",
+            essential=False)
+    move = rigid_move(found, (then[0], then[1], then[2], then[3]), float("inf"))
+    if move is None:
+        return CheckResult(
+            "tray", Status.WARN, "the tray looks larger, smaller or otherwise shaped than at "
+            "calibration (the camera was raised, lowered or tilted, or this is another tray)",
+            CALIBRATE_AGAIN, essential=False)
+    shift = float(np.hypot(move[0, 2], move[1, 2]))
+    die = (profile.dice.die_px or reader.die_px or 0.0) * min(sx, sy)
+    away = f"{shift / die:.1f} dice" if die > 0 else f"{shift:.0f} pixels"
+    if die > 0 and shift <= IN_PLACE_DICE * die:
+        return CheckResult("tray", Status.OK, "the tray lies where it was calibrated")
+    if shift <= MOST_MOVED_SHARE * min(width, height):
+        return CheckResult("tray", Status.OK, f"the tray stands {away} from where it was "
+                           "calibrated; the table finds it there")
+    return CheckResult(
+        "tray", Status.WARN, f"the tray stands {away} from where it was calibrated, farther "
+        "than the table follows it",
+        f"Set the tray back where it stood, or: {CALIBRATE_AGAIN}", essential=False)
