@@ -313,9 +313,12 @@ def set_down_off_its_place(seeds: int) -> list[tuple[str, int, int, int, int, in
             images = [table.slid(f.image, dx, dy) for f in frames]
             tally[0] += len(thrown)
             for k, anchored in ((1, True), (3, False)):
-                rolls = [t for t in _tray_told(table, images, anchored=anchored)
-                         if t.startswith("[")]
-                read = dict(enumerate(rolls)) if len(rolls) == len(thrown) else {}
+                # Each roll is cleared away, and the tray tells "empty": what it told
+                # between two clears is that roll (none where it waited for a hand).
+                told = _tray_told(table, images, anchored=anchored)
+                between = " ".join(told).split("empty")[:len(thrown)]
+                read = {i: part[part.index("["):part.index("]") + 1]
+                        for i, part in enumerate(between) if "[" in part}
                 tally[k] += sum(read.get(i) == want for i, want in enumerate(thrown))
                 # Silently wrong: three values read, not those thrown (fewer dice, or
                 # a die unread, and the table asks).
