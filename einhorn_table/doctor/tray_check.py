@@ -10,15 +10,15 @@ farther than the table follows.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from einhorn_table.calibration.seeing import Image
-from einhorn_table.calibration.tray_finder import find_tray
-from einhorn_table.calibration.tray_reading import MOST_MOVED_SHARE, rigid_move, tray_reader_for
 from einhorn_table.doctor.report import CheckResult, Status
 from einhorn_table.errors import EinhornError
+
+if TYPE_CHECKING:
+    from einhorn_table.ports import Image
 
 #: A tray found within this share of a die of its calibrated place lies there.
 IN_PLACE_DICE = 0.25
@@ -28,7 +28,14 @@ CALIBRATE_AGAIN = "Run einhorn-table calibrate again (the tray's step is the fir
 def check_tray_place(image: Image, profile_path: Path | None) -> CheckResult | None:
     """Where the tray lies in ``image`` (the camera's picture now) against where it
     lay at calibration (the profile at ``profile_path``); None without a profile."""
+    # OpenCV and numpy are imported only when the check runs (the doctor starts without).
     from einhorn_table.calibration.profile import load_profile
+    from einhorn_table.calibration.tray_finder import find_tray
+    from einhorn_table.calibration.tray_reading import (
+        MOST_MOVED_SHARE,
+        rigid_move,
+        tray_reader_for,
+    )
 
     if profile_path is None:
         return None
@@ -57,7 +64,7 @@ def check_tray_place(image: Image, profile_path: Path | None) -> CheckResult | N
             "tray", Status.WARN, "the tray looks larger, smaller or otherwise shaped than at "
             "calibration (the camera was raised, lowered or tilted, or this is another tray)",
             CALIBRATE_AGAIN, essential=False)
-    shift = float(np.hypot(move[0, 2], move[1, 2]))
+    shift = math.hypot(float(move[0, 2]), float(move[1, 2]))
     die = (profile.dice.die_px or reader.die_px or 0.0) * min(sx, sy)
     away = f"{shift / die:.1f} dice" if die > 0 else f"{shift:.0f} pixels"
     if die > 0 and shift <= IN_PLACE_DICE * die:
