@@ -27,7 +27,7 @@ from einhorn_table.doctor.machine import Machine, detect_machine
 from einhorn_table.doctor.report import CheckResult, Status, exit_status, render
 from einhorn_table.ports import Button
 from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map
-from einhorn_table.vision.synth import SynthTable, mount_guide_view
+from einhorn_table.vision.synth import SynthTable, knocked, mount_guide_view
 
 PI = Machine(True, "Raspberry Pi 4 Model B Rev 1.4")
 DESKTOP = Machine(False, "Linux x86_64")
@@ -350,6 +350,16 @@ def test_the_tray_check_says_how_far_the_tray_stands_from_its_calibrated_place(
     result = checks.check_tray_place(table.slid(table.empty().image, dx, dy), profile)
     assert result is not None and result.status is status and words in result.detail
     assert ("Set the tray back" in result.todo) == (status is Status.WARN)
+
+
+def test_the_tray_check_measures_a_turned_tray_by_its_farthest_corner(tmp_path: Path) -> None:
+    """Turned by 3 degrees about the picture's middle, the tray's corners move about
+    16 px (0.3 of a 50 px die), its middle not at all: it no longer lies where it was
+    calibrated, and the table finds it there."""
+    profile, table = _calibrated_in_the_mount_guides_view(tmp_path)
+    result = checks.check_tray_place(knocked(table.empty().image, 0, 0, 3.0), profile)
+    assert result is not None and result.status is Status.OK
+    assert "dice from where it was calibrated; the table finds it there" in result.detail
 
 
 def test_the_tray_check_asks_to_calibrate_again_where_the_camera_was_moved(

@@ -20,8 +20,10 @@ from einhorn_table.errors import EinhornError
 if TYPE_CHECKING:
     from einhorn_table.ports import Image
 
-#: A tray found within this share of a die of its calibrated place lies there.
+#: A tray found within this share of a die of its calibrated place lies there (within
+#: this many pixels where the calibration measured no die).
 IN_PLACE_DICE = 0.25
+IN_PLACE_PIXELS = 4.0
 CALIBRATE_AGAIN = "Run einhorn-table calibrate again (the tray's step is the first)."
 
 
@@ -58,16 +60,17 @@ def check_tray_place(image: Image, profile_path: Path | None) -> CheckResult | N
             "Take the dice and anything else out of the tray, and check that the camera sees "
             f"the whole tray; then run the doctor again. If it still finds none: {CALIBRATE_AGAIN}",
             essential=False)
-    move = rigid_move(found, (then[0], then[1], then[2], then[3]), float("inf"))
-    if move is None:
+    if rigid_move(found, (then[0], then[1], then[2], then[3]), float("inf")) is None:
         return CheckResult(
             "tray", Status.WARN, "the tray looks larger, smaller or otherwise shaped than at "
             "calibration (the camera was raised, lowered or tilted, or this is another tray)",
             CALIBRATE_AGAIN, essential=False)
-    shift = math.hypot(float(move[0, 2]), float(move[1, 2]))
+    # How far its farthest corner moved (as the table measures it: a turn moves the
+    # corners more than the middle).
+    shift = max(math.dist(now, calibrated) for now, calibrated in zip(found, then, strict=True))
     die = (profile.dice.die_px or reader.die_px or 0.0) * min(sx, sy)
     away = f"{shift / die:.1f} dice" if die > 0 else f"{shift:.0f} pixels"
-    if die > 0 and shift <= IN_PLACE_DICE * die:
+    if shift <= (IN_PLACE_DICE * die if die > 0 else IN_PLACE_PIXELS):
         return CheckResult("tray", Status.OK, "the tray lies where it was calibrated")
     if shift <= MOST_MOVED_SHARE * min(width, height):
         return CheckResult("tray", Status.OK, f"the tray stands {away} from where it was "
