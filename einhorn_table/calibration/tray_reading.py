@@ -127,10 +127,7 @@ class TrayReader:
         if self.calibrated is None:
             return
         if self._first_seen is None and self.anchor is not None:
-            sx, sy = self._scale(image)
-            anchored = [(x * sx, y * sy) for x, y in self.anchor]
-            self._first_seen = ((anchored[0], anchored[1], anchored[2], anchored[3]),
-                                no_move())
+            self._first_seen = (self.in_frame(self.anchor, image), no_move())
         found = find_tray(image)
         if found is None:
             return
@@ -138,25 +135,37 @@ class TrayReader:
             self._first_seen = (found, self._move())
             return
         first, move_then = self._first_seen
-        back = rigid_move(found, first, MOST_MOVED_SHARE * min(image.shape[:2]))
+        back = rigid_move(found, first, farthest_followed(image))
         if back is not None:
             self._measured = (after(move_then, back), self.warp)
 
-    def _scale(self, image: Image) -> tuple[float, float]:
+    def scale(self, image: Image) -> tuple[float, float]:
         """How much larger this frame is than the calibration's, across and down."""
         if self.frame_size is None or min(self.frame_size) <= 0:
             return 1.0, 1.0
         return image.shape[1] / self.frame_size[0], image.shape[0] / self.frame_size[1]
 
+    def in_frame(self, corners: Corners, image: Image) -> Corners:
+        """``corners`` in the calibration's frame pixels, in those of ``image``."""
+        sx, sy = self.scale(image)
+        (a, b, c, d) = ((x * sx, y * sy) for x, y in corners)
+        return a, b, c, d
+
     def __call__(self, image: Image) -> FrameReading:
-        sx, sy = self._scale(image)
+        sx, sy = self.scale(image)
         die_px = None if self.die_px is None else self.die_px * min(sx, sy)
         corners = self.calibrated
         if corners is not None:
-            points = seen_now([(x * sx, y * sy) for x, y in corners], self._move())
+            points = seen_now(self.in_frame(corners, image), self._move())
             corners = (points[0], points[1], points[2], points[3])
         self.corners = corners
         return read_in_tray(image, self.profile, corners, die_px)
+
+
+def farthest_followed(image: Image) -> float:
+    """How far (pixels) a tray found again may have moved from where it was found
+    before and still be followed (:data:`MOST_MOVED_SHARE` of the picture)."""
+    return MOST_MOVED_SHARE * float(min(image.shape[:2]))
 
 
 def rigid_move(now: Corners, then: Corners, farthest: float) -> Warp | None:

@@ -34,7 +34,7 @@ def check_tray_place(image: Image, profile_path: Path | None) -> CheckResult | N
     from einhorn_table.calibration.profile import load_profile
     from einhorn_table.calibration.tray_finder import find_tray
     from einhorn_table.calibration.tray_reading import (
-        MOST_MOVED_SHARE,
+        farthest_followed,
         rigid_move,
         tray_reader_for,
     )
@@ -49,10 +49,7 @@ def check_tray_place(image: Image, profile_path: Path | None) -> CheckResult | N
     if reader.calibrated is None or reader.anchor is None:
         return CheckResult("tray", Status.SKIP, f"{profile_path} has no picture of the empty "
                            "tray to compare with", essential=False)
-    height, width = image.shape[:2]
-    sx, sy = (1.0, 1.0) if reader.frame_size is None else (
-        width / reader.frame_size[0], height / reader.frame_size[1])
-    then = tuple((x * sx, y * sy) for x, y in reader.anchor)
+    then = reader.in_frame(reader.anchor, image)
     found = find_tray(image)
     if found is None:
         return CheckResult(
@@ -60,7 +57,7 @@ def check_tray_place(image: Image, profile_path: Path | None) -> CheckResult | N
             "Take the dice and anything else out of the tray, and check that the camera sees "
             f"the whole tray; then run the doctor again. If it still finds none: {CALIBRATE_AGAIN}",
             essential=False)
-    if rigid_move(found, (then[0], then[1], then[2], then[3]), float("inf")) is None:
+    if rigid_move(found, then, float("inf")) is None:
         return CheckResult(
             "tray", Status.WARN, "the tray looks larger, smaller or otherwise shaped than at "
             "calibration (the camera was raised, lowered or tilted, or this is another tray)",
@@ -68,11 +65,11 @@ def check_tray_place(image: Image, profile_path: Path | None) -> CheckResult | N
     # How far its farthest corner moved (as the table measures it: a turn moves the
     # corners more than the middle).
     shift = max(math.dist(now, calibrated) for now, calibrated in zip(found, then, strict=True))
-    die = (profile.dice.die_px or reader.die_px or 0.0) * min(sx, sy)
+    die = (profile.dice.die_px or reader.die_px or 0.0) * min(reader.scale(image))
     away = f"{shift / die:.1f} dice" if die > 0 else f"{shift:.0f} pixels"
     if shift <= (IN_PLACE_DICE * die if die > 0 else IN_PLACE_PIXELS):
         return CheckResult("tray", Status.OK, "the tray lies where it was calibrated")
-    if shift <= MOST_MOVED_SHARE * min(width, height):
+    if shift <= farthest_followed(image):
         return CheckResult("tray", Status.OK, f"the tray stands {away} from where it was "
                            "calibrated; the table finds it there")
     return CheckResult(
