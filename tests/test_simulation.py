@@ -47,3 +47,18 @@ def test_share_bidder_bids_a_third() -> None:
     state.stash[0] = 10
     assert ShareBidder().bid(state, 0, random.Random(0)) == 3
     assert Strategy().bid(state, 0, random.Random(0)) == 0
+
+
+def test_the_unicorn_owner_does_not_call_einhorn_since_their_einhorn_pays_nothing() -> None:
+    # First draft, as owner: Unvermeidlich called pays (96 - 90 + 0 + 18) / 216 a turn,
+    # Einhorn called (-96 - 90 + 0 + 18) / 216: the owner's Einhorn moves no stones (4.5).
+    owner_odds = expected_stones(WUERFELN, 0, owner=True)
+    assert abs(owner_odds[Category.UNVERMEIDLICH] - 24 / 216) < 1e-12
+    assert abs(owner_odds[Category.EINHORN] - (-168 / 216)) < 1e-12
+    assert best_call(WUERFELN, 0, owner=True) is Category.UNVERMEIDLICH
+    state = MatchState(Setup.for_variant(WUERFELN, ["Ana", "Ben", "Cem"]))
+    state.unicorn = 1
+    chance = random.Random(0)
+    assert OddsCaller().call(state, 0, chance) is Category.EINHORN
+    assert OddsCaller().call(state, 1, chance) is Category.UNVERMEIDLICH
+

@@ -67,13 +67,20 @@ class RandomCaller(Strategy):
         return chance.choice([CENTRAL, *others])
 
 
-def _odds_of(variant: Variant) -> tuple[dict[Category | None, float], dict[Category | None, float]]:
-    """Per call: the mean stones of the number cells, and the chance of a WIN cell."""
+def _odds_of(
+    variant: Variant, owner: bool
+) -> tuple[dict[Category | None, float], dict[Category | None, float]]:
+    """Per call: the mean stones of the number cells, and the chance of a WIN cell.
+
+    The unicorn owner's Einhorn moves no stones, whatever was called (4.5).
+    """
     stones: dict[Category | None, float] = {}
     win_chance: dict[Category | None, float] = {}
     for called in CALL_OPTIONS:
         stones[called] = win_chance[called] = 0.0
         for rolled, chance in PROBABILITY.items():
+            if owner and rolled is Category.EINHORN:
+                continue
             amount = variant.payout(rolled, called)
             if amount == WIN:
                 win_chance[called] += chance
@@ -82,30 +89,37 @@ def _odds_of(variant: Variant) -> tuple[dict[Category | None, float], dict[Categ
     return stones, win_chance
 
 
-_ODDS: dict[int, tuple[Variant, tuple[dict[Category | None, float], dict[Category | None, float]]]]
-_ODDS = {}
+_Odds = tuple[dict[Category | None, float], dict[Category | None, float]]
+_ODDS: dict[tuple[int, bool], tuple[Variant, _Odds]] = {}
 
 
-def expected_stones(variant: Variant, win_worth: int = 0) -> dict[Category | None, float]:
-    """The mean stones of each call (None: silent) for fair dice; a WIN counts ``win_worth``."""
-    cached = _ODDS.get(id(variant))
+def expected_stones(
+    variant: Variant, win_worth: int = 0, *, owner: bool = False
+) -> dict[Category | None, float]:
+    """The mean stones of each call (None: silent) for fair dice; a WIN counts ``win_worth``.
+
+    ``owner``: for the unicorn owner, whose Einhorn moves no stones.
+    """
+    key = (id(variant), owner)
+    cached = _ODDS.get(key)
     if cached is None or cached[0] is not variant:
-        cached = _ODDS[id(variant)] = (variant, _odds_of(variant))
+        cached = _ODDS[key] = (variant, _odds_of(variant, owner))
     stones, win_chance = cached[1]
     return {option: stones[option] + win_chance[option] * win_worth for option in CALL_OPTIONS}
 
 
-_BEST: dict[tuple[int, int], tuple[Variant, Category | None]] = {}
+_BEST: dict[tuple[int, int, bool], tuple[Variant, Category | None]] = {}
 
 
-def best_call(variant: Variant, win_worth: int) -> Category | None:
+def best_call(variant: Variant, win_worth: int, *, owner: bool = False) -> Category | None:
     """The call with the most expected stones for the roll odds (silent on a tie)."""
-    cached = _BEST.get((id(variant), win_worth))
+    key = (id(variant), win_worth, owner)
+    cached = _BEST.get(key)
     if cached is not None and cached[0] is variant:
         return cached[1]
-    table = expected_stones(variant, win_worth)
+    table = expected_stones(variant, win_worth, owner=owner)
     best = max(CALL_OPTIONS, key=table.__getitem__)
-    _BEST[(id(variant), win_worth)] = (variant, best)
+    _BEST[key] = (variant, best)
     return best
 
 
@@ -118,7 +132,7 @@ class OddsCaller(Strategy):
     def call(self, state: MatchState, player: int, chance: Chance) -> Category | None:
         # A WIN is worth every other player's game stones.
         worth = sum(state.game_stones) - state.game_stones[player]
-        return best_call(state.variant, worth)
+        return best_call(state.variant, worth, owner=state.unicorn == player)
 
     def counterparty(self, state: MatchState, player: int, amount: int, chance: Chance) -> str:
         if amount < 0:
