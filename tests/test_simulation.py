@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+import statistics
 
 from einhorn_table.rules import EINHORN, WUERFELN, Category, MatchState, Setup
-from einhorn_table.simulation.simulate import simulate
+from einhorn_table.simulation.auction import auction_bid, unicorn_worth
+from einhorn_table.simulation.simulate import owner_edge, simulate
 from einhorn_table.simulation.strategies import (
+    Chance,
     OddsCaller,
     RandomCaller,
     ShareBidder,
@@ -62,3 +65,57 @@ def test_the_unicorn_owner_does_not_call_einhorn_since_their_einhorn_pays_nothin
     assert OddsCaller().call(state, 0, chance) is Category.EINHORN
     assert OddsCaller().call(state, 1, chance) is Category.UNVERMEIDLICH
 
+
+def test_a_game_as_owner_counts_what_the_owner_gained_over_the_mean_rival() -> None:
+    assert owner_edge(1, [10, 4, 7], [12, 9, 5]) == 5 - (2 - 2) / 2
+    assert owner_edge(0, [3, 3], [1, 6]) == -2 - 3
+
+
+def test_simulated_matches_measure_the_unicorn_worth_a_few_stones_to_its_owner() -> None:
+    # Two players, published rules: the owner takes from the rival instead of the
+    # central stash, so what one gains the other loses.
+    setup = Setup.for_variant(EINHORN, ["Ana", "Ben"])
+    summary = simulate(setup, [OddsCaller()], 300, seed=2)
+    worth = summary.unicorn_worth()
+    assert worth is not None and 3 < worth < 5.5
+    # Every game after the first begins with an owner, unless the deal ran dry.
+    games_after_first = sum(g - 1 for g in summary.games_per_match)
+    assert games_after_first - summary.dry_in_deal <= len(summary.owner_edges) <= games_after_first
+    # Random callers call Einhorn as owner too, which costs them the unicorn's edge.
+    random_worth = simulate(setup, [RandomCaller()], 300, seed=2).unicorn_worth()
+    assert random_worth is not None and random_worth < worth
+
+
+def test_worth_and_bids_fall_as_more_players_share_the_table() -> None:
+    worths = [unicorn_worth(EINHORN, n) for n in (2, 4, 6)]
+    assert worths[0] > worths[1] > worths[2] > 0
+    assert unicorn_worth(EINHORN, 4) == worths[1]  # measured once, seeded
+
+
+def test_auction_bids_are_the_all_pay_equilibrium_for_the_worth() -> None:
+    chance = random.Random(7)
+    for bidders, worth in ((2, 4.0), (4, 1.5), (6, 0.9)):
+        bids = [auction_bid(worth, bidders, chance) for _ in range(4000)]
+        assert min(bids) >= 0 and max(bids) <= int(worth + 0.5)
+        # Each bid's mean is the worth shared among the bidders: together they pay it.
+        assert abs(statistics.fmean(bids) - worth / bidders) < 0.12 * worth / bidders + 0.05
+    assert auction_bid(-1.0, 4, chance) == 0 and auction_bid(3.0, 1, chance) == 0
+
+
+def test_odds_bots_bid_for_the_unicorn_within_their_stash_and_win_more_than_non_bidders() -> None:
+    state = MatchState(Setup.for_variant(EINHORN, ["Ana", "Ben"]))
+    chance = random.Random(3)
+    state.stash[:] = [0, 20]
+    assert {OddsCaller().bid(state, 0, chance) for _ in range(50)} == {0}
+    bids = [OddsCaller().bid(state, 1, chance) for _ in range(400)]
+    assert 0 < statistics.fmean(bids) < 4 and max(bids) <= 5
+
+    class NoBids(OddsCaller):
+        name = "no bids"
+
+        def bid(self, state: MatchState, player: int, chance: Chance) -> int:
+            return 0
+
+    summary = simulate(Setup.for_variant(EINHORN, ["Ana", "Ben"]), [OddsCaller(), NoBids()],
+                       600, seed=4)
+    assert summary.wins["odds"] > 1.5 * summary.wins["no bids"]

@@ -65,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
             "wins": dict(summary.wins),
             "seats": dict(summary.seats),
             "central_dry": {"turn": summary.dry_in_turn, "deal": summary.dry_in_deal},
+            "unicorn_worth": summary.unicorn_worth(),
             "stones_per_turn": {
                 ("silent" if k is None else k.value): (v[1] / v[0] if v[0] else None)
                 for k, v in summary.earnings.items()

@@ -34,6 +34,9 @@ class MatchReport:
     earnings: dict[Category | None, list[int]]
     rolloff: bool
     turns: int
+    #: Per game begun with a unicorn owner: the stones the owner gained in that game
+    #: less the mean of what the other players gained (the unicorn's worth for a game).
+    owner_edges: list[float] = field(default_factory=list)
 
 
 def play_match(setup: Setup, strategies: Sequence[Strategy], rng: random.Random) -> MatchReport:
@@ -46,6 +49,9 @@ def play_match(setup: Setup, strategies: Sequence[Strategy], rng: random.Random)
     central_dry: str | None = None
     rolloff = False
     inputs = 0
+    owner_edges: list[float] = []
+    # After an auction: the owner, and everybody's stones (stash and game stones).
+    game_start: tuple[int, list[int]] | None = None
     apply = state.apply
     while state.awaiting is not Awaiting.NOTHING:
         for item in next_inputs(state, strategies, rng):
@@ -64,7 +70,15 @@ def play_match(setup: Setup, strategies: Sequence[Strategy], rng: random.Random)
                 tally[0] += 1
                 tally[1] += _net(outcome)
             after = state.phase
-            if after is not before and (after is Phase.OVER or after is Phase.ROLLOFF):
+            if after is before:
+                continue
+            if before in _AUCTION and after is Phase.TOPUP:  # won and dealt
+                assert state.unicorn is not None
+                game_start = (state.unicorn, _stones(state))
+            elif game_start is not None and after in _GAME_OVER:
+                owner_edges.append(owner_edge(*game_start, _stones(state)))
+                game_start = None
+            if after is Phase.OVER or after is Phase.ROLLOFF:
                 rolloff = rolloff or after is Phase.ROLLOFF
                 if before is Phase.AUCTION or before is Phase.AUCTION_TIE:
                     central_dry = "deal"
@@ -83,7 +97,24 @@ def play_match(setup: Setup, strategies: Sequence[Strategy], rng: random.Random)
         earnings=earnings,
         rolloff=rolloff,
         turns=sum(turns_per_game),
+        owner_edges=owner_edges,
     )
+
+
+_AUCTION = (Phase.AUCTION, Phase.AUCTION_TIE)
+#: The phases a game's last turn leads to.
+_GAME_OVER = (Phase.AUCTION, Phase.OVER, Phase.ROLLOFF)
+
+
+def _stones(state: MatchState) -> list[int]:
+    return [stash + game for stash, game in zip(state.stash, state.game_stones, strict=True)]
+
+
+def owner_edge(owner: int, before: list[int], after: list[int]) -> float:
+    """What the owner gained over the mean of the other players' gains."""
+    gains = [a - b for a, b in zip(after, before, strict=True)]
+    rivals = gains[:owner] + gains[owner + 1:]
+    return gains[owner] - statistics.fmean(rivals)
 
 
 def _net(turn: TurnResult) -> int:
@@ -115,6 +146,7 @@ class Summary:
     earnings: dict[Category | None, list[int]] = field(
         default_factory=lambda: {option: [0, 0] for option in CALL_OPTIONS}
     )
+    owner_edges: list[float] = field(default_factory=list)
 
     def add(self, report: MatchReport) -> None:
         self.matches += 1
@@ -131,6 +163,11 @@ class Summary:
         for option, (turns, stones) in report.earnings.items():
             self.earnings[option][0] += turns
             self.earnings[option][1] += stones
+        self.owner_edges.extend(report.owner_edges)
+
+    def unicorn_worth(self) -> float | None:
+        """The stones a game begun as the unicorn owner gained over the mean rival."""
+        return statistics.fmean(self.owner_edges) if self.owner_edges else None
 
 
 def simulate(
@@ -184,6 +221,12 @@ def format_summary(summary: Summary, title: str) -> str:
         f"(a fair share is {percent(m // summary.players if summary.players else 0, m).strip()})"
     )
     lines.append(f"roll-off for the win   {percent(summary.rolloffs, m)} of matches")
+    worth = summary.unicorn_worth()
+    if worth is not None:
+        lines.append(
+            f"the unicorn's worth    {worth:+.2f} stones a game over the mean rival "
+            f"(the owner at the start of {len(summary.owner_edges)} games)"
+        )
     lines.append("")
     lines.append("strategy   seats    wins   wins per seat")
     for name in summary.seats:

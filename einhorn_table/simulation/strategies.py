@@ -124,10 +124,18 @@ def best_call(variant: Variant, win_worth: int, *, owner: bool = False) -> Categ
 
 
 class OddsCaller(Strategy):
-    """Makes the call with the best expected stones; takes from the richest rival."""
+    """Makes the call with the best expected stones; takes from the richest rival; bids
+    for the unicorn by what it is worth (``simulation.auction``)."""
 
     name = "odds"
-    description = "the call with the best expected stones for the roll odds"
+    description = "best-odds calls, bids what the unicorn is worth"
+
+    def bid(self, state: MatchState, player: int, chance: Chance) -> int:
+        # The worth is measured by playing matches with this strategy's calls.
+        from einhorn_table.simulation.auction import auction_bid, unicorn_worth
+
+        worth = unicorn_worth(state.variant, len(state.names))
+        return min(state.stash[player], auction_bid(worth, len(state.names), chance))
 
     def call(self, state: MatchState, player: int, chance: Chance) -> Category | None:
         # A WIN is worth every other player's game stones.
