@@ -157,3 +157,37 @@ def test_the_renderer_draws_every_screen(size: tuple[int, int],
     assert len(colours) > 3
 
 
+
+
+def test_a_new_photo_is_shown_even_where_it_takes_an_old_photos_place_in_memory(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    pygame = pytest.importorskip("pygame")
+    import dataclasses
+
+    import numpy as np
+
+    from einhorn_table.screen.renderer import Renderer
+
+    pygame.display.init()
+    pygame.font.init()
+    surface = pygame.Surface((800, 480))
+    renderer = Renderer(surface)
+    c, _ = controller()
+    roll(c, [6, 6, 5])
+    roll(c, [2, None, 3], BLUE, t=2.0)
+    doubt = build_view(c, 3.0)
+    assert doubt.kind is ScreenKind.DOUBT
+
+    def shown(bgr: tuple[int, int, int]) -> int:
+        rgb = pygame.Color(bgr[2], bgr[1], bgr[0])
+        return sum(surface.get_at((x, y)) == rgb for x in range(0, 800, 4)
+                   for y in range(0, 480, 4))
+
+    green, magenta = (0, 200, 0), (200, 0, 200)
+    renderer.draw(dataclasses.replace(doubt, photo=np.full((360, 480, 3), green, np.uint8)))
+    assert shown(green) > 100
+    # The last roll's photo is let go; the next one's array is often made where it lay.
+    photo = np.full((360, 480, 3), magenta, np.uint8)
+    renderer.draw(dataclasses.replace(doubt, photo=photo))
+    assert shown(magenta) > 100 and shown(green) == 0

@@ -72,7 +72,8 @@ class Renderer:
         self.w, self.h = width, height
         self.u: float = min(width / 800, height / 480)
         self._fonts: dict[int, Any] = {}
-        self._photo_cache: tuple[int, Any] | None = None
+        #: The photo last drawn, and its surface.
+        self._photo_cache: tuple[Any, Any] | None = None
 
     # ------------------------------------------------------------------ basics
 
@@ -346,12 +347,13 @@ class Renderer:
             return None
         pg = self.pg
         image = view.photo
-        key = id(image)
-        if self._photo_cache is None or self._photo_cache[0] != key:
+        # Kept with its surface: a new photo is never taken for the last one (the id of
+        # an array let go is soon another's).
+        if self._photo_cache is None or self._photo_cache[0] is not image:
             rgb = image[:, :, ::-1].copy()
             height, width = rgb.shape[:2]
             surface = pg.image.frombuffer(rgb.tobytes(), (width, height), "RGB")
-            self._photo_cache = (key, surface)
+            self._photo_cache = (image, surface)
         surface = self._photo_cache[1]
         crop = self._crop(view.dice + view.photo_dice, surface.get_size(),
                           box.width / box.height)
