@@ -107,8 +107,14 @@ def test_odds_bots_bid_for_the_unicorn_within_their_stash_and_win_more_than_non_
     chance = random.Random(3)
     state.stash[:] = [0, 20]
     assert {OddsCaller().bid(state, 0, chance) for _ in range(50)} == {0}
+    # Ana cannot bid: one stone is sure to take the unicorn, worth about 4.
+    assert {OddsCaller().bid(state, 1, chance) for _ in range(50)} == {1}
+    state.stash[:] = [2, 20]
     bids = [OddsCaller().bid(state, 1, chance) for _ in range(400)]
-    assert 0 < statistics.fmean(bids) < 4 and max(bids) <= 5
+    assert 0 < statistics.fmean(bids) < 3 and max(bids) == 3  # Ana's whole stash, and 1
+    state.stash[:] = [30, 20]
+    bids = [OddsCaller().bid(state, 1, chance) for _ in range(400)]
+    assert 1 < statistics.fmean(bids) < 3 and max(bids) <= 5
 
     class NoBids(OddsCaller):
         name = "no bids"

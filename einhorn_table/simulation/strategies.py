@@ -135,7 +135,15 @@ class OddsCaller(Strategy):
         from einhorn_table.simulation.auction import auction_bid, unicorn_worth
 
         worth = unicorn_worth(state.variant, len(state.names))
-        return min(state.stash[player], auction_bid(worth, len(state.names), chance))
+        rivals = [stones for i, stones in enumerate(state.stash) if i != player and stones]
+        if rivals:
+            # Bidding against those who can bid, and never more than outbids them all.
+            stones = min(auction_bid(worth, len(rivals) + 1, chance), max(rivals) + 1)
+        else:
+            # Nobody else can bid: one stone takes the unicorn, where it is worth more
+            # than the roll-off among everybody that bids of 0 would give.
+            stones = 1 if worth - 1 > worth / len(state.names) else 0
+        return min(state.stash[player], stones)
 
     def call(self, state: MatchState, player: int, chance: Chance) -> Category | None:
         # A WIN is worth every other player's game stones.
