@@ -73,13 +73,15 @@ def test_simulate_is_seeded_and_reports_what_a_designer_wants(capsys: object) ->
     assert sum(data["wins"].values()) == 40
     assert set(data["stones_per_turn"]) == {"silent", "unvermeidlich", "wunsch", "einhorn",
                                             "dreifaltigkeit"}
+    assert isinstance(data["unicorn_worth"], float)
 
 
 def test_simulate_table() -> None:
     result = run("simulate", "--matches", "30", "--variant", "wuerfeln", "--players", "5")
     assert result.returncode == 0, result.stderr
     for words in ("turns per game", "games per match", "central stash ran dry",
-                  "starting player won", "wins per seat", "stones per turn"):
+                  "starting player won", "the unicorn's worth", "wins per seat",
+                  "stones per turn"):
         assert words in result.stdout
 
 
