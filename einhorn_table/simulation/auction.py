@@ -25,9 +25,16 @@ from einhorn_table.rules.variants import Variant
 from einhorn_table.simulation.simulate import Summary, play_match
 from einhorn_table.simulation.strategies import Chance, OddsCaller
 
-#: Simulated matches behind a worth: about 200 games begun with an owner for four
-#: players, a worth within about 0.3 stones, in a fraction of a second.
-WORTH_MATCHES = 60
+#: Games begun with an owner behind a worth: a standard error of 0.2 to 0.4 stones
+#: (0.5 for the first draft's two players), measured in about a fifth of a second on
+#: the development machine (more on a Raspberry Pi), once, at the first auction.
+WORTH_GAMES = 300
+#: Matches are played with a central stash this many times the variant's: one that
+#: runs dry ends a match after a game or two (the first draft's 50 stones among six
+#: players), and games with the central stash short are few at the table anyway.
+CENTRAL_FACTOR = 20
+#: At most this many matches (a house variant's target may end each in its first game).
+MAX_MATCHES = 300
 
 _WORTH: dict[tuple[int, int], tuple[Variant, float]] = {}
 
@@ -40,7 +47,7 @@ class _NoBids(OddsCaller):
         return 0
 
 
-def unicorn_worth(variant: Variant, players: int, matches: int = WORTH_MATCHES) -> float:
+def unicorn_worth(variant: Variant, players: int, games: int = WORTH_GAMES) -> float:
     """The stones owning the unicorn for a game is worth, over the mean rival.
 
     Measured once per variant and number of players, with a fixed seed: the same
@@ -48,16 +55,18 @@ def unicorn_worth(variant: Variant, players: int, matches: int = WORTH_MATCHES) 
     """
     key = (id(variant), players)
     cached = _WORTH.get(key)
-    if cached is not None and cached[0] is variant and matches == WORTH_MATCHES:
+    if cached is not None and cached[0] is variant and games == WORTH_GAMES:
         return cached[1]
-    setup = Setup.for_variant(variant, [f"P{seat + 1}" for seat in range(players)])
+    names = [f"P{seat + 1}" for seat in range(players)]
+    setup = Setup.for_variant(variant, names,
+                              central=CENTRAL_FACTOR * variant.central_for(players))
     chance = random.Random(f"unicorn worth, {players} players")
     bots = [_NoBids() for _ in range(players)]
     summary = Summary()
-    for _ in range(matches):
+    while len(summary.owner_edges) < games and summary.matches < MAX_MATCHES:
         summary.add(play_match(setup, bots, chance))
     worth = summary.unicorn_worth() or 0.0
-    if matches == WORTH_MATCHES:
+    if games == WORTH_GAMES:
         _WORTH[key] = (variant, worth)
     return worth
 
