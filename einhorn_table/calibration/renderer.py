@@ -43,7 +43,6 @@ class CalibrationRenderer:
         self.surface = surface
         self.base = Renderer(surface)
         self.w, self.h = surface.get_size()
-        self._picture: tuple[int, Any] | None = None
 
     def s(self, value: float) -> int:
         return self.base.s(value)
