@@ -140,8 +140,8 @@ class OddsCaller(Strategy):
             # Bidding against those who can bid, and never more than outbids them all.
             stones = min(auction_bid(worth, len(rivals) + 1, chance), max(rivals) + 1)
         else:
-            # Nobody else can bid: one stone takes the unicorn, where it is worth more
-            # than the roll-off among everybody that bids of 0 would give.
+            # Nobody else can bid: one stone takes the unicorn, where that is worth more
+            # than a share of the roll-off that follows when everybody bids 0.
             stones = 1 if worth - 1 > worth / len(state.names) else 0
         return min(state.stash[player], stones)
 
