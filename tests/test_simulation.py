@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import statistics
 
+import pytest
+
 from einhorn_table.rules import EINHORN, WUERFELN, Category, MatchState, Setup
 from einhorn_table.simulation.auction import auction_bid, unicorn_worth
 from einhorn_table.simulation.simulate import owner_edge, simulate
@@ -125,3 +127,23 @@ def test_odds_bots_bid_for_the_unicorn_within_their_stash_and_win_more_than_non_
     summary = simulate(Setup.for_variant(EINHORN, ["Ana", "Ben"]), [OddsCaller(), NoBids()],
                        600, seed=4)
     assert summary.wins["odds"] > 1.5 * summary.wins["no bids"]
+
+
+def test_a_prepared_bot_bids_without_playing_a_match_at_the_auction(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import einhorn_table.simulation.auction as auction
+
+    monkeypatch.setattr(auction, "_WORTH", {})  # no worth measured yet
+    bot = OddsCaller()
+    bot.prepare(WUERFELN, 3)  # the demo does this before its window opens
+
+    def no_play(*args: object) -> None:
+        raise AssertionError("a match was played at the auction")
+
+    monkeypatch.setattr(auction, "play_match", no_play)
+    state = MatchState(Setup.for_variant(WUERFELN, ["Ana", "Ben", "Cem"]))
+    state.stash[:] = [5, 5, 5]
+    assert all(0 <= bot.bid(state, 0, random.Random(k)) <= 5 for k in range(20))
+    with pytest.raises(AssertionError, match="a match was played"):
+        OddsCaller().bid(MatchState(Setup.for_variant(WUERFELN, ["A", "B", "C", "D"])), 0,
+                         random.Random(0))

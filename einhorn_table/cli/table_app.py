@@ -203,6 +203,9 @@ def run_demo(options: DemoOptions) -> DemoResult:
     seats = [Seat(name, colours[i], DICE_PALETTE_NAMES[i]) for i, name in enumerate(names)]
     controller = TableController(match, recorder, seats, recorder,
                                  archive=lambda: history_summary(store))
+    strategies = [make_strategy(options.strategy) for _ in names]
+    for seat in options.bots:
+        strategies[seat].prepare(match.state.variant, players)
     screen = PygameScreen(options.size, fullscreen=options.fullscreen,
                           screenshots=options.screenshots,
                           caption=demo_caption(names, options.bots))
@@ -223,7 +226,6 @@ def run_demo(options: DemoOptions) -> DemoResult:
                 camera.roll(player=roller, settle_frames=2)
 
     screen.listeners.append(space)
-    strategies = [make_strategy(options.strategy) for _ in names]
     bots = BotDriver(options.bots, strategies, options.chance, pace=0.0 if options.fast else 0.8,
                      linger=0.0 if options.fast else 8.5)
     loop = TableLoop(controller, tray, controls, clock, screen, bots,

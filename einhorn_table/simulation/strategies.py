@@ -37,6 +37,9 @@ class Strategy:
     name = "silent"
     description = "always silent, never bids"
 
+    def prepare(self, variant: Variant, players: int) -> None:
+        """Work done once before a match, so that no move waits for it (none here)."""
+
     def call(self, state: MatchState, player: int, chance: Chance) -> Category | None:
         return None
 
@@ -129,6 +132,12 @@ class OddsCaller(Strategy):
 
     name = "odds"
     description = "best-odds calls, bids what the unicorn is worth"
+
+    def prepare(self, variant: Variant, players: int) -> None:
+        # Measuring the unicorn's worth takes a moment: not at the first auction.
+        from einhorn_table.simulation.auction import unicorn_worth
+
+        unicorn_worth(variant, players)
 
     def bid(self, state: MatchState, player: int, chance: Chance) -> int:
         # The worth is measured by playing matches with this strategy's calls.
