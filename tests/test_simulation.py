@@ -133,7 +133,7 @@ def test_a_prepared_bot_bids_without_playing_a_match_at_the_auction(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import einhorn_table.simulation.auction as auction
 
-    monkeypatch.setattr(auction, "_WORTH", {})  # no worth measured yet
+    monkeypatch.setattr(auction, "_WORTH", [])  # no worth measured yet
     bot = OddsCaller()
     bot.prepare(WUERFELN, 3)  # the demo does this before its window opens
 
@@ -147,3 +147,24 @@ def test_a_prepared_bot_bids_without_playing_a_match_at_the_auction(
     with pytest.raises(AssertionError, match="a match was played"):
         OddsCaller().bid(MatchState(Setup.for_variant(WUERFELN, ["A", "B", "C", "D"])), 0,
                          random.Random(0))
+
+
+def test_each_match_of_a_house_variant_bids_by_the_worth_measured_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import einhorn_table.simulation.auction as auction
+    from einhorn_table.rules.variants import variant_from_mapping
+
+    monkeypatch.setattr(auction, "_WORTH", [])
+    house = variant_from_mapping({"name": "grandma", "base": "wuerfeln", "target": 40,
+                                  "payouts": {"einhorn": {"correct": 6}}})
+    setup = Setup.for_variant(house, ["Ana", "Ben", "Cem"])
+    first, second = MatchState(setup), MatchState(setup)
+    assert first.variant is not second.variant  # each match resolves its own
+    first.stash[:] = second.stash[:] = [5, 5, 5]
+    OddsCaller().bid(first, 0, random.Random(1))
+
+    def no_play(*args: object) -> None:
+        raise AssertionError("the worth was measured again")
+
+    monkeypatch.setattr(auction, "play_match", no_play)
+    OddsCaller().bid(second, 0, random.Random(1))

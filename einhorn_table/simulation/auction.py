@@ -33,10 +33,15 @@ WORTH_GAMES = 300
 #: runs dry ends a match after a game or two (the first draft's 50 stones among six
 #: players), and games with the central stash short are few at the table anyway.
 CENTRAL_FACTOR = 20
-#: At most this many matches (a house variant's target may end each in its first game).
+#: At most this many matches (a house variant's target may end each in its first game),
+#: and turns (a house variant that pays every roll may run a game until the central
+#: stash is dry): about a second here.
 MAX_MATCHES = 300
+MAX_TURNS = 50_000
 
-_WORTH: dict[tuple[int, int], tuple[Variant, float]] = {}
+#: The worths measured: (variant, players, worth). Found by the variant's value: each
+#: match of a house variant resolves its setup into a variant of its own.
+_WORTH: list[tuple[Variant, int, float]] = []
 
 
 class _NoBids(OddsCaller):
@@ -53,21 +58,22 @@ def unicorn_worth(variant: Variant, players: int, games: int = WORTH_GAMES) -> f
     Measured once per variant and number of players, with a fixed seed: the same
     variant always gives the same worth.
     """
-    key = (id(variant), players)
-    cached = _WORTH.get(key)
-    if cached is not None and cached[0] is variant and games == WORTH_GAMES:
-        return cached[1]
+    if games == WORTH_GAMES:
+        for known, seats, worth in _WORTH:
+            if seats == players and known == variant:
+                return worth
     names = [f"P{seat + 1}" for seat in range(players)]
     setup = Setup.for_variant(variant, names,
                               central=CENTRAL_FACTOR * variant.central_for(players))
     chance = random.Random(f"unicorn worth, {players} players")
     bots = [_NoBids() for _ in range(players)]
     summary = Summary()
-    while len(summary.owner_edges) < games and summary.matches < MAX_MATCHES:
+    while (len(summary.owner_edges) < games and summary.matches < MAX_MATCHES
+           and summary.turns < MAX_TURNS):
         summary.add(play_match(setup, bots, chance))
     worth = summary.unicorn_worth() or 0.0
     if games == WORTH_GAMES:
-        _WORTH[key] = (variant, worth)
+        _WORTH.append((variant, players, worth))
     return worth
 
 
