@@ -178,6 +178,9 @@ class ShareBidder(OddsCaller):
     def __init__(self, share: float = 1 / 3) -> None:
         self.share = share
 
+    def prepare(self, variant: Variant, players: int) -> None:
+        """Nothing: its bids do not weigh the unicorn's worth."""
+
     def bid(self, state: MatchState, player: int, chance: Chance) -> int:
         return int(state.stash[player] * self.share)
 
