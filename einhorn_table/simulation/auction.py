@@ -27,7 +27,8 @@ from einhorn_table.simulation.strategies import Chance, OddsCaller
 
 #: Games begun with an owner behind a worth: a standard error of 0.2 to 0.4 stones
 #: (0.5 for the first draft's two players), measured in about a fifth of a second on
-#: the development machine (more on a Raspberry Pi), once, at the first auction.
+#: the development machine (more on a Raspberry Pi), once per variant and number of
+#: players (the demo does it before its window opens: ``Strategy.prepare``).
 WORTH_GAMES = 300
 #: Matches are played with a central stash this many times the variant's: one that
 #: runs dry ends a match after a game or two (the first draft's 50 stones among six
