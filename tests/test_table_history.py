@@ -385,6 +385,10 @@ def test_the_demo_keeps_its_matches_and_history_stats_tests_each_players_dice(
     for colour in ("white", "red", "blue"):
         (line,) = [d for d in dice if d.strip().startswith(f"{colour}:")]
         assert "rolls" in line
+    # The bots bid for the unicorn: some auction was won with stones.
+    (auction,) = [line for line in out.splitlines() if "won at auction" in line]
+    paid = float(auction.split("paid ")[1].split(" ")[0])
+    assert paid > 0, auction
 
 
 def test_a_photo_that_cannot_be_kept_does_not_stop_the_match(tmp_path: Path) -> None:
