@@ -58,14 +58,11 @@ class SynthSource(BaseSource):
         self.last: SynthFrame | None = None
 
     def _open(self) -> None:
-        from einhorn_table.vision.synth import SynthTable, mount_guide_view
+        from einhorn_table.vision.synth import SynthTable, ViewOptions, mount_guide_view
 
-        if self.mount:
-            self._table = SynthTable(self.seed, size=self.size, players=self.players,
-                                     fps=self.fps, **mount_guide_view(self.size))
-        else:
-            self._table = SynthTable(self.seed, size=self.size, players=self.players,
-                                     fps=self.fps)
+        view: ViewOptions = mount_guide_view(self.size) if self.mount else {}
+        self._table = SynthTable(self.seed, size=self.size, players=self.players, fps=self.fps,
+                                 **view)
         self._queue.clear()
         self._pacer = Pacer(self._clock, self.fps)
 

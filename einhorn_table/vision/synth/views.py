@@ -15,8 +15,9 @@ from __future__ import annotations
 from typing import TypedDict
 
 
-class ViewOptions(TypedDict):
-    """The :class:`~einhorn_table.vision.synth.SynthTable` options that set a view."""
+class ViewOptions(TypedDict, total=False):
+    """The :class:`~einhorn_table.vision.synth.SynthTable` options that set a view (those
+    left out keep the default view's)."""
 
     camera_height: float
     tray_margin: float
