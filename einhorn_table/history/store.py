@@ -183,8 +183,11 @@ class MatchStore:
         assert match_id is not None
         return MatchRecorder(self, str(match_id), match, [line])
 
-    def _store_line(self, match_id: str, seq: int, line: str, match: Match) -> None:
-        """Commit one input line; when it ended the match, finish and summarise it too."""
+    def _store_line(self, match_id: str, seq: int, line: str, match: Match,
+                    reopened: bool = False) -> None:
+        """Commit one input line; when it ended the match, finish and summarise it too;
+        when it ``reopened`` the match (an undo after its end), the match is played again:
+        its summary and its count in the totals go until it ends anew."""
         with self.transaction("save this input") as conn:
             conn.execute("INSERT INTO inputs (match_id, seq, line) VALUES (?, ?, ?)",
                          (int(match_id), seq, line))
@@ -198,6 +201,13 @@ class MatchStore:
                 )
                 write_summary(conn, int(match_id), summary)
             else:
+                if reopened:
+                    conn.execute("UPDATE matches SET state = 'playing', finished = NULL, "
+                                 "winner = NULL, summarized = 0 WHERE id = ?", (int(match_id),))
+                    for table in SUMMARY_TABLES:
+                        conn.execute(f"DELETE FROM {table} WHERE match_id = ?",
+                                     (int(match_id),))
+                    rebuild_totals(conn)
                 conn.execute("UPDATE matches SET updated = ?, games = ? WHERE id = ?",
                              (stamp, match.ledger().game, int(match_id)))
 
@@ -350,12 +360,16 @@ class MatchStore:
         return self._read(sql, params)
 
 
+#: The rows summarising one match for the statistics.
+SUMMARY_TABLES = ("match_players", "match_calls", "match_faces", "match_unicorn")
+
+
 def write_summary(conn: sqlite3.Connection, match_id: int, summary: MatchSummary) -> None:
     """Store the statistics rows of one match and add it to the running totals, inside
     the caller's transaction; the match's state must already be finished or abandoned."""
     practice, state, done = conn.execute(
         "SELECT practice, state, summarized FROM matches WHERE id = ?", (match_id,)).fetchone()
-    for table in ("match_players", "match_calls", "match_faces", "match_unicorn"):
+    for table in SUMMARY_TABLES:
         conn.execute(f"DELETE FROM {table} WHERE match_id = ?", (match_id,))
     conn.executemany(
         "INSERT INTO match_players VALUES (?, ?, ?, ?, ?, ?)",
@@ -423,10 +437,12 @@ class MatchRecorder:
             )
         if isinstance(item, Setup):
             raise NotationError("a match has one setup line, the first")
+        was_over = self._match.over
         self._match.apply(item)  # a refused input raises here; nothing is stored
         line = format_input(item)
         try:
-            self.store._store_line(self.match_id, len(self._lines), line, self._match)
+            self.store._store_line(self.match_id, len(self._lines), line, self._match,
+                                   reopened=was_over and not self._match.over)
         except HistoryError as error:
             self._failure = error
             self._match = replay(self._lines)  # back to what is stored
