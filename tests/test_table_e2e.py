@@ -19,7 +19,7 @@ from einhorn_table.adapters.clock import FakeClock  # noqa: E402
 from einhorn_table.cli.table_app import start_match  # noqa: E402
 from einhorn_table.history import TableLog  # noqa: E402
 from einhorn_table.rules import EINHORN, Setup, parse_line, replay  # noqa: E402
-from einhorn_table.screen.view_model import ScreenKind  # noqa: E402
+from einhorn_table.screen.view_model import REVEAL_SECONDS, ScreenKind  # noqa: E402
 from einhorn_table.table.resume import Choice  # noqa: E402
 
 
@@ -40,7 +40,11 @@ def test_a_whole_match_with_mock_buttons_and_the_synthetic_camera(
         started.recorder.close()
         rig.close()
     assert rig.controller.match.over, "the match did not finish"
-    rig.loop.step()  # the screen shows the final standings
+    rig.loop.step()  # the screen shows what ended the match (a roll, or an auction)
+    view = rig.loop.view
+    assert view is not None and view.kind in (ScreenKind.RESULT, ScreenKind.AUCTION)
+    clock.advance(REVEAL_SECONDS)
+    rig.loop.step()  # then the final standings
     view = rig.loop.view
     assert view is not None and view.kind is ScreenKind.FINAL
     assert rig.presser.presses > 0

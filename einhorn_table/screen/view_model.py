@@ -226,7 +226,14 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         return ScreenView(ScreenKind.HISTORY, players=cards(set()), title="Match history",
                           archive=c.shown_history.summary,
                           buttons=button_hints(Context.HISTORY), **base)  # type: ignore[arg-type]
-    if awaiting is Awaiting.NOTHING:
+    shown_roll = last is not None and (
+        isinstance(last.item, Roll | StartRoll | TiebreakRoll)
+        or isinstance(last.outcome, TurnResult)
+    )
+    # The roll (or the auction) that ended the match is shown first, as any other.
+    ending_shown = (shown_roll and age < RESULT_SECONDS) or (
+        last is not None and isinstance(last.outcome, AuctionResult) and age < REVEAL_SECONDS)
+    if awaiting is Awaiting.NOTHING and not ending_shown:
         winner = names.index(ledger.winner) if ledger.winner else None
         return ScreenView(ScreenKind.FINAL, players=cards(set()), title="Final standings",
                           subtitle=f"{ledger.winner} wins!" if ledger.winner else "",
@@ -259,10 +266,6 @@ def build_view(controller: TableController, now: float) -> ScreenView:
             entry_position=c.entry.position if c.entry else 0,
             buttons=button_hints(context), **base,  # type: ignore[arg-type]
         )
-    shown_roll = last is not None and (
-        isinstance(last.item, Roll | StartRoll | TiebreakRoll)
-        or isinstance(last.outcome, TurnResult)
-    )
     ended = c.game_ended_at
     if ended is not None and awaiting is Awaiting.BID and \
             RESULT_SECONDS <= now - ended < GAME_END_SECONDS:
@@ -270,12 +273,14 @@ def build_view(controller: TableController, now: float) -> ScreenView:
                           title=f"Game {ledger.game - 1} is over",
                           subtitle="Game stones go into each stash", chart=tuple(c.history),
                           lines=_game_end_lines(c), **base)  # type: ignore[arg-type]
-    if awaiting is Awaiting.COUNTERPARTY and to_act is not None and last is not None:
+    if awaiting is Awaiting.COUNTERPARTY and to_act is not None:
+        rolled = _roll_to_settle(c)
         return ScreenView(
             ScreenKind.COUNTERPARTY, players=cards({to_act}), focus=to_act,
             title=_counterparty_title(names[to_act], state.pending_amount or 0),
             subtitle=_counterparty_subtitle(state, to_act),
-            dice=_dice_of(last), photo=last.photo, category=_category_of(last),
+            dice=_dice_of(rolled), photo=getattr(rolled, "photo", None),
+            category=_category_of(rolled),
             choices=tuple("Central" if p == CENTRAL else p for p in c.parties()),
             chosen=c.cursor % len(c.parties()),
             buttons=button_hints(Context.COUNTERPARTY), **base,  # type: ignore[arg-type]
@@ -314,10 +319,16 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         )
     if awaiting is Awaiting.TOPUP:
         focus = min(owing) if owing else None
+        then = "The unicorn owner then rolls."
+        if unicorn is not None and unicorn not in owing:
+            # The owner, done with their own top-up, may call already.
+            called = c.call_draft.label if c.call_draft is not None else "no call yet"
+            then = f"Then {names[unicorn]} rolls ({called})."
         return ScreenView(
             ScreenKind.TOPUP, players=cards(owing), focus=focus,
             title="Top-up: stash to game stones",
-            subtitle="Everyone at once; OK when done. The unicorn owner then rolls.",
+            subtitle=f"Everyone at once; OK when done. {then}",
+            call=c.call_draft, call_locked=c.call_locked,
             buttons=button_hints(Context.TOPUP), **base,  # type: ignore[arg-type]
         )
     if awaiting in (Awaiting.START_ROLL, Awaiting.TIEBREAK_ROLL):
@@ -337,8 +348,9 @@ def build_view(controller: TableController, now: float) -> ScreenView:
     # A turn waiting for the call and the roll.
     assert to_act is not None
     locked = c.call_locked
-    sub = ("Dice moving: call locked" if locked else
-           "Call a category, or stay silent, then roll")
+    sub = ("Call a category, or stay silent, then roll" if not locked else
+           "Dice moving: call locked" if c.tray_busy else
+           "Call locked (the dice were thrown once this turn): roll again")
     return ScreenView(
         ScreenKind.TURN, players=cards({to_act}), focus=to_act,
         title=f"{names[to_act]}'s turn", subtitle=sub, call=c.call_draft, call_locked=locked,
@@ -383,6 +395,23 @@ def _statuses(c: TableController) -> dict[int, str]:
     return out
 
 
+@dataclass(frozen=True)
+class _KeptRoll:
+    """A roll known only from the match's inputs (no photo, no reading)."""
+
+    item: Roll
+
+
+def _roll_to_settle(c: TableController) -> object:
+    """The unicorn owner's roll whose counterparty is asked for: as shown, or, after a
+    restart or an undone choice, the match's last roll."""
+    last = c.last
+    if last is not None and isinstance(last.item, Roll):
+        return last
+    rolls = [item for item in c.match.inputs if isinstance(item, Roll)]
+    return _KeptRoll(rolls[-1]) if rolls else None
+
+
 def _player(shown: object) -> str:
     outcome = getattr(shown, "outcome", None)
     if isinstance(outcome, TurnResult):
@@ -423,6 +452,11 @@ def _counterparty_subtitle(state: MatchState, owner: int) -> str:
     """The choice, and whose payment will be short (rule 4.7: all they hold)."""
     amount = state.pending_amount or 0
     held = state.game_stones[owner]
+    if 0 < state.central <= amount:
+        # 4.9: a central stash run dry ends the match, which the owner may want or not.
+        only = "only " if state.central < amount else ""
+        return (f"The central stash holds {only}{state.central}: taking from it empties "
+                "it and ends the match. Or one other player")
     if amount < 0 and held < -amount:
         return (f"The central stash or a player: {state.names[owner]} holds only {held} "
                 "and pays that")
@@ -476,7 +510,9 @@ def _result_lines(shown: object) -> tuple[str, ...]:
         lines.append("No stones move")
     if outcome.unicorn_to:
         lines.append(f"{outcome.unicorn_to} takes the unicorn")
-    if outcome.game_over:
+    if outcome.match_over:
+        lines.append("The match is over")
+    elif outcome.game_over:
         lines.append("Game over")
     return tuple(lines)
 

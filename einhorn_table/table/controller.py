@@ -57,7 +57,7 @@ from einhorn_table.table.photos import PhotoStore
 from einhorn_table.table.recorder import MatchRecorder, RecorderError
 from einhorn_table.table.together import rolls_at_once
 from einhorn_table.vision.results import FrameReading
-from einhorn_table.words import input_words
+from einhorn_table.words import input_words, joined
 
 if TYPE_CHECKING:
     from einhorn_table.history.view import HistorySummary
@@ -71,6 +71,9 @@ CAMERA_MOVED_PX = 4.0
 #: How long the tray may keep moving before the screen asks to keep hands out of view
 #: (a roll lies still within about two seconds; a hand resting in view never does).
 STILL_WAIT_SECONDS = 6.0
+#: How soon after one player's undo another player's undo counts as the same one (two
+#: players who saw the same slip press at once); the same player may press again at once.
+UNDO_ECHO_SECONDS = 1.5
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,8 @@ class TrayMotion:
     call_locked: bool
     pending: PendingRoll | None
     entry: DiceEntry | None
+    #: Whose roll the tray waited for when the motion started (None: nobody's).
+    roller: int | None = None
 
 
 @dataclass
@@ -200,6 +205,8 @@ class TableController:
     game_ended_at: float | None = None
     #: What moves in the tray, until it lies still again (None: still or empty).
     motion: TrayMotion | None = None
+    #: Who last undid an input, and when (another player's undo just after is the same).
+    last_undo: tuple[int, float] | None = None
 
     def __post_init__(self) -> None:
         if [s.name for s in self.seats] != list(self.match.names):
@@ -285,7 +292,7 @@ class TableController:
 
     def _motion(self, event: MotionStarted) -> None:
         self.motion = TrayMotion(event.time, len(self.match.record), self.call_locked,
-                                 self.pending, self.entry)
+                                 self.pending, self.entry, self.roller())
         if self.roller() is not None:
             self.call_locked = True  # rules 4.1: the call is locked when the dice move
         if self.pending is not None:
@@ -313,18 +320,28 @@ class TableController:
                           event.time, before.pending.roller)
 
     def _settled(self, event: Settled) -> None:
-        self.motion = None
+        before, self.motion = self.motion, None
         self.settles += 1
         reading = event.reading
         if not reading.dice:
-            if self.pending is None:
-                self.call_locked = False  # the dice were taken out: that was no roll
+            if self.pending is None and (before is None or before.pending is None):
+                # The dice were taken out: that was no roll. (Dice taken out after a
+                # doubtful reading were rolled: the call stays locked for the roll again.)
+                self.call_locked = False
             return
         if self._rolled_together(event):
             return
         roller = self._roller_for(reading)
         if roller is None:
             self._say("No roll is expected now: take the dice out of the tray.", event.time)
+            return
+        if before is not None and before.roller != roller and not self._rolls_in_any_order() \
+                and any(isinstance(i, Undo) for i in self.match.record[before.recorded:]):
+            # An undo while the dice rolled gave the roll back to someone else: these
+            # dice were thrown for the turn that was taken back.
+            self.call_locked = False
+            self._say(f"These dice were thrown before the undo and do not count: "
+                      f"{self.names[roller]}, roll now.", event.time, roller)
             return
         photo_path = self._save_photo(event)
         doubt = judge_reading(reading, roller, self.seat_colours)
@@ -410,6 +427,9 @@ class TableController:
     ) -> bool:
         name = self.names[roller]
         awaiting = self.awaiting
+        # The owner's roll closes the top-ups: a count not sealed with OK moves nothing.
+        unsealed = sorted((p, n) for p, n in self.drafts.items() if n > 0) \
+            if awaiting is Awaiting.TOPUP else []
         items: list[Input]
         if awaiting is Awaiting.START_ROLL:
             items = [StartRoll(player=name, dice=_dice(dice), extra=extra)]
@@ -422,6 +442,10 @@ class TableController:
         for item in items:
             if not self._commit(item, time, reading, photo):
                 return False
+        if unsealed:
+            who = joined([f"{self.names[p]}'s top-up of {n}" for p, n in unsealed])
+            self._say(f"{who} was not sealed with OK before the unicorn owner rolled, "
+                      "so it moves nothing", time)
         self.pending = None
         self.entry = None
         self.call_locked = False
@@ -449,11 +473,25 @@ class TableController:
             self._toggle_history(player, gesture.time)
             return
         if intent.action is Action.UNDO:
+            echo = self.last_undo
+            if echo is not None and echo[0] != player \
+                    and gesture.time - echo[1] < UNDO_ECHO_SECONDS:
+                return  # two players undoing the same slip at once: it is undone once
             withdrawn = self.match.inputs[-1] if self.match.inputs else None
+            # Bids revealed (the auction was over) cannot be made secret again: undoing
+            # the last one takes back the whole auction, and everybody bids again.
+            revealed = isinstance(withdrawn, Bid) and self.awaiting is not Awaiting.BID
             if self._commit(Undo(), gesture.time):
+                self.last_undo = (player, gesture.time)
                 self.pending = None
                 self.entry = None
-                if withdrawn is not None:  # the table says what went, as the cards change
+                while revealed and self.match.inputs and isinstance(self.match.inputs[-1], Bid) \
+                        and self._commit(Undo(), gesture.time):
+                    pass
+                if revealed:
+                    self._say("Undone: the auction. The bids were seen, so everybody bids "
+                              "again", gesture.time)
+                elif withdrawn is not None:  # the table says what went, as the cards change
                     # A bid is secret until every bid is in: say whose, not how many.
                     what = (f"{withdrawn.player}'s bid" if isinstance(withdrawn, Bid)
                             else input_words(withdrawn))
@@ -478,8 +516,12 @@ class TableController:
 
     def _call(self, player: int, intent: Intent, time: float) -> None:
         if self.call_locked:
-            self._say("Too late: the dice are moving. This roll counts as silent "
-                      "unless you called before.", time, player)
+            if self.tray_busy:
+                self._say("Too late: the dice are moving. This roll counts as silent "
+                          "unless you called before.", time, player)
+            else:
+                self._say("Too late: the dice were thrown once this turn, so the call "
+                          "made before the throw stands. Roll again.", time, player)
             return
         assert intent.button is not None
         category = Button(intent.button).category
@@ -594,7 +636,11 @@ class TableController:
         self.cursor = 0
         owing = set(state.owing()) if state.awaiting in (Awaiting.BID, Awaiting.TOPUP) else set()
         self.drafts = {p: v for p, v in self.drafts.items() if p in owing}
-        if isinstance(item, Undo) or state.awaiting is not Awaiting.ROLL:
+        owner_calling = isinstance(item, Topup) and state.awaiting is Awaiting.TOPUP
+        if isinstance(item, Undo) or (state.awaiting is not Awaiting.ROLL
+                                      and not owner_calling):
+            # (The unicorn owner may call while the others still top up: their top-ups
+            # leave that call as it is.)
             self.call_draft = state.call
             self.call_locked = self.tray_busy and self.roller() is not None
         self.history = stash_history(self.match.setup, self.match.inputs)
