@@ -56,6 +56,22 @@ def test_the_players_who_register_their_dice_are_the_table_file_s(
     assert f"Players from {table}: Ana, Ben" in capsys.readouterr().out
 
 
+def test_calibrating_again_without_out_replaces_the_calibration_the_table_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The installer's own state directory is not where the table's service looks.
+    monkeypatch.setenv("EINHORN_STATE_DIR", str(tmp_path / "home-state"))
+    table = tmp_path / "table.toml"
+    table.write_text('calibration = "calibration.toml"\n'
+                     + players_toml(("Ana", 1, "white"), ("Ben", 2, "red")), encoding="utf-8")
+    assert main(["calibrate", "--source", "synth:seed=5,players=2", "--config", str(table),
+                 "--rolls", "1", "--autopilot"]) == 0
+    assert [p.name for p in load_profile(tmp_path / "calibration.toml").players] == \
+        ["Ana", "Ben"]
+    assert not (tmp_path / "home-state").exists()
+    assert f"{table} names it: the table reads the dice with it" in capsys.readouterr().out
+
+
 def test_saving_says_whether_the_table_will_read_with_the_calibration(tmp_path: Path) -> None:
     default = tmp_path / "state" / "calibration.toml"
     table = tmp_path / "table.toml"

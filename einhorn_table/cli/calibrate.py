@@ -52,7 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(default ./table.toml, where it exists)")
     parser.add_argument("--rolls", type=int, default=5, help="test rolls at the end (default 5)")
     parser.add_argument("--out", type=Path, default=None,
-                        help="where to save the profile (default: the state directory)")
+                        help="where to save the profile (default: the calibration the "
+                        "table's file names, else the state directory)")
     parser.add_argument("--screenshots", type=Path, default=None,
                         help="save each screen as calibration-NN-NAME.png in this folder")
     parser.add_argument("--size", default="800x480", help="window size (default 800x480)")
@@ -70,7 +71,7 @@ def _now() -> str:
 def run(args: argparse.Namespace) -> int:
     from einhorn_table.calibration.paths import default_profile_path
 
-    out: Path = args.out or default_profile_path()
+    out: Path = args.out or named_calibration(args.config) or default_profile_path()
     if args.from_labelled is not None:
         made_by = f"einhorn-table calibrate --from-labelled {args.from_labelled}"
         return _from_labelled(args.from_labelled, out, made_by)
@@ -216,19 +217,27 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     return 0
 
 
+def named_calibration(config: Path | None) -> Path | None:
+    """The calibration the table's file names, which ``play`` reads (None: it names
+    none, or there is no such file). Calibrating again without ``--out`` replaces it:
+    the table's service cannot read a profile saved under the installer's home."""
+    from einhorn_table.table.config import ConfigError, load_config
+
+    if config is None or not config.is_file():
+        return None
+    try:
+        return load_config(config).calibration
+    except ConfigError:  # the doctor and play say what is wrong with it
+        return None
+
+
 def who_reads_with(out: Path, config: Path | None,
                    default: Path) -> str:
     """Whether ``play`` will read the dice with the profile saved at ``out``, in words.
 
     ``play`` reads the profile its table file names, else the one at ``default``.
     """
-    from einhorn_table.table.config import ConfigError, load_config
-
-    try:
-        named = (load_config(config).calibration if config is not None and config.is_file()
-                 else None)
-    except ConfigError:  # the doctor and play say what is wrong with it
-        named = None
+    named = named_calibration(config)
     if named is not None and named.resolve() == out.resolve():
         return f"{config} names it: the table reads the dice with it from now on."
     if named is not None:
