@@ -31,12 +31,32 @@ if [ "$is_pi" = 1 ] && [ -f "$venv/pyvenv.cfg" ] \
     rm -rf "$venv"
 fi
 
+# A venv left half made (python3-venv was missing at the first run) or made with a
+# Python older than 3.11 is made again.
+if [ -x "$venv/bin/python" ] && ! "$venv/bin/python" -c \
+    'import sys, pip; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; then
+    echo "The Python environment in $venv is incomplete or too old; making it again"
+    rm -rf "$venv"
+fi
+
 if [ ! -x "$venv/bin/python" ]; then
+    if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+        echo "Einhorn Table needs Python 3.11 or newer, but $python is" \
+            "$("$python" -V 2>/dev/null || echo missing)." >&2
+        echo "Install a newer one (python.org, or your system's packages), then run this" \
+            "again; PYTHON=python3.12 $0 picks a given one." >&2
+        exit 1
+    fi
     echo "Making a Python environment in $venv"
+    venv_options=""
     if [ "$is_pi" = 1 ]; then
-        "$python" -m venv --system-site-packages "$venv"
-    else
-        "$python" -m venv "$venv"
+        venv_options="--system-site-packages"
+    fi
+    if ! "$python" -m venv $venv_options "$venv"; then
+        rm -rf "$venv"
+        echo "Could not make the Python environment (on Debian or Ubuntu:" \
+            "sudo apt install python3-venv), then run this again." >&2
+        exit 1
     fi
 fi
 

@@ -123,6 +123,23 @@ def test_fewer_players_set_up_fewer_stations(mock_factory: MockFactory, clock: F
         controls.close()
 
 
+def test_only_the_stations_players_sit_at_claim_their_pins(
+    mock_factory: MockFactory, clock: FakeClock
+) -> None:
+    from gpiozero import LED
+
+    # Players at stations 1 and 4: station 2's pins stay free for another use.
+    controls = ButtonStations(PIN_MAP, clock, pin_factory=mock_factory, stations={0, 3})
+    try:
+        assert "2 stations" in controls.description
+        free = LED(PIN_MAP.stations[1].pin(U), pin_factory=mock_factory)
+        free.close()
+        press(mock_factory, clock, PIN_MAP.stations[3].pin(U), 0.1)
+        assert [(g.player, g.buttons) for g in controls.poll()] == [(3, (U,))]
+    finally:
+        controls.close()
+
+
 def test_a_pin_in_use_is_refused_naming_player_and_button(
     mock_factory: MockFactory, clock: FakeClock
 ) -> None:

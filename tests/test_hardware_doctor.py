@@ -189,6 +189,28 @@ def test_walk_buttons_sees_each_button_and_names_missing_and_swapped_ones(
     assert prompts.count("  seen.\n") == 5
 
 
+def test_walk_buttons_asks_only_for_the_stations_given(mock_factory: MockFactory) -> None:
+    clock = FakeClock()
+    _, controls = checks.check_buttons(PI, PIN_MAP, clock, pin_factory=mock_factory,
+                                       stations={1, 2})
+    assert controls is not None
+    asked: list[int] = []
+
+    def say(text: str) -> None:
+        if text.startswith("Press"):
+            asked.append(int(text.split("player ")[1].split(" ")[0]))
+            gpio = int(text.split("GPIO ")[1].split(",")[0])
+            mock_factory.pin(gpio).drive_low()
+            clock.advance(0.1)
+            mock_factory.pin(gpio).drive_high()
+            clock.advance(0.1)
+
+    outcome = checks.walk_buttons(controls, PIN_MAP, clock, say, stations={1, 2}, timeout=2.0)
+    controls.close()
+    assert outcome.status is Status.OK and outcome.detail == "all 8 buttons answered"
+    assert sorted(set(asked)) == [2, 3]
+
+
 def test_serial_console_on_the_uart_pins_fails_the_pin_map(tmp_path: Path) -> None:
     (tmp_path / "config.txt").write_text("dtparam=audio=on\nenable_uart=1\n")
     (tmp_path / "cmdline.txt").write_text("console=serial0,115200 console=tty1 root=/dev/x\n")

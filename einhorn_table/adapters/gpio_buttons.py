@@ -10,7 +10,7 @@ called from the main loop, turns them into gestures.
 from __future__ import annotations
 
 import queue
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from einhorn_table.errors import EinhornError
@@ -42,7 +42,11 @@ class ButtonStations:
         pin_factory: Any = None,
         timing: GestureTiming | None = None,
         players: int | None = None,
+        stations: Collection[int] | None = None,
     ) -> None:
+        """Only the stations of players 1 to ``players`` and, where given, those in
+        ``stations`` (0-based) are set up: the pins of stations nobody plays at stay
+        free (GPIO 7 to 11 are SPI's, 14 and 15 the serial port's)."""
         try:
             from gpiozero import Button as GpioButton
         except ImportError as error:
@@ -53,10 +57,10 @@ class ButtonStations:
         self._decoder = GestureDecoder(self.timing)
         self._devices: list[Any] = []
         self._where: list[tuple[int, Button]] = []
-        stations = [s for s in pin_map.stations if players is None or s.player < players]
-        self.description = f"GPIO buttons, {counted(len(stations), 'station')} ({pin_map.origin})"
+        used = pin_map.chosen(players, stations)
+        self.description = f"GPIO buttons, {counted(len(used), 'station')} ({pin_map.origin})"
         try:
-            for station in stations:
+            for station in used:
                 for button, gpio in station.pins.items():
                     device = self._make(GpioButton, gpio, pin_factory, station.player, button)
                     device.when_pressed = self._callback(station.player, button, True)

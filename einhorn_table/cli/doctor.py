@@ -64,7 +64,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         choices=range(1, MAX_STATIONS + 1),
         metavar="N",
-        help="check only the stations of players 1 to N",
+        help="check only the stations of players 1 to N (default: the stations the "
+        "table's file seats players at, else all)",
     )
     parser.add_argument(
         "--frames", type=whole_number(1), default=30,
@@ -107,7 +108,11 @@ def run(args: argparse.Namespace) -> int:
     results.append(checks.check_camera(source, clock, frames=frames, settings=settings,
                                        seen=pictures.append))
     results.append(pin_result)
-    button_result, controls = checks.check_buttons(machine, pin_map, clock, players=args.players)
+    # The stations the table's file seats players at (all, without one or with --players).
+    stations = ({p.station - 1 for p in config.players}
+                if config is not None and args.players is None else None)
+    button_result, controls = checks.check_buttons(machine, pin_map, clock, players=args.players,
+                                                   stations=stations)
     results.append(button_result)
     screen_result = checks.check_screen(machine)
     results.append(screen_result)
@@ -131,11 +136,12 @@ def run(args: argparse.Namespace) -> int:
                 say("Button test: press each button when asked.\n")
                 results.append(
                     checks.walk_buttons(
-                        controls, pin_map, clock, say, players=args.players, timeout=args.timeout
+                        controls, pin_map, clock, say, players=args.players, stations=stations,
+                        timeout=args.timeout,
                     )
                 )
             elif button_result.simulated and not screen_result.simulated:
-                results.append(_keyboard_walk(pin_map, clock, say, args))
+                results.append(_keyboard_walk(pin_map, clock, say, args, stations))
             elif button_result.simulated:
                 results.append(
                     CheckResult(
@@ -154,7 +160,8 @@ def run(args: argparse.Namespace) -> int:
     return exit_status(results)
 
 
-def _keyboard_walk(pin_map: Any, clock: Any, say: Any, args: argparse.Namespace) -> Any:
+def _keyboard_walk(pin_map: Any, clock: Any, say: Any, args: argparse.Namespace,
+                   stations: set[int] | None) -> Any:
     """The button test on a desktop: a small window takes the players' keys."""
     import pygame
 
@@ -168,7 +175,8 @@ def _keyboard_walk(pin_map: Any, clock: Any, say: Any, args: argparse.Namespace)
         keys = KeyboardControls(clock, players=args.players or MAX_STATIONS)
         say("Button test on the keyboard: keep the doctor's window in front.\n")
         return checks.walk_buttons(
-            keys, pin_map, clock, say, players=args.players, timeout=args.timeout
+            keys, pin_map, clock, say, players=args.players, stations=stations,
+            timeout=args.timeout,
         )
     finally:
         pygame.display.quit()

@@ -188,7 +188,8 @@ def run(args: argparse.Namespace) -> int:
     choice = preset_choice(unfinished, resume=args.resume, new=args.new,
                            recent_minutes=args.continue_recent, now=datetime.now(UTC))
     pin_map = load_pin_map(config.pins or default_pin_map_path())
-    buttons = ButtonStations(pin_map, clock)
+    # Only the stations players sit at: the others' pins stay free (SPI, the serial port).
+    buttons = ButtonStations(pin_map, clock, stations={p.station - 1 for p in config.players})
     screen = PygameScreen(config.size, fullscreen=config.fullscreen,
                           screenshots=args.screenshots)
     screen.open(clock.monotonic())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +76,7 @@ def check_buttons(
     clock: Clock,
     *,
     players: int | None = None,
+    stations: Collection[int] | None = None,
     pin_factory: Any = None,
     use_gpio: bool | None = None,
 ) -> tuple[CheckResult, Controls | None]:
@@ -99,7 +100,8 @@ def check_buttons(
     from einhorn_table.adapters.gpio_buttons import ButtonStations
 
     try:
-        controls = ButtonStations(pin_map, clock, pin_factory=pin_factory, players=players)
+        controls = ButtonStations(pin_map, clock, pin_factory=pin_factory, players=players,
+                                  stations=stations)
     except EinhornError as error:
         return CheckResult("buttons", Status.FAIL, str(error)), None
     held = controls.pressed_now()
@@ -133,15 +135,16 @@ def walk_buttons(
     say: Callable[[str], None],
     *,
     players: int | None = None,
+    stations: Collection[int] | None = None,
     timeout: float = 10.0,
     poll_every: float = 0.02,
 ) -> CheckResult:
     """Ask for each button in turn and see it pressed (``--buttons``)."""
     missing: list[str] = []
     swapped: list[str] = []
-    stations = [s for s in pin_map.stations if players is None or s.player < players]
-    total = 4 * len(stations)
-    for station in stations:
+    used = pin_map.chosen(players, stations)
+    total = 4 * len(used)
+    for station in used:
         for button in Button:
             where = _where(pin_map, station.player, button)
             say(f"Press {where} ... ")

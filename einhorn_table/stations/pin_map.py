@@ -19,7 +19,7 @@ a pin is used twice, is not a GPIO of the 40-pin header, or is reserved.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,6 +66,14 @@ class PinMap:
     @property
     def gpios(self) -> tuple[int, ...]:
         return tuple(pin for s in self.stations for pin in s.pins.values())
+
+    def chosen(self, players: int | None = None,
+               stations: Collection[int] | None = None) -> tuple[Station, ...]:
+        """The stations of players 1 to ``players`` (all: None) that are also among
+        ``stations`` (0-based; all: None)."""
+        return tuple(s for s in self.stations
+                     if (players is None or s.player < players)
+                     and (stations is None or s.player in stations))
 
 
 def _where(player: int, button: Button) -> str:
