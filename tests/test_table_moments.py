@@ -288,3 +288,35 @@ def test_a_doubtful_rolls_dice_taken_out_keep_the_call_locked() -> None:
     roll(c, [4, 4, 1], t=8.0)
     first = r.items[0]
     assert isinstance(first, Call) and first.call is Category.EINHORN
+
+
+# ---------------------------------------------------------------- ties
+
+
+def test_who_rolls_again_in_a_tie_shows_no_sum_of_the_round_before() -> None:
+    c, _ = table([setup_line(THREE), *START,
+                  '{"type": "call", "player": "Ana", "call": "dreifaltigkeit"}',
+                  roll_line("Ana", [4, 4, 4])])
+    for player in range(3):  # everybody bids 0: a tie of all three
+        c.on_gesture(tap(player, E, 1.0 + player / 10))
+    roll(c, [5, 4, 1], RED, 10.0)  # Ana 10
+    roll(c, [6, 3, 1], BLUE, 12.0)  # Ben 10
+    roll(c, [1, 1, 2], WHITE, 14.0)  # Cem 4: Ana and Ben roll again
+    cards = {p.name: p.status for p in build_view(c, 20.0).players}
+    assert cards == {"Ana": "", "Ben": "", "Cem": "rolled 4"}
+
+
+def test_the_winners_roll_off_says_einhorn_or_not_instead_of_a_sum() -> None:
+    call = '{"type": "call", "player": "Ana", "call": "einhorn"}'
+    rounds = [call, roll_line("Ana", [2, 2, 3]), roll_line("Ben", [2, 2, 3]),
+              roll_line("Cem", [2, 2, 3])]
+    c, _ = table([json.dumps({"v": 1, "type": "setup", "variant": "einhorn",
+                              "players": THREE, "games": 1}), *START, *rounds * 3, call,
+                  roll_line("Ana", [2, 2, 3])])  # Ben and Cem tie on 3: the roll-off
+    roll(c, [6, 6, 5], BLUE, 10.0)
+    view = build_view(c, 11.0)
+    assert view.title == "Ben rolled no Einhorn"
+    assert {p.name: p.status for p in build_view(c, 20.0).players}["Ben"] == "no Einhorn"
+    roll(c, [2, 4, 6], WHITE, 30.0)
+    assert c.match.ledger().winner == "Cem"
+    assert build_view(c, 31.0).title == "Cem rolled an Einhorn!"

@@ -16,6 +16,7 @@ from einhorn_table.rules import (
     CENTRAL,
     AuctionResult,
     Awaiting,
+    Bid,
     Category,
     Ledger,
     MatchState,
@@ -297,7 +298,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
     if shown_roll and last is not None and age < RESULT_SECONDS:
         return ScreenView(
             ScreenKind.RESULT, players=cards(set()), focus=names.index(_player(last)),
-            title=_result_title(last), dice=_dice_of(last), photo=last.photo,
+            title=_result_title(last, _in_rolloff(c)), dice=_dice_of(last), photo=last.photo,
             photo_dice=_seen(last),
             category=_category_of(last), lines=_result_lines(last), **base,  # type: ignore[arg-type]
         )
@@ -387,11 +388,15 @@ def _statuses(c: TableController) -> dict[int, str]:
         for i in range(len(c.names)):
             out[i] = f"+{c.drafts.get(i, 0)} ?" if i in owing else "ready"
     elif awaiting in (Awaiting.START_ROLL, Awaiting.TIEBREAK_ROLL):
+        to_roll = set(state.owing())
         for item in reversed(c.match.inputs):
             if not isinstance(item, StartRoll | TiebreakRoll):
                 break
             i = c.names.index(item.player)
-            out.setdefault(i, f"rolled {sum(item.dice)}")
+            if state.phase is Phase.ROLLOFF:  # only an Einhorn counts (section 6)
+                out.setdefault(i, "no Einhorn")
+            elif i not in to_roll:  # (who rolls again shows no sum of the round before)
+                out.setdefault(i, f"rolled {sum(item.dice)}")
     return out
 
 
@@ -478,9 +483,28 @@ def _counterparty_title(name: str, amount: int) -> str:
     return f"{name} pays {-amount}: to whom?"
 
 
-def _result_title(shown: object) -> str:
+def _in_rolloff(c: TableController) -> bool:
+    """Whether the last tie-break roll was one of the winner's roll-off (RULES.md
+    section 6: only an Einhorn counts there): the roll-off goes on, or an Einhorn
+    ended it."""
+    state = c.match.state
+    if state.phase is Phase.ROLLOFF:
+        return True
+    last = c.last
+    if state.phase is not Phase.OVER or last is None or not isinstance(last.item, TiebreakRoll):
+        return False
+    # Tie-break rolls after bids break an auction's tie; after a turn, the winner's.
+    before = next((i for i in reversed(c.match.inputs) if not isinstance(i, TiebreakRoll)),
+                  None)
+    return not isinstance(before, Bid)
+
+
+def _result_title(shown: object, rolloff: bool = False) -> str:
     item = getattr(shown, "item", None)
     name = _player(shown)
+    if isinstance(item, TiebreakRoll) and rolloff:
+        einhorn = categorize(item.dice) is Category.EINHORN
+        return f"{name} rolled {'an Einhorn!' if einhorn else 'no Einhorn'}"
     if isinstance(item, StartRoll | TiebreakRoll):
         return f"{name} rolled {sum(item.dice)}"
     return f"{name} rolled"
