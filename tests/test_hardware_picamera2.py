@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -240,6 +241,24 @@ def test_without_picamera2_the_message_says_how_to_install_it(
     message = str(error.value)
     assert "sudo apt install -y python3-picamera2" in message
     assert "--system-site-packages" in message
+
+
+def test_a_picamera2_built_for_another_numpy_says_to_run_start_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    # What Raspberry Pi OS's picamera2 (its simplejpeg) does under numpy 2.
+    fake = tmp_path / "picamera2"
+    fake.mkdir()
+    (fake / "__init__.py").write_text(
+        'raise ValueError("numpy.dtype size changed, may indicate binary incompatibility")\n',
+        encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    source = create_source("picamera2", clock=FakeClock())
+    with pytest.raises(SourceError) as error:
+        source.open()
+    assert "numpy" in str(error.value) and "Run ./start again" in str(error.value)
+    assert "pip install --no-deps --ignore-installed simplejpeg" in str(error.value)
 
 
 def test_source_options_override_the_settings_size_and_rate() -> None:

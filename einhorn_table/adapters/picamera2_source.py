@@ -35,11 +35,22 @@ INSTALL_PICAMERA2 = (
 CameraFactory = Callable[[int], Any]
 
 
+#: What to do when the system's picamera2 cannot load with the venv's numpy.
+NUMPY_MISMATCH = (
+    "The camera library picamera2 cannot load with this Python's numpy: Raspberry Pi "
+    "OS builds the libraries it uses (simplejpeg) for numpy 1, and the venv has numpy "
+    "2. Run ./start again: on a Pi it installs simplejpeg for numpy 2 into the venv "
+    "(or run: .venv/bin/pip install --no-deps --ignore-installed simplejpeg)."
+)
+
+
 def _import_picamera2() -> CameraFactory:
     try:
         from picamera2 import Picamera2
     except ImportError as error:
         raise SourceError(f"{INSTALL_PICAMERA2} (Python said: {error})") from None
+    except ValueError as error:  # "numpy.dtype size changed": built for another numpy
+        raise SourceError(f"{NUMPY_MISMATCH} (Python said: {error})") from None
     factory: CameraFactory = Picamera2
     return factory
 
