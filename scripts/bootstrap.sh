@@ -14,7 +14,9 @@ fi
 
 if [ "$is_pi" = 1 ]; then
     missing=""
-    for pkg in python3-picamera2 python3-lgpio; do
+    # The camera and GPIO libraries; EGL, GLES and GBM for the screen on the console
+    # (SDL's kmsdrm driver loads them; Raspberry Pi OS Lite may lack them).
+    for pkg in python3-picamera2 python3-lgpio libegl1 libgles2 libgbm1 libgl1-mesa-dri; do
         dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
     done
     if [ -n "$missing" ]; then
@@ -61,9 +63,21 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 
 stamp="$venv/.installed${EXTRAS:-}"
-if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ] \
+    || [ "$here/scripts/bootstrap.sh" -nt "$stamp" ]; then
     echo "Installing Einhorn Table and what it needs (once; a minute or two)"
     "$venv/bin/python" -m pip install --quiet --upgrade pip
+    if [ "$(uname -s)" = Linux ] && [ "$(uname -m)" = aarch64 ] \
+        && "$venv/bin/python" -c 'import sys, importlib.metadata as m; sys.exit(not str(m.distribution("pygame").locate_file("")).startswith(sys.prefix))' 2>/dev/null; then
+        # pygame-ce replaces pygame here (see pyproject.toml): the two share a folder.
+        "$venv/bin/python" -m pip uninstall --quiet --yes pygame
+    fi
     "$venv/bin/python" -m pip install --quiet -e "$here${EXTRAS:-}"
+    if [ "$is_pi" = 1 ]; then
+        # Raspberry Pi OS builds picamera2's JPEG library (simplejpeg) for its own numpy
+        # 1; the venv's numpy 2 needs the PyPI build, which the venv then finds first.
+        "$venv/bin/python" -m pip install --quiet --no-deps --ignore-installed \
+            "simplejpeg>=1.8.1"
+    fi
     touch "$stamp"
 fi
