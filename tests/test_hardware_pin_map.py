@@ -115,3 +115,8 @@ def test_files_that_are_missing_or_not_toml_say_what_to_do(tmp_path: Path) -> No
     broken.write_text("version = \n", encoding="utf-8")
     with pytest.raises(PinMapError, match="not valid TOML"):
         load_pin_map(broken)
+
+
+def test_a_folder_given_as_the_pin_map_is_refused_plainly(tmp_path: Path) -> None:
+    with pytest.raises(PinMapError, match="is a folder, not a pin map"):
+        load_pin_map(tmp_path)

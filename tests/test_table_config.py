@@ -40,6 +40,24 @@ def test_a_good_config(tmp_path: Path) -> None:
     assert config.size == (1024, 600) and not config.fullscreen and config.games == 8
 
 
+def test_a_file_saved_by_a_windows_editor_with_its_mark_first_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + GOOD.replace("Ana", "J\u00fcrgen").encode("utf-8"))
+    assert load_config(path).players[0].name == "J\u00fcrgen"
+
+
+def test_a_file_not_saved_as_utf8_says_how_to_save_it(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_bytes(GOOD.replace("Ana", "J\u00fcrgen").encode("latin-1"))
+    with pytest.raises(ConfigError, match="is not saved as UTF-8 text: open it in a text editor"):
+        load_config(path)
+
+
+def test_a_folder_named_as_the_table_file_is_refused_plainly(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="is a folder, not the table's file"):
+        load_config(tmp_path)
+
+
 @pytest.mark.parametrize(
     ("text", "named"),
     [

@@ -144,3 +144,15 @@ def test_house_file_that_is_not_toml(tmp_path: Path) -> None:
 def test_missing_house_file(tmp_path: Path) -> None:
     with pytest.raises(VariantError, match="cannot read"):
         load_variant(tmp_path / "nope.toml")
+
+
+def test_a_house_variant_not_saved_as_utf8_or_a_folder_is_refused_plainly(
+        tmp_path: Path) -> None:
+    path = tmp_path / "oma.toml"
+    path.write_bytes('name = "Omas R\u00e4tsel"\nbase = "einhorn"\n'.encode("latin-1"))
+    with pytest.raises(VariantError, match="is not saved as UTF-8 text"):
+        load_variant(path)
+    with pytest.raises(VariantError, match="is a folder, not a house variant"):
+        load_variant(tmp_path)
+    path.write_bytes(b"\xef\xbb\xbf" + 'name = "Omas R\u00e4tsel"\nbase = "einhorn"\n'.encode())
+    assert load_variant(path).name == "Omas R\u00e4tsel"

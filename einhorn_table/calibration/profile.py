@@ -26,6 +26,7 @@ from typing import Any
 from einhorn_table.adapters.camera_settings import CameraSettings, CameraSettingsError
 from einhorn_table.calibration.toml_writer import TomlValue, toml_document
 from einhorn_table.errors import EinhornError
+from einhorn_table.text_files import TextFileError, read_text_file
 from einhorn_table.vision.profile import ReaderProfile
 
 #: The profile format this code reads and writes.
@@ -366,14 +367,15 @@ def profile_to_toml(profile: CalibrationProfile) -> str:
 def load_profile(path: Path) -> CalibrationProfile:
     """Read a profile; a :class:`ProfileError` says what is wrong and what to do."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text_file(path, "a calibration profile")
     except FileNotFoundError:
         raise ProfileError(
-            f"no calibration profile at {path}: run 'einhorn-table calibrate' first, "
-            "or pass --profile FILE"
+            f"no calibration profile at {path}: run 'einhorn-table calibrate' first, or "
+            "name the right file (calibration = \"...\" in table.toml; --profile for "
+            "the commands that take it)"
         ) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ProfileError(f"the calibration profile {path} cannot be read ({error})") from None
+    except TextFileError as error:
+        raise ProfileError(str(error)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

@@ -268,7 +268,13 @@ def load_variant(path: str | Path) -> Variant:
     """Read a house variant from a TOML file."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # (-sig: as some Windows editors save)
+    except IsADirectoryError:
+        raise VariantError(f"{path} is a folder, not a house variant: name the file "
+                           "itself") from None
+    except UnicodeDecodeError:
+        raise VariantError(f"{path} is not saved as UTF-8 text: open it in a text editor "
+                           "and save it with the encoding UTF-8") from None
     except OSError as error:
         raise VariantError(f"cannot read the house variant {path}: {error.strerror}") from None
     try:

@@ -28,6 +28,7 @@ from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Button
 from einhorn_table.stations import MAX_STATIONS
 from einhorn_table.stations.header import BCM_TO_PHYSICAL, RESERVED, UART, free_gpios
+from einhorn_table.text_files import TextFileError, read_text_file
 from einhorn_table.words import plural
 
 PIN_MAP_VERSION = 1
@@ -83,12 +84,15 @@ def _where(player: int, button: Button) -> str:
 def load_pin_map(path: Path) -> PinMap:
     """Read and check a pin map file."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text_file(path, "a pin map")
     except FileNotFoundError:
         raise PinMapError(
             f"The pin map {path} does not exist. Copy hardware/pins.toml from the "
-            "project, or give the right path with --pins."
+            "project, or give the right path (pins = \"...\" in table.toml; --pins for "
+            "the doctor and the smoke test)."
         ) from None
+    except TextFileError as error:
+        raise PinMapError(str(error)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from einhorn_table.errors import EinhornError
+from einhorn_table.text_files import TextFileError, read_text_file
 from einhorn_table.words import plural
 
 RGB = tuple[int, int, int]
@@ -115,10 +116,12 @@ def _whole(value: Any, where: str, path: Path, minimum: int) -> int:
 def load_config(path: Path) -> TableConfig:
     """Read and check a table configuration file."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_text_file(path, "the table's file"))
     except FileNotFoundError:
         raise ConfigError(f"the configuration file {path} does not exist; copy "
                           "docs/table.example.toml and edit it") from None
+    except TextFileError as error:
+        raise ConfigError(str(error)) from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path} is not valid TOML: {error}") from None
     _refuse_unknown(data, _TOP, "the top level", path)

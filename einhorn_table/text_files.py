@@ -1,0 +1,31 @@
+"""Reading the settings files a person edits (table.toml, the pin map, a calibration):
+saved by any text editor, a Windows one included."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from einhorn_table.errors import EinhornError
+
+
+class TextFileError(EinhornError):
+    """A settings file that cannot be read as text; the message says what to do."""
+
+
+def read_text_file(path: Path, what: str) -> str:
+    """The text of ``path`` (``what`` it is, e.g. "the table's file"), without the mark
+    some Windows editors put first. A missing file raises FileNotFoundError, for the
+    caller's own advice; a folder, text that is not UTF-8, or a file that cannot be
+    read, a :class:`TextFileError`."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise
+    except IsADirectoryError:
+        raise TextFileError(f"{path} is a folder, not {what}: name the file itself") from None
+    except UnicodeDecodeError:
+        raise TextFileError(
+            f"{path} is not saved as UTF-8 text: open it in a text editor and save it "
+            "with the encoding UTF-8 (letters like ü or é need it)") from None
+    except OSError as error:
+        raise TextFileError(f"cannot read {what} {path} ({error.strerror})") from None
