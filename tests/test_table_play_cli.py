@@ -105,6 +105,32 @@ def test_a_match_of_other_players_is_not_continued_blindly(
     assert "Cem has no station" in err and "--new" in err and "Traceback" not in err
 
 
+def test_going_on_by_itself_with_other_players_asks_on_the_screen_instead_of_failing(
+    table_toml: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import einhorn_table.table.resume as resume
+    from einhorn_table.table.resume import Choice
+
+    state = tmp_path / "s"
+    assert main(["play", str(table_toml), "--state-dir", str(state)]) == 0
+    table_toml.write_text(CONFIG.replace('"Cem"', '"Zoe"').format(state=""), encoding="utf-8")
+    asked: list[str] = []
+
+    def ask(prompt: resume.ResumePrompt, *rest: object, **more: object) -> Choice:
+        asked.append(prompt.interrupted.blocked)
+        return Choice.NEW  # X on the screen: a new match
+
+    monkeypatch.setattr(resume, "ask", ask)  # (play imports it when it runs)
+    # As the service starts it: go on by itself with a match of the last minutes.
+    assert main(["play", str(table_toml), "--state-dir", str(state),
+                 "--continue-recent", "10"]) == 0
+    assert len(asked) == 1 and "Cem has no station" in asked[0]
+    store = open_store(state)
+    assert [(r.match_id, r.state) for r in store.matches()] == [
+        ("2", "playing"), ("1", "abandoned")]
+    store.close()
+
+
 def test_play_reads_with_the_tables_calibration_profile(
     table_toml: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

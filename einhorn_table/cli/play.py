@@ -200,6 +200,11 @@ def run(args: argparse.Namespace) -> int:
         if unfinished is not None and choice is not Choice.NEW:
             match = store.resume(unfinished.match_id)
             seats, _, blocked = seats_for(match.names, config.players, measured)
+            if blocked and not args.resume:
+                # Going on by itself (--continue-recent, as the service does) cannot
+                # work: the screen says why and offers a new match, instead of the
+                # service failing at every start.
+                choice = None
             if choice is None:
                 notifier.ready("asking whether to go on with the interrupted match")
                 prompt_frames = itertools.count(1)  # no camera yet: the prompt's frames count
