@@ -131,6 +131,23 @@ def test_going_on_by_itself_with_other_players_asks_on_the_screen_instead_of_fai
     store.close()
 
 
+def test_a_camera_whose_library_is_missing_stops_play_before_a_match_starts(
+    table_toml: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # as on a desktop
+    table_toml.write_text(CONFIG.replace('"synth:seed=3,players=3"', '"picamera2"')
+                          .format(state=""), encoding="utf-8")
+    state = tmp_path / "s"
+    assert main(["play", str(table_toml), "--state-dir", str(state)]) == 1
+    err = capsys.readouterr().err
+    assert "picamera2 is not installed" in err
+    assert 'camera = "opencv:0"' in err and "Traceback" not in err
+    assert not (state / "history.sqlite3").exists() or open_store(state).matches() == []
+
+
 def test_play_reads_with_the_tables_calibration_profile(
     table_toml: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from einhorn_table.adapters.camera_settings import CameraSettings
-from einhorn_table.adapters.source_base import BaseSource, SourceError
+from einhorn_table.adapters.source_base import BaseSource, CameraLibraryMissing, SourceError
 from einhorn_table.ports import Clock, Frame
 
 #: libcamera's ``controls.AfModeEnum.Manual`` (control_ids: AfModeManual = 0).
@@ -29,7 +29,8 @@ INSTALL_PICAMERA2 = (
     "Raspberry Pi run: sudo apt install -y python3-picamera2 ; then make the venv "
     "so that it sees the system's libraries: delete .venv and run ./start again "
     "(it uses python3 -m venv --system-site-packages). On a desktop computer use a "
-    "webcam (--source opencv:0) or the synthetic table (--source synth:)."
+    "webcam or the synthetic table instead: camera = \"opencv:0\" or \"synth:\" in "
+    "table.toml (--source opencv:0 for the doctor and calibrate)."
 )
 
 CameraFactory = Callable[[int], Any]
@@ -48,9 +49,9 @@ def _import_picamera2() -> CameraFactory:
     try:
         from picamera2 import Picamera2
     except ImportError as error:
-        raise SourceError(f"{INSTALL_PICAMERA2} (Python said: {error})") from None
+        raise CameraLibraryMissing(f"{INSTALL_PICAMERA2} (Python said: {error})") from None
     except ValueError as error:  # "numpy.dtype size changed": built for another numpy
-        raise SourceError(f"{NUMPY_MISMATCH} (Python said: {error})") from None
+        raise CameraLibraryMissing(f"{NUMPY_MISMATCH} (Python said: {error})") from None
     factory: CameraFactory = Picamera2
     return factory
 

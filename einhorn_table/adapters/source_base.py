@@ -13,6 +13,10 @@ class SourceError(EinhornError):
     """A frame source cannot start or stopped giving pictures; the message says what to do."""
 
 
+class CameraLibraryMissing(SourceError):
+    """The camera's library cannot be loaded here: no waiting makes the camera come."""
+
+
 class BaseSource:
     """Open/close bookkeeping and the context manager; subclasses fill in the three hooks."""
 

@@ -137,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.clock import SystemClock
     from einhorn_table.adapters.gpio_buttons import ButtonStations
     from einhorn_table.adapters.pygame_screen import PygameScreen
+    from einhorn_table.adapters.source_base import CameraLibraryMissing, SourceError
     from einhorn_table.adapters.sources import create_source
     from einhorn_table.adapters.systemd_notify import FrameWatchdog, SystemdNotifier
     from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
@@ -180,6 +181,13 @@ def run(args: argparse.Namespace) -> int:
     if warning:
         print(warning, file=sys.stderr)
     clock = SystemClock()
+    source = create_source(config.camera, clock=clock, camera_settings=camera_settings)
+    try:
+        source.open()  # a camera whose library is missing here stops play before a match
+    except CameraLibraryMissing:
+        raise
+    except SourceError:
+        pass  # (a loose cable, a webcam unplugged: the screen says so, the table waits)
     names = [p.name for p in config.players]
     setup = Setup.for_variant(variant, names, games=config.games)
     state = state_dir(args.state_dir or config.state, os.environ, Path.home())
@@ -224,7 +232,6 @@ def run(args: argparse.Namespace) -> int:
         seats, stations, _ = seats_for(match.names, config.players, measured)
         controller = TableController(match, started.recorder, seats, started.recorder,
                                      archive=lambda: history_summary(store))
-        source = create_source(config.camera, clock=clock, camera_settings=camera_settings)
         tray = VisionTray(source, make_watcher(), reader, clock, follower=reader)
         loop = TableLoop(controller, WatchedTray(tray, source, watchdog),
                          SeatControls(buttons, stations), clock, screen)
@@ -242,6 +249,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if tray is not None:
             tray.close()
+        source.close()  # (opened before the match; closing twice does nothing)
         buttons.close()
         screen.close()
         store.close()
