@@ -77,12 +77,14 @@ def test_simulate_is_seeded_and_reports_what_a_designer_wants(capsys: object) ->
 
 
 def test_simulate_table() -> None:
-    result = run("simulate", "--matches", "30", "--variant", "wuerfeln", "--players", "5")
+    result = run("simulate", "--matches", "32", "--variant", "wuerfeln", "--players", "5")
     assert result.returncode == 0, result.stderr
     for words in ("turns per game", "games per match", "central stash ran dry",
                   "starting player won", "the unicorn's worth", "wins per seat",
                   "stones per turn"):
         assert words in result.stdout
+    # 32 matches do not share out evenly among 5 players; the fair share still is 1 in 5.
+    assert "(a fair share is 20.0 %)" in result.stdout
 
 
 def test_simulate_unknown_strategy_is_a_clear_error() -> None:

@@ -218,7 +218,7 @@ def format_summary(summary: Summary, title: str) -> str:
     )
     lines.append(
         f"starting player won    {percent(summary.starter_wins, m)} of matches "
-        f"(a fair share is {percent(m // summary.players if summary.players else 0, m).strip()})"
+        f"(a fair share is {100 / summary.players if summary.players else 0:.1f} %)"
     )
     lines.append(f"roll-off for the win   {percent(summary.rolloffs, m)} of matches")
     worth = summary.unicorn_worth()
