@@ -50,6 +50,16 @@ def test_import_list_show_export(tmp_path: Path, files: list[Path],
     assert capsys.readouterr().out.startswith("seq,game,type,player")
 
 
+def test_the_state_dir_may_come_after_the_action(tmp_path: Path, files: list[Path],
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    state = tmp_path / "state"
+    assert main(["history", "import", str(files[0]), "--state-dir", str(state)]) == 0
+    capsys.readouterr()
+    assert main(["history", "list", "--state-dir", str(state)]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("1 ")
+    assert history(state, "stats") == 0 and "1 finished match" in capsys.readouterr().out
+
+
 def test_a_bad_file_is_refused_naming_the_line_and_nothing_is_imported(
     tmp_path: Path, files: list[Path], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -35,27 +35,39 @@ def register(subparsers: Any) -> None:
     listing = actions.add_parser("list", help="the matches, newest first")
     listing.add_argument("--limit", type=whole_number(1), default=20, help="how many (default 20)")
     listing.add_argument("--all", action="store_true", help="every match")
+    _state_dir_also_here(listing)
     listing.set_defaults(handler=run_list)
 
     show = actions.add_parser("show", help="one match, turn by turn")
     show.add_argument("match_id", metavar="ID")
+    _state_dir_also_here(show)
     show.set_defaults(handler=run_show)
 
     export = actions.add_parser("export", help="one match as match notation or CSV")
     export.add_argument("match_id", metavar="ID")
     export.add_argument("--format", choices=("notation", "csv"), default="notation")
     export.add_argument("--output", "-o", default=None, help="a file (default: print it)")
+    _state_dir_also_here(export)
     export.set_defaults(handler=run_export)
 
     importing = actions.add_parser("import", help="keep match files from another table")
     importing.add_argument("files", nargs="+", metavar="FILE")
+    _state_dir_also_here(importing)
     importing.set_defaults(handler=run_import)
 
     stats = actions.add_parser("stats", help="players, calls, the unicorn, the dice")
     stats.add_argument("--player", default=None, help="only this player's figures")
     stats.add_argument("--charts", default=None, metavar="DIR",
                        help="also write PNG charts into DIR (needs matplotlib)")
+    _state_dir_also_here(stats)
     stats.set_defaults(handler=run_stats)
+
+
+def _state_dir_also_here(action: argparse.ArgumentParser) -> None:
+    """--state-dir after the action too (`history list --state-dir DIR`), as play and the
+    demo take it after their names."""
+    action.add_argument("--state-dir", default=argparse.SUPPRESS, help="where the history "
+                        "is kept (as before the action)")
 
 
 def open_store(args: argparse.Namespace) -> MatchStore:
