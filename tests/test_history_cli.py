@@ -115,7 +115,17 @@ def test_stats_with_player_and_charts(tmp_path: Path, files: list[Path],
     assert "did you mean 'Ben'?" in capsys.readouterr().err
 
 
-def test_unknown_match_is_an_error_not_a_traceback(tmp_path: Path,
+def test_unknown_match_is_an_error_not_a_traceback(tmp_path: Path, files: list[Path],
                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert history(tmp_path, "import", str(files[0])) == 0
     assert history(tmp_path, "show", "7") == 1
     assert "there is no match 7" in capsys.readouterr().err
+
+
+def test_looking_where_no_history_is_says_so_and_leaves_nothing_there(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    typo = tmp_path / "einhorn-stat"
+    for action in (["list"], ["show", "1"], ["export", "1"], ["stats"]):
+        assert history(typo, *action) == 1
+        assert f"no match history in {typo}" in capsys.readouterr().err
+    assert not typo.exists()

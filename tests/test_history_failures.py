@@ -173,5 +173,7 @@ def test_an_unwritable_state_directory_is_explained(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    assert main(["history", "--state-dir", str(blocker / "state"), "list"]) == 1
+    match = tmp_path / "match.jsonl"
+    match.write_text('{"v": 1, "type": "setup", "variant": "einhorn", "players": ["A", "B"]}\n')
+    assert main(["history", "--state-dir", str(blocker / "state"), "import", str(match)]) == 1
     assert "cannot make the state directory" in capsys.readouterr().err

@@ -14,7 +14,7 @@ from einhorn_table.errors import EinhornError
 from einhorn_table.history.errors import HistoryError
 from einhorn_table.history.export import match_csv
 from einhorn_table.history.narrate import narrate
-from einhorn_table.history.paths import state_dir
+from einhorn_table.history.paths import DATABASE, state_dir
 from einhorn_table.history.stats import format_statistics, gather
 from einhorn_table.history.store import MatchStore
 from einhorn_table.history.view import history_line
@@ -70,8 +70,16 @@ def _state_dir_also_here(action: argparse.ArgumentParser) -> None:
                         "is kept (as before the action)")
 
 
-def open_store(args: argparse.Namespace) -> MatchStore:
+def open_store(args: argparse.Namespace, *, reading: bool = True) -> MatchStore:
+    """The history in the state directory; only ``import`` (``reading=False``) makes one
+    where there is none: looking at a folder without one (a typo, another user's home)
+    says so instead of leaving an empty history there."""
     folder = state_dir(args.state_dir, os.environ, Path.home())
+    if reading and not (folder / DATABASE).is_file():
+        raise HistoryError(
+            f"no match history in {folder}. Name the folder the table keeps it in with "
+            "--state-dir (the Pi's service keeps it in /var/lib/einhorn-table: read it as "
+            "the service's user, sudo -u einhorn); a demo keeps its own, in its --state-dir.")
     return MatchStore(folder, now=lambda: datetime.now(UTC))
 
 
@@ -125,7 +133,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     status = 0
-    with open_store(args) as store:
+    with open_store(args, reading=False) as store:
         for path in args.files:
             try:
                 text = Path(path).read_text(encoding="utf-8")
