@@ -204,3 +204,10 @@ def test_frames_in_memory_play_back_in_order_on_their_own_times_then_stop() -> N
             source.read()
     with pytest.raises(SourceError, match="3 frames but 2 timestamps"):
         ReplaySource(images, [0.0, 1.0])
+
+
+def test_the_recorder_says_when_its_folder_cannot_be_made(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(SourceError, match=r"cannot make the folder .* for the recording"):
+        FrameRecorder(blocker / "frames")

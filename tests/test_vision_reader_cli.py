@@ -188,3 +188,15 @@ def test_a_phone_sized_photo_is_drawn_shrunk_with_its_boxes_in_place() -> None:
     # The box (a 100 px square from the middle, at this size) and its value above it.
     assert columns.min() == pytest.approx(640, abs=3) and rows.max() == pytest.approx(580, abs=3)
     assert rows.min() < 480 - 10
+
+
+def test_a_debug_folder_that_cannot_be_made_is_refused_before_reading(
+        tmp_path: Path) -> None:
+    from einhorn_table.folders import FolderError
+
+    blocker = tmp_path / "drawings"
+    blocker.write_text("a file where the folder should be")
+    with pytest.raises(FolderError, match="is a file, not a folder for the drawings"):
+        run_read(str(FIXTURES / ROLL), "--debug", str(blocker))
+    with pytest.raises(FolderError, match="cannot make the folder"):
+        run_read(str(FIXTURES / ROLL), "--debug", str(blocker / "inside"))

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from einhorn_table.folders import make_folder
 from einhorn_table.screen.view_model import ScreenView
 
 RETRY_SECONDS = 5.0
@@ -32,7 +33,8 @@ class PygameScreen:
         self.pg: Any = pygame
         self.size = size
         self.fullscreen = fullscreen
-        self.screenshots = screenshots
+        # (Made now: a folder that cannot be made stops the command before a match.)
+        self.screenshots = make_folder(screenshots, "screenshots") if screenshots else None
         self.caption = caption
         self.surface: Any = None
         self.renderer: Any = None
@@ -93,7 +95,6 @@ class PygameScreen:
         if self.screenshots is not None and key is not None and key != self._last_key:
             self._last_key = key
             self._shots += 1
-            self.screenshots.mkdir(parents=True, exist_ok=True)
             name = f"{self._shots:04d}-{view.kind.value}.png"
             pg.image.save(self.surface, str(self.screenshots / name))
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from einhorn_table.adapters.dir_source import list_pictures
 from einhorn_table.adapters.source_base import SourceError
+from einhorn_table.folders import FolderError, make_folder
 from einhorn_table.ports import Frame, FrameSource
 
 
@@ -24,7 +25,10 @@ class FrameRecorder:
             raise SourceError(
                 f"{folder} already holds pictures; record into a new, empty folder."
             )
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            make_folder(folder, "the recording")
+        except FolderError as error:
+            raise SourceError(str(error)) from None
         self.written = 0
 
     def write(self, frame: Frame) -> Path:

@@ -46,6 +46,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
+    from einhorn_table.folders import make_folder
     from einhorn_table.vision.drawing import draw_reading
     from einhorn_table.vision.reader import read_frame
 
@@ -54,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
         from einhorn_table.calibration.profile import load_profile
 
         profile = load_profile(args.profile).reader_profile()
+    if args.debug is not None:
+        make_folder(args.debug, "the drawings of what was read")
     failed = 0
     for path in args.images:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
@@ -69,7 +72,6 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(reading_as_text(path, reading))
         if args.debug is not None:
-            args.debug.mkdir(parents=True, exist_ok=True)
             target = args.debug / f"{path.stem}.png"
             if not cv2.imwrite(str(target), draw_reading(image, reading)):
                 failed += 1

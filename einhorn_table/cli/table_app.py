@@ -183,9 +183,12 @@ def run_demo(options: DemoOptions) -> DemoResult:
     from einhorn_table.adapters.synth_source import SynthSource
     from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
     from einhorn_table.calibration.tray_reading import tray_reader_for
+    from einhorn_table.folders import make_folder
     from einhorn_table.history.view import history_summary
     from einhorn_table.vision.synth import DICE_PALETTE_NAMES
 
+    if options.screenshots is not None:  # before a match is kept, not after
+        make_folder(options.screenshots, "screenshots")
     store = MatchStore(options.state, now=options.wall)
     setup = Setup.for_variant(options.variant, options.names, games=options.games)
     started = start_match(TableLog(store), setup, store.unfinished(),
