@@ -154,3 +154,12 @@ def test_output_piped_into_a_reader_that_stops_early_ends_quietly() -> None:
     errors = process.stderr.read().decode()
     assert process.wait() == 141
     assert errors == ""
+
+
+@pytest.mark.parametrize("argv", [["doctor", "--table"], ["calibrate", "--config"]])
+def test_a_table_file_named_but_not_there_is_refused(
+        argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, str(tmp_path / "tabel.toml")])
+    assert stop.value.code == 2
+    assert "tabel.toml is not there; name the file" in capsys.readouterr().err

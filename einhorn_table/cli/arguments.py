@@ -1,5 +1,5 @@
 """What the commands share about their options: the players' default names, and
-checks on the numbers given, said the way argparse says errors.
+checks on the numbers and files given, said the way argparse says errors.
 
 A number out of range stops the command at once, with e.g. "argument --matches:
 must be 1 or more, not 0", instead of running with it (no matches to sum up, a
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 
 #: The names the demo and the simulator give their players, in seat order.
 PLAYER_NAMES = ("Ana", "Ben", "Cem", "Dora", "Emil", "Fay")
@@ -40,3 +41,13 @@ def more_than_zero(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
     return value
+
+
+def existing_file(text: str) -> Path:
+    """A file named on the command line, which must be there: a typo is refused, not
+    taken for "no such file yet" as the default ./table.toml may be."""
+    path = Path(text)
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(
+            f"{path} is {'a folder' if path.is_dir() else 'not there'}; name the file")
+    return path

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from einhorn_table.cli.arguments import existing_file
 from einhorn_table.vision.profile import READ_DIE_PX, UNKNOWN_TABLE_DIE_PX, ReaderProfile
 
 #: How long the last screen ("Calibration saved") stays before the command ends.
@@ -47,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--names", default=None,
                         help="the players' names, comma separated (e.g. Anna,Ben,Clara; "
                         "default: the table file's, so that play uses the colours measured)")
-    parser.add_argument("--config", type=Path, default=Path("table.toml"),
+    parser.add_argument("--config", type=existing_file, default=Path("table.toml"),
                         help="the table's file whose players register their dice "
                         "(default ./table.toml, where it exists)")
     parser.add_argument("--rolls", type=int, default=5, help="test rolls at the end (default 5)")

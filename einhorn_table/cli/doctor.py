@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from einhorn_table.cli.arguments import whole_number
+from einhorn_table.cli.arguments import existing_file, whole_number
 from einhorn_table.stations import MAX_STATIONS
 from einhorn_table.table.config import TableConfig
 
@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the pin map to check (default: the table file's, else hardware/pins.toml)"
     )
     parser.add_argument(
-        "--table", type=Path, default=Path("table.toml"),
+        "--table", type=existing_file, default=Path("table.toml"),
         help="the table's file to check (default ./table.toml)",
     )
     parser.add_argument(
