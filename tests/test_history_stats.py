@@ -281,6 +281,13 @@ def test_the_unicorn_s_worth_says_won_at_auction_and_counts_in_words() -> None:
     assert "taken with an Einhorn roll: 2 times, gained -0.5 on average" in words
 
 
+def test_the_unicorn_s_net_adds_up_from_the_figures_shown() -> None:
+    # Paid 29/6 = 4.83 and gained 7/6 = 1.17 a time: shown 4.8 and +1.2, so net -3.6.
+    stats = Statistics(None, 1, (), (), unicorn_stats([("auction", 6, 29, 7)]), ())
+    words = format_statistics(stats)
+    assert "paid 4.8 on average, gained +1.2 on average (net -3.6)" in words
+
+
 def test_charts_are_png_files(tmp_path: Path) -> None:
     store = open_store(tmp_path / "state")
     _store_matches(store, [1, 2])

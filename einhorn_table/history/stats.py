@@ -168,9 +168,11 @@ def format_statistics(stats: Statistics) -> str:
         out.append("  (nobody has owned the unicorn yet)")
     for u in stats.unicorn:
         got = "won at auction" if u.how == "auction" else "taken with an Einhorn roll"
-        paid = f", paid {u.average_paid:.1f} on average" if u.how == "auction" else ""
-        out.append(f"  {got}: {counted(u.spells, 'time')}{paid}, gained {u.average_gained:+.1f} "
-                   f"on average (net {u.average_gained - u.average_paid:+.1f})")
+        # The net from the figures as shown, so that the line adds up.
+        cost, gain = round(u.average_paid, 1), round(u.average_gained, 1)
+        paid = f", paid {cost:.1f} on average" if u.how == "auction" else ""
+        out.append(f"  {got}: {counted(u.spells, 'time')}{paid}, gained {gain:+.1f} "
+                   f"on average (net {gain - cost:+.1f})")
     out.append("")
     out.append("  Dice: are they fair? (chi-square test of the faces; practice and "
                "calibration rolls left out)")
