@@ -176,3 +176,9 @@ def test_a_typical_die_size_of_nothing_is_refused() -> None:
     text = "version = 1\n[reader]\ntypical_die_px = 0.0\n"
     with pytest.raises(ProfileError, match="typical_die_px must be above 0"):
         parse_profile(tomllib.loads(text))
+
+
+def test_a_frame_read_at_no_size_is_refused() -> None:
+    text = "version = 1\n[reader]\nmax_side = 0\n"
+    with pytest.raises(ProfileError, match="max_side must be 64 or more"):
+        parse_profile(tomllib.loads(text))

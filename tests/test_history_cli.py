@@ -120,6 +120,8 @@ def test_unknown_match_is_an_error_not_a_traceback(tmp_path: Path, files: list[P
     assert history(tmp_path, "import", str(files[0])) == 0
     assert history(tmp_path, "show", "7") == 1
     assert "there is no match 7" in capsys.readouterr().err
+    assert history(tmp_path, "show", "9" * 23) == 1  # more than SQLite's ids hold
+    assert f"there is no match {'9' * 23}" in capsys.readouterr().err
 
 
 def test_looking_where_no_history_is_says_so_and_leaves_nothing_there(

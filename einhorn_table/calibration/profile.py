@@ -295,6 +295,9 @@ def parse_profile(data: Mapping[str, Any]) -> CalibrationProfile:
         raise ProfileError("[reader] min_confidence must be within 0 to 1")
     if reader.typical_die_px is not None and reader.typical_die_px <= 0:
         raise ProfileError("[reader] typical_die_px must be above 0")
+    if reader.max_side < 64:
+        raise ProfileError(f"[reader] max_side must be 64 or more (pixels), not "
+                           f"{reader.max_side}")
     players = tuple(
         PlayerDice(name, _rgb(f"[players] {name}", value))
         for name, value in _sub_table(data, "players").items()

@@ -399,10 +399,14 @@ def write_summary(conn: sqlite3.Connection, match_id: int, summary: MatchSummary
 
 def _as_id(match_id: str) -> int:
     try:
-        return int(match_id)
+        number = int(match_id)
     except ValueError:
         raise UnknownMatch(f"{match_id!r} is not a match id; ids are numbers, as "
                            "`einhorn-table history list` shows them") from None
+    if not 0 < number < 2**63:  # (SQLite's ids; a larger number is no match either)
+        raise UnknownMatch(f"there is no match {match_id}; `einhorn-table history list` "
+                           "shows the matches kept")
+    return number
 
 
 class MatchRecorder:
