@@ -113,14 +113,16 @@ def test_dice_thrown_while_an_undo_gives_the_roll_back_count_for_nobody() -> Non
     assert r.items[-1] == Roll(player="Ana", dice=(2, 4, 6), extra=r.items[-1].extra)
 
 
+#: Ben takes the unicorn, then pays his last stone: the first game ends, the auction begins.
+AUCTION = [setup_line(THREE), *START, roll_line("Ana", [2, 2, 3]),
+           '{"type": "call", "player": "Ben", "call": "dreifaltigkeit"}',
+           roll_line("Ben", [1, 3, 5]), roll_line("Cem", [2, 2, 3]), roll_line("Ana", [2, 2, 3]),
+           '{"type": "call", "player": "Ben", "call": "einhorn"}', roll_line("Ben", [2, 2, 3]),
+           '{"type": "counterparty", "player": "Ben", "party": "central"}']
+
+
 def test_undoing_the_bid_that_ended_the_auction_takes_back_every_bid() -> None:
-    c, r = table([setup_line(THREE), *START, roll_line("Ana", [2, 2, 3]),
-                  '{"type": "call", "player": "Ben", "call": "dreifaltigkeit"}',
-                  roll_line("Ben", [1, 3, 5]), roll_line("Cem", [2, 2, 3]),
-                  roll_line("Ana", [2, 2, 3]),
-                  '{"type": "call", "player": "Ben", "call": "einhorn"}',
-                  roll_line("Ben", [2, 2, 3]),
-                  '{"type": "counterparty", "player": "Ben", "party": "central"}'])
+    c, r = table(AUCTION)
     assert c.awaiting is Awaiting.BID
     for player, stones in ((2, 4), (1, 0), (0, 3)):
         for _ in range(stones):
@@ -134,13 +136,7 @@ def test_undoing_the_bid_that_ended_the_auction_takes_back_every_bid() -> None:
 
 
 def test_an_undo_while_bids_are_secret_takes_back_one_bid() -> None:
-    c, r = table([setup_line(THREE), *START, roll_line("Ana", [2, 2, 3]),
-                  '{"type": "call", "player": "Ben", "call": "dreifaltigkeit"}',
-                  roll_line("Ben", [1, 3, 5]), roll_line("Cem", [2, 2, 3]),
-                  roll_line("Ana", [2, 2, 3]),
-                  '{"type": "call", "player": "Ben", "call": "einhorn"}',
-                  roll_line("Ben", [2, 2, 3]),
-                  '{"type": "counterparty", "player": "Ben", "party": "central"}'])
+    c, r = table(AUCTION)
     c.on_gesture(tap(2, E, 1.0))
     c.on_gesture(tap(1, E, 1.1))
     c.on_gesture(chord(2, U, D, 3.0))
