@@ -1,7 +1,8 @@
 # Sourced by ./start and ./check: makes .venv beside this repository and
 # installs the companion into it (with EXTRAS, e.g. "[dev]").
 # On a Raspberry Pi the camera and GPIO libraries come from Raspberry Pi OS:
-# they are installed with apt and the venv sees them (--system-site-packages).
+# they are installed with apt (with the display libraries the screen needs) and
+# the venv sees them (--system-site-packages).
 set -eu
 here="$(cd "$(dirname "$0")" && pwd)"
 venv="$here/.venv"
@@ -20,7 +21,7 @@ if [ "$is_pi" = 1 ]; then
         dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
     done
     if [ -n "$missing" ]; then
-        echo "Installing the Pi's camera and GPIO libraries:$missing"
+        echo "Installing the Pi's camera, GPIO and display libraries:$missing"
         sudo apt-get update && sudo apt-get install -y $missing
     fi
 fi
