@@ -163,6 +163,15 @@ def test_missing_video_file_and_webcam_say_what_to_do(tmp_path: Path) -> None:
         source.open()
 
 
+def test_a_missing_webcam_leaves_only_our_message_not_opencvs_warnings(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    # The table tries again every 2 s: OpenCV's own warnings would fill the journal.
+    capfd.readouterr()
+    with pytest.raises(SourceError):
+        create_source("opencv:63").open()
+    assert "WARN" not in capfd.readouterr().err
+
+
 def test_reading_before_opening_is_a_programming_error(tmp_path: Path) -> None:
     write_frames(tmp_path, 1)
     with pytest.raises(RuntimeError, match="open"):

@@ -30,8 +30,16 @@ class WebcamSource(BaseSource):
 
     def _open(self) -> None:
         import cv2
+        from cv2.utils import logging as cv_logging
 
-        capture = cv2.VideoCapture(self.number)
+        # OpenCV's own warning for a missing webcam would fill the journal at every
+        # retry (every 2 s); the error below says what to do.
+        level = cv_logging.getLogLevel()
+        cv_logging.setLogLevel(cv_logging.LOG_LEVEL_ERROR)
+        try:
+            capture = cv2.VideoCapture(self.number)
+        finally:
+            cv_logging.setLogLevel(level)
         if not capture.isOpened():
             capture.release()
             raise SourceError(
