@@ -109,8 +109,7 @@ def run(args: argparse.Namespace) -> int:
                                        seen=pictures.append))
     results.append(pin_result)
     # The stations the table's file seats players at (all, without one or with --players).
-    stations = ({p.station - 1 for p in config.players}
-                if config is not None and args.players is None else None)
+    stations = config.stations if config is not None and args.players is None else None
     button_result, controls = checks.check_buttons(machine, pin_map, clock, players=args.players,
                                                    stations=stations)
     results.append(button_result)
@@ -161,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _keyboard_walk(pin_map: Any, clock: Any, say: Any, args: argparse.Namespace,
-                   stations: set[int] | None) -> Any:
+                   stations: frozenset[int] | None) -> Any:
     """The button test on a desktop: a small window takes the players' keys."""
     import pygame
 

@@ -197,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
                            recent_minutes=args.continue_recent, now=datetime.now(UTC))
     pin_map = load_pin_map(config.pins or default_pin_map_path())
     # Only the stations players sit at: the others' pins stay free (SPI, the serial port).
-    buttons = ButtonStations(pin_map, clock, stations={p.station - 1 for p in config.players})
+    buttons = ButtonStations(pin_map, clock, stations=config.stations)
     screen = PygameScreen(config.size, fullscreen=config.fullscreen,
                           screenshots=args.screenshots)
     screen.open(clock.monotonic())

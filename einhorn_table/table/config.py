@@ -81,6 +81,11 @@ class TableConfig:
     size: tuple[int, int] = (800, 480)
     fullscreen: bool = True
 
+    @property
+    def stations(self) -> frozenset[int]:
+        """The stations players sit at, 0-based as the pin map counts them."""
+        return frozenset(p.station - 1 for p in self.players)
+
 
 def _refuse_unknown(data: Mapping[str, Any], known: set[str], where: str, path: Path) -> None:
     unknown = sorted(set(data) - known)
