@@ -26,6 +26,7 @@ from typing import Any
 from einhorn_table.adapters.camera_settings import CameraSettings, CameraSettingsError
 from einhorn_table.calibration.toml_writer import TomlValue, toml_document
 from einhorn_table.errors import EinhornError
+from einhorn_table.parsing import loads_toml
 from einhorn_table.text_files import TextFileError, read_text_file
 from einhorn_table.vision.profile import ReaderProfile
 
@@ -380,7 +381,7 @@ def load_profile(path: Path) -> CalibrationProfile:
     except TextFileError as error:
         raise ProfileError(str(error)) from None
     try:
-        data = tomllib.loads(text)
+        data = loads_toml(text)
     except tomllib.TOMLDecodeError as error:
         raise ProfileError(
             f"the calibration profile {path} is not valid TOML ({error}); fix that line "

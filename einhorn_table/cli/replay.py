@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from einhorn_table.parsing import loads_json
 from einhorn_table.rules import Awaiting, Ledger, RuleViolation, replay_file
 from einhorn_table.standings import ending_words, tie_words
 from einhorn_table.words import counted
@@ -68,7 +69,7 @@ def is_ledger_file(path: str) -> bool:
     try:
         with open(path, encoding="utf-8") as handle:
             first = next((line for line in handle if line.strip()), "")
-        obj = json.loads(first)
+        obj = loads_json(first)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return False
     return isinstance(obj, dict) and "type" not in obj and {"awaiting", "players"} <= set(obj)

@@ -12,6 +12,7 @@ from einhorn_table.adapters.camera_settings import CameraSettings, CameraSetting
 from einhorn_table.doctor.machine import Machine
 from einhorn_table.doctor.report import CheckResult, Status
 from einhorn_table.history.paths import state_dir
+from einhorn_table.parsing import loads_toml
 
 #: The groups the service's user needs (see systemd/einhorn-table.service).
 GROUPS = ("video", "render", "input", "gpio")
@@ -40,7 +41,7 @@ def check_profile(path: Path | None) -> tuple[CheckResult, CameraSettings | None
             None,
         )
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = loads_toml(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return _profile_fail(path, "does not exist", "Give the right path with --profile."), None
     except (OSError, UnicodeDecodeError) as error:

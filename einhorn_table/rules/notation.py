@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
+from einhorn_table.parsing import loads_json
 from einhorn_table.rules.categories import Category, Dice, check_dice
 from einhorn_table.rules.errors import NotationError, RuleViolation, VariantError
 from einhorn_table.rules.variants import (
@@ -287,7 +288,7 @@ def input_from_json(obj: object) -> Input:
 def parse_line(text: str, line: int | None = None) -> Input:
     """One line of a match file as an input; errors name ``line``."""
     try:
-        obj = json.loads(text)
+        obj = loads_json(text)
     except json.JSONDecodeError as error:
         raise NotationError(f"this line is not JSON ({error.msg})", line=line) from None
     try:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from einhorn_table.parsing import loads_toml
 from einhorn_table.rules.categories import Category
 from einhorn_table.rules.errors import RuleViolation, VariantError
 
@@ -278,7 +279,7 @@ def load_variant(path: str | Path) -> Variant:
     except OSError as error:
         raise VariantError(f"cannot read the house variant {path}: {error.strerror}") from None
     try:
-        data = tomllib.loads(text)
+        data = loads_toml(text)
     except tomllib.TOMLDecodeError as error:
         raise VariantError(f"{path} is not valid TOML: {error}") from None
     return variant_from_mapping(data, source=str(path))

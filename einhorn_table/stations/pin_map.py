@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from einhorn_table.errors import EinhornError
+from einhorn_table.parsing import loads_toml
 from einhorn_table.ports import Button
 from einhorn_table.stations import MAX_STATIONS
 from einhorn_table.stations.header import BCM_TO_PHYSICAL, RESERVED, UART, free_gpios
@@ -94,7 +95,7 @@ def load_pin_map(path: Path) -> PinMap:
     except TextFileError as error:
         raise PinMapError(str(error)) from None
     try:
-        data = tomllib.loads(text)
+        data = loads_toml(text)
     except tomllib.TOMLDecodeError as error:
         raise PinMapError(f"{path} is not valid TOML ({error}); fix that line.") from None
     return parse_pin_map(data, origin=str(path))

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from einhorn_table.errors import EinhornError
+from einhorn_table.parsing import loads_toml
 from einhorn_table.text_files import TextFileError, read_text_file
 from einhorn_table.words import plural
 
@@ -121,7 +122,7 @@ def _whole(value: Any, where: str, path: Path, minimum: int) -> int:
 def load_config(path: Path) -> TableConfig:
     """Read and check a table configuration file."""
     try:
-        data = tomllib.loads(read_text_file(path, "the table's file"))
+        data = loads_toml(read_text_file(path, "the table's file"))
     except FileNotFoundError:
         raise ConfigError(f"the configuration file {path} does not exist; copy "
                           "docs/table.example.toml and edit it") from None
