@@ -4,6 +4,7 @@ lamp goes on, the camera is knocked."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Self
 
@@ -165,6 +166,51 @@ def test_an_unplugged_screen_keeps_the_loop_going_and_comes_back(
     screen.show(view, 1.0 + RETRY_SECONDS)
     assert screen.renderer is not None and screen.error is None
     screen.close()
+
+
+def test_the_demo_without_a_display_stops_at_once_and_keeps_no_match(tmp_path: Path) -> None:
+    """Before, the demo waited forever for keys nobody could press, on a window nobody
+    could see; now it says what to do, and keeps no empty match."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    env = dict(os.environ, SDL_VIDEODRIVER="no-such-driver", SDL_AUDIODRIVER="dummy")
+    state = tmp_path / "state"
+    result = subprocess.run(
+        [sys.executable, "-m", "einhorn_table", "demo", "--state-dir", str(state)],
+        capture_output=True, text=True, cwd=REPO, check=False, env=env, timeout=60)
+    assert result.returncode == 1
+    assert "no screen here to show the demo on" in result.stderr
+    assert "SDL_VIDEODRIVER=dummy einhorn-table demo --bots all" in result.stderr
+    assert "retrying" not in result.stderr and "Traceback" not in result.stderr
+    assert not state.exists()
+
+
+@pytest.mark.parametrize(("asked", "opens"), [(None, False), ("offscreen", True)])
+def test_sdl_s_invisible_window_counts_as_no_screen_unless_asked_for(
+    monkeypatch: pytest.MonkeyPatch, asked: str | None, opens: bool
+) -> None:
+    """Without a desktop SDL quietly falls back to an offscreen window."""
+    pytest.importorskip("pygame")
+    from einhorn_table.adapters.pygame_screen import NoScreenError, PygameScreen
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")
+    screen = PygameScreen((400, 240), must_open=True)
+    assert screen.pg.display.get_driver  # the real pygame
+    if asked is None:
+        monkeypatch.delenv("SDL_VIDEODRIVER")
+        monkeypatch.setattr(screen.pg.display, "init", lambda: None)
+        monkeypatch.setattr(screen.pg.display, "get_driver", lambda: "offscreen")
+    if opens:
+        assert screen.open(0.0) and screen.renderer is not None
+        screen.close()
+    else:
+        with pytest.raises(NoScreenError, match="no display was found"):
+            screen.open(0.0)
+        assert screen.renderer is None
 
 
 def test_a_restart_with_dice_lying_in_the_tray_loses_no_roll() -> None:

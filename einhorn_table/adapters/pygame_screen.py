@@ -4,19 +4,38 @@
 saves a PNG of every new screen when asked (``--screenshots DIR``). When pygame
 fails (the HDMI cable pulled, no display at all) it keeps going without a
 screen and tries to open the display again every few seconds: the match and
-the buttons go on meanwhile.
+the buttons go on meanwhile. The demo is the exception (``must_open``): on a
+computer with no display it stops at once and says so, since nobody could see it or
+press its keys.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from einhorn_table.errors import EinhornError
 from einhorn_table.folders import make_folder
 from einhorn_table.screen.view_model import ScreenView
 
 RETRY_SECONDS = 5.0
+
+#: What SDL falls back to when it finds no display: a window nobody sees.
+INVISIBLE_DRIVER = "offscreen"
+
+
+class NoScreenError(EinhornError):
+    """The demo found no display to show the table on (and no keyboard to play with)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(
+            f"there is no screen here to show the demo on ({reason}). Run ./start on a "
+            "computer with a desktop, or from the Pi's own screen and keyboard; to let "
+            "bots play a match without a screen: SDL_VIDEODRIVER=dummy einhorn-table demo "
+            "--bots all")
+        self.reason = reason
 
 
 class PygameScreen:
@@ -27,6 +46,7 @@ class PygameScreen:
         fullscreen: bool = False,
         screenshots: Path | None = None,
         caption: str = "Einhorn Table",
+        must_open: bool = False,
     ) -> None:
         import pygame
 
@@ -36,6 +56,7 @@ class PygameScreen:
         # (Made now: a folder that cannot be made stops the command before a match.)
         self.screenshots = make_folder(screenshots, "screenshots") if screenshots else None
         self.caption = caption
+        self.must_open = must_open
         self.surface: Any = None
         self.renderer: Any = None
         self.quit_requested = False
@@ -46,10 +67,24 @@ class PygameScreen:
         self.listeners: list[Any] = []
 
     def open(self, now: float = 0.0) -> bool:
-        """Open the display now; False (and retry later) when there is none."""
-        return self._open(now)
+        """Open the display now; False (and retry later) when there is none. A screen
+        that ``must_open`` raises :class:`NoScreenError` instead, also for SDL's
+        invisible fallback window (unless SDL_VIDEODRIVER asks for it)."""
+        if not self.must_open:
+            return self._open(now)
+        try:
+            self.pg.display.init()
+        except self.pg.error as error:
+            raise NoScreenError(str(error)) from None
+        driver = self.pg.display.get_driver()
+        if driver == INVISIBLE_DRIVER and os.environ.get("SDL_VIDEODRIVER") != driver:
+            self.pg.display.quit()
+            raise NoScreenError("no display was found")
+        if not self._open(now, quiet=True):
+            raise NoScreenError(self.error or "the display did not open")
+        return True
 
-    def _open(self, now: float) -> bool:
+    def _open(self, now: float, *, quiet: bool = False) -> bool:
         pg = self.pg
         try:
             pg.display.init()
@@ -58,7 +93,10 @@ class PygameScreen:
             self.surface = pg.display.set_mode(self.size, flags)
             pg.display.set_caption(self.caption)
         except pg.error as error:
-            self._lost(str(error), now)
+            if quiet:
+                self.error = str(error)
+            else:
+                self._lost(str(error), now)
             return False
         from einhorn_table.screen.renderer import Renderer
 

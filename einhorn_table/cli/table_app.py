@@ -183,19 +183,20 @@ def run_demo(options: DemoOptions) -> DemoResult:
     from einhorn_table.adapters.synth_source import SynthSource
     from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
     from einhorn_table.calibration.tray_reading import tray_reader_for
-    from einhorn_table.folders import make_folder
     from einhorn_table.history.view import history_summary
     from einhorn_table.vision.synth import DICE_PALETTE_NAMES
 
-    if options.screenshots is not None:  # before a match is kept, not after
-        make_folder(options.screenshots, "screenshots")
+    screen = PygameScreen(options.size, fullscreen=options.fullscreen,  # makes the folder
+                          screenshots=options.screenshots,
+                          caption=demo_caption(options.names, options.bots), must_open=True)
+    clock: FakeClock | SystemClock = FakeClock(0.0) if options.fast else SystemClock()
+    screen.open(clock.monotonic())  # no display: the demo stops here, before a match is kept
     store = MatchStore(options.state, now=options.wall)
     setup = Setup.for_variant(options.variant, options.names, games=options.games)
     started = start_match(TableLog(store), setup, store.unfinished(),
                           Choice.CONTINUE if options.resume else Choice.NEW)
     match, recorder = started.match, started.recorder
     names = list(match.names)
-    clock: FakeClock | SystemClock = FakeClock(0.0) if options.fast else SystemClock()
     players = len(names)
     camera = SynthSource(clock, seed=options.seed, players=players, size=options.camera_size,
                          mount=options.mount)
@@ -209,10 +210,6 @@ def run_demo(options: DemoOptions) -> DemoResult:
     strategies = [make_strategy(options.strategy) for _ in names]
     for seat in options.bots:
         strategies[seat].prepare(match.state.variant, players)
-    screen = PygameScreen(options.size, fullscreen=options.fullscreen,
-                          screenshots=options.screenshots,
-                          caption=demo_caption(names, options.bots))
-    screen.open(clock.monotonic())
     controls: Controls
     try:
         keyboard = KeyboardControls(clock, players=players, read_event_queue=False)
