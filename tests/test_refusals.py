@@ -6,7 +6,18 @@ import json
 
 import pytest
 
-from einhorn_table.rules import MatchState, RuleViolation, Setup, replay, replay_steps
+from einhorn_table.rules import (
+    Bid,
+    Call,
+    Category,
+    MatchState,
+    Roll,
+    RuleViolation,
+    Setup,
+    Topup,
+    replay,
+    replay_steps,
+)
 
 SETUP2 = '{"v": 1, "type": "setup", "variant": "einhorn", "players": ["Ana", "Ben"], "games": 2}'
 ANA_STARTS = [
@@ -99,6 +110,12 @@ CASES = [
     ("line without a type", ANA_STARTS, '{"player": "Ana", "dice": [1, 2, 3]}', "8", 'no "type"'),
     ("second setup", ANA_STARTS, SETUP2, "8", "one setup"),
     ("roll without dice", ANA_STARTS, '{"type": "roll", "player": "Ana"}', "8", "dice"),
+    ("a type that is not a word", ANA_STARTS,
+     '{"type": ["roll"], "player": "Ana", "dice": [1, 2, 3]}', "8", "unknown line type"),
+    ("a call line without its call", ANA_STARTS, '{"type": "call", "player": "Ana"}', "4.1",
+     'needs "call"'),
+    ("a name that is no text", ANA_STARTS,
+     '{"type": "roll", "player": "An\\ud800", "dice": [1, 2, 3]}', "8", "not a character"),
 ]
 
 
@@ -140,6 +157,10 @@ def test_refused_with_line_and_rule_and_nothing_changes(
         ({"players": ["Ana", "Ben"], "variant": "yahtzee"}, "no variant"),
         ({"players": ["Ana", "Ben"], "games": 0}, "at least 1"),
         ({"players": ["Ana", "Ben"], "v": 2}, "version 2"),
+        ({"players": ["Ana", "Ben"], "v": True}, "version True"),
+        ({"players": ["Ana", "Ben"], "v": 1.0}, "version 1.0"),
+        ({"players": ["Ana", "B\ud800"]}, "not a character"),
+        ({"players": ["Ana", "Ben\tLi"]}, "cannot be shown"),
         ({"players": ["Ana", "Ben"], "payouts": {"wunsch": {"correct": "lots"}}}, "wunsch.correct"),
     ],
 )
@@ -181,3 +202,47 @@ def test_a_setup_made_in_code_is_checked_like_a_setup_line(
     setup = Setup(players=("Ana", "Ben"), variant="wuerfeln", games=games, target=target)
     with pytest.raises(RuleViolation, match=words):
         MatchState(setup)
+
+
+@pytest.mark.parametrize(
+    ("bad", "words"),
+    [(Bid(player="Ben", stones=-50), "Ben's bid must be a whole number"),
+     (Bid(player="Ben", stones=True), "Ben's bid must be a whole number")],  # type: ignore[arg-type]
+)
+def test_the_engine_refuses_a_negative_bid_made_in_code(bad: Bid, words: str) -> None:
+    """The notation refuses such a line; the engine itself must too (section 7)."""
+    match = replay(AUCTION)
+    ledger = match.ledger()
+    with pytest.raises(RuleViolation, match=words):
+        match.apply(bad)
+    assert match.ledger() == ledger
+
+
+def test_the_engine_refuses_a_negative_top_up_made_in_code() -> None:
+    match = replay(TOPUPS)
+    ledger = match.ledger()
+    with pytest.raises(RuleViolation, match="Ana's top-up must be a whole number"):
+        match.apply(Topup(player="Ana", stones=-5))
+    assert match.ledger() == ledger
+
+
+def test_the_engine_refuses_a_call_that_is_not_a_category() -> None:
+    """A plain string would never equal the rolled category: a right call paid as wrong."""
+    match = replay(ANA_STARTS)
+    with pytest.raises(RuleViolation, match="not a call"):
+        match.apply(Call(player="Ana", call="wunsch"))  # type: ignore[arg-type]
+    match.apply(Call(player="Ana", call=Category.WUNSCH))
+    match.apply(Roll(player="Ana", dice=(1, 1, 2)))
+    assert match.ledger().player("Ana").game_stones == 6 + 1 + 2
+
+
+def test_names_in_any_script_are_welcome() -> None:
+    setup = Setup(players=("Jürgen", "Zoë Ann", "李娜", "👨\u200d👩\u200d👧"))
+    assert MatchState(setup).names == setup.players
+
+
+def test_a_name_from_a_command_line_byte_that_is_not_utf8_is_refused() -> None:
+    """``--names`` passes such a byte on as a lone surrogate; the history could not
+    store it."""
+    with pytest.raises(RuleViolation, match="cannot be shown"):
+        MatchState(Setup(players=("Ana", "B\udcff")))

@@ -8,6 +8,7 @@ the state exactly as it was. Undo lives one level up, in
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -190,6 +191,10 @@ class MatchState:
                                 rule="8")
         if any(not name.strip() for name in names):
             raise RuleViolation("every player needs a name", rule="3.1")
+        for name in names:
+            if not _is_text(name):
+                raise RuleViolation(f"the name {name!r} holds a character that cannot be "
+                                    "shown; type it again in plain letters", rule="3.1")
         if games < 1:
             raise RuleViolation("a match has at least one game", rule="2")
         if target is not None and target < 1:
@@ -364,6 +369,9 @@ class MatchState:
             self._close_topups(item)
         player = self._player(item.player)
         self._expect_turn_of(player, item)
+        if item.call is not None and not isinstance(item.call, Category):
+            raise RuleViolation(f"{item.call!r} is not a call; call a Category, or None for "
+                                "silent", rule="4.1")
         self._call = item.call
         return None
 
@@ -518,6 +526,7 @@ class MatchState:
         player = self._player(item.player)
         if player in self._bids:
             raise RuleViolation(f"{item.player} has already bid in this auction", rule="5.5")
+        _check_stones(item.stones, f"{item.player}'s bid", "5.5")
         if item.stones > self.stash[player]:
             raise RuleViolation(
                 f"{item.player} bids {item.stones} but has only {self.stash[player]} in their "
@@ -570,6 +579,7 @@ class MatchState:
         player = self._player(item.player)
         if player in self._topped_up:
             raise RuleViolation(f"{item.player} has already topped up in this game", rule="5.7")
+        _check_stones(item.stones, f"{item.player}'s top-up", "5.7")
         if item.stones > self.stash[player]:
             raise RuleViolation(
                 f"{item.player} tops up {item.stones} but has only {self.stash[player]} in "
@@ -625,6 +635,20 @@ class MatchState:
             self._rolloff_pos = 0
             self.phase = Phase.ROLLOFF
 
+
+
+def _is_text(name: str) -> bool:
+    """Whether ``name`` is text a screen can show: no control character (a tab, a line
+    break) and no lone surrogate (a byte that is not UTF-8, as the command line passes
+    it on). Accents, other scripts and emoji are all welcome."""
+    return not any(unicodedata.category(c) in ("Cc", "Cs") for c in name)
+
+
+def _check_stones(stones: object, what: str, rule: str) -> None:
+    """Refuse a count of stones that is not a whole number of 0 or more (section 7)."""
+    if not isinstance(stones, int) or isinstance(stones, bool) or stones < 0:
+        raise RuleViolation(f"{what} must be a whole number of stones, 0 or more, not "
+                            f"{stones!r}", rule=rule)
 
 _HANDLERS: dict[type[Input], Callable[[MatchState, Any], Outcome]] = {
     StartRoll: MatchState._start_roll,

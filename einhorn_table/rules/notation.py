@@ -223,13 +223,13 @@ def input_from_json(obj: object) -> Input:
     if kind is None:
         raise NotationError('this line has no "type"; each line of a match says what it is, '
                             'e.g. {"type": "roll", ...}')
-    if kind not in _KEYS:
+    if not isinstance(kind, str) or kind not in _KEYS:
         known = ", ".join(_KEYS)
         raise NotationError(f"unknown line type {kind!r}; the types are {known}")
     extra = {k: v for k, v in obj.items() if k not in _KEYS[kind]}
     if kind == "setup":
         version = obj.get("v")
-        if version != VERSION:
+        if type(version) is not int or version != VERSION:
             raise NotationError(
                 f"this file is notation version {version!r}; this companion reads version "
                 f'{VERSION} (the setup line starts {{"v": 1, ...}})'
@@ -265,6 +265,9 @@ def input_from_json(obj: object) -> Input:
     if kind in ("start_roll", "roll", "tiebreak_roll"):
         return INPUT_TYPES[kind](player=player, dice=_dice(obj), extra=extra)  # type: ignore[call-arg]
     if kind == "call":
+        if "call" not in obj:
+            raise NotationError('a call line needs "call": a category, or null for silent',
+                                rule="4.1")
         called = obj.get("call")
         if called is None:
             return Call(player=player, call=None, extra=extra)
@@ -285,6 +288,16 @@ def input_from_json(obj: object) -> Input:
     return INPUT_TYPES[kind](player=player, stones=stones, extra=extra)  # type: ignore[call-arg]
 
 
+def _check_text(obj: object) -> None:
+    """Refuse text that is not Unicode (a lone ``\\ud800`` escape): it could never be
+    printed or written back to a match file."""
+    try:
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise NotationError("this line holds an escape such as \\ud800 that is not a "
+                            "character; write names as plain text") from None
+
+
 def parse_line(text: str, line: int | None = None) -> Input:
     """One line of a match file as an input; errors name ``line``."""
     try:
@@ -292,6 +305,7 @@ def parse_line(text: str, line: int | None = None) -> Input:
     except json.JSONDecodeError as error:
         raise NotationError(f"this line is not JSON ({error.msg})", line=line) from None
     try:
+        _check_text(obj)
         return input_from_json(obj)
     except RuleViolation as error:
         raise error.at_line(line) if line is not None else error from None
