@@ -16,7 +16,7 @@ from history_helpers import PLAYERS, bot_match, open_store
 from einhorn_table.history import HistoryError, MatchStore
 from einhorn_table.history.charts import write_charts
 from einhorn_table.history.export import match_csv
-from einhorn_table.history.fairness import ALPHA, MIN_ROLLS, chi_square_sf, judge
+from einhorn_table.history.fairness import ALPHA, MIN_ROLLS, SURE_ROLLS, chi_square_sf, judge
 from einhorn_table.history.narrate import narrate
 from einhorn_table.history.stats import Statistics, format_statistics, gather, unicorn_stats
 from einhorn_table.history.summary import summarize
@@ -71,10 +71,25 @@ def test_fair_dice_show_no_bias_and_loaded_dice_are_named() -> None:
     # Between 0.01 and 0.05: not called bias, but not "no sign" beside a small p either.
     doubtful = judge("green", 600, [330, 270, 300, 300, 330, 270])  # chi-square 12
     assert not doubtful.biased and doubtful.p_value == pytest.approx(0.0348, abs=1e-4)
-    assert doubtful.verdict == "no clear sign of bias yet in 600 rolls (p = 0.03)"
+    assert doubtful.verdict == "no clear sign of bias yet in 600 rolls (p = 0.035)"
+    assert doubtful.advice == "keep playing with them: more rolls will tell"
+    assert verdict.advice is not None and "another 300 times" in verdict.advice
     few = judge("green", 30, [15] * 6)
     assert few.p_value is None and few.verdict.startswith("too few rolls to tell (30")
     assert MIN_ROLLS > 30
+
+
+def test_few_rolls_that_look_fair_are_not_called_fair() -> None:
+    """At 120 rolls a die whose 6 comes up twice as often passes most times: the verdict
+    says no strong bias, and how many rolls it takes to tell."""
+    even = judge("red", 120, [60] * 6)
+    assert not even.biased and even.verdict == "no strong bias in 120 rolls (p = 1.00)"
+    assert even.advice == f"a slightly loaded die shows only after about {SURE_ROLLS} rolls"
+    assert judge("red", SURE_ROLLS, [SURE_ROLLS // 2] * 6).verdict.startswith("no sign of bias")
+    # Near the line, p keeps three decimals: not "no clear sign ... (p = 0.01)".
+    near = judge("red", 120, [45, 45, 75, 75, 60, 60])
+    assert near.p_value is not None and ALPHA <= near.p_value < 0.0105
+    assert near.verdict == f"no clear sign of bias yet in 120 rolls (p = {near.p_value:.3f})"
 
 
 def _store_matches(store: MatchStore, seeds: list[int], practice: bool = False) -> list[Match]:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from einhorn_table.history.errors import HistoryError
-from einhorn_table.history.fairness import ALPHA, WATCH, FairnessVerdict
+from einhorn_table.history.fairness import ALPHA, SURE_ROLLS, WATCH, FairnessVerdict
 from einhorn_table.history.stats import Statistics
 
 STASH_CHART = "stash-over-games.png"
@@ -114,9 +114,7 @@ def _faces_chart(plt: Any, stats: Statistics, path: Path) -> Path:
     for ax, d in zip(axes.flat, dice, strict=False):
         total = sum(d.faces)
         share = [100 * n / total if total else 0 for n in d.faces]
-        colour = "#d84b3b" if d.p_value is not None and d.p_value < ALPHA else "#3b9d5a"
-        if d.p_value is None:
-            colour = "#9a9a9a"
+        colour = _verdict_colour(d)
         ax.bar(range(1, 7), share, color=colour)
         ax.axhline(100 / 6, color="black", linestyle="--", linewidth=1.2, label="fair: 16.7%")
         ax.set_xticks(range(1, 7))
@@ -126,15 +124,28 @@ def _faces_chart(plt: Any, stats: Statistics, path: Path) -> Path:
         ax.set_ylabel("% of dice")
     fig.suptitle("Dice faces: are the dice fair?", fontsize=16, fontweight="bold")
     fig.text(0.5, 0.01, "dashed line: a fair die (1 in 6)   green: no sign of bias   "
-             "red: a face comes up too often or too rarely   grey: too few rolls to tell",
-             ha="center", fontsize=9, color="#555555")
+             "amber: not sure yet   red: a face comes up too often or too rarely   "
+             "grey: too few rolls to tell", ha="center", fontsize=9, color="#555555")
     return _save(plt, fig, path)
+
+
+def _verdict_colour(d: FairnessVerdict) -> str:
+    """A panel's bars: grey, green, amber or red, as the legend says."""
+    if d.p_value is None:
+        return "#9a9a9a"
+    if d.p_value < ALPHA:
+        return "#d84b3b"
+    if d.p_value < WATCH or d.rolls < SURE_ROLLS:
+        return "#e0a030"
+    return "#3b9d5a"
 
 
 def _short_verdict(d: FairnessVerdict) -> str:
     """A panel's second title line: the verdict in a few words."""
     if d.p_value is None:
         return f"too few rolls to tell ({d.rolls})"
+    if d.p_value >= WATCH and d.rolls < SURE_ROLLS:
+        return f"no strong bias ({d.rolls} rolls)"
     if d.p_value >= WATCH:
         return f"no sign of bias ({d.rolls} rolls)"
     if d.p_value >= ALPHA:

@@ -181,4 +181,6 @@ def format_statistics(stats: Statistics) -> str:
     for d in stats.dice:
         counts = " ".join(f"{f}:{n}" for f, n in enumerate(d.faces, start=1))
         out.append(f"  {d.dice}: {d.verdict}    [{counts}]")
+        if d.advice:
+            out.append(f"    ({d.advice})")
     return "\n".join(out)
