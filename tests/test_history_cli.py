@@ -87,11 +87,35 @@ def test_a_match_kept_already_is_not_imported_twice(
     assert f"{again}: this match is kept already, as match 2; nothing of this file was " \
         "imported" in words.err
     assert f"{files[2]}: imported as match 3" in words.out
-    # The same match with a line withdrawn is another match.
+    # A copy of its beginning (exported before it ended) is kept already too.
     shorter = tmp_path / "shorter.jsonl"
     shorter.write_text("".join(line + "\n" for line in files[0].read_text().splitlines()[:-1]))
-    assert history(state, "import", str(shorter)) == 0
-    assert "imported as match 4 (abandoned" in capsys.readouterr().out
+    assert history(state, "import", str(shorter)) == 1
+    assert "match 1 keeps all of this file and how the match went on" in \
+        capsys.readouterr().err
+
+
+def test_a_match_exported_before_it_ended_is_completed_not_counted_twice(
+    tmp_path: Path, files: list[Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A backup made mid-match, imported, then the finished match: one match, its dice
+    counted once."""
+    lines = files[0].read_text().splitlines()
+    begun = tmp_path / "begun.jsonl"
+    begun.write_text("".join(line + "\n" for line in lines[:12]))
+    once, twice = tmp_path / "once", tmp_path / "twice"
+    assert history(once, "import", str(files[0])) == 0
+    assert history(twice, "import", str(begun), str(files[0])) == 0
+    words = capsys.readouterr().out
+    assert f"{begun}: imported as match 1 (abandoned" in words
+    assert f"{files[0]}: completed match 1, which held its first 12 lines, (finished" in words
+    shown = []
+    for state in (once, twice):
+        assert history(state, "stats") == 0
+        shown.append(capsys.readouterr().out)
+    assert shown[0] == shown[1] and shown[0].startswith("Statistics: 1 finished match")
+    assert history(twice, "list") == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2  # the header and match 1
 
 
 def test_stats_with_player_and_charts(tmp_path: Path, files: list[Path],

@@ -13,6 +13,7 @@ from history_helpers import bot_match, open_store
 
 from einhorn_table.history import HistoryError, TableLog, UnknownMatch, schema
 from einhorn_table.history.paths import DATABASE, state_dir
+from einhorn_table.history.store import ImportedMatch
 from einhorn_table.rules import (
     Roll,
     RuleViolation,
@@ -195,11 +196,12 @@ def test_import_is_all_or_nothing_and_names_the_bad_line(tmp_path: Path) -> None
         store.import_notation(bad)
     assert store.count() == 0
     assert store.query("SELECT count(*) FROM inputs")[0][0] == 0
-    match_id = store.import_notation(lines)
-    assert store.lines(match_id) == lines
-    assert store.get(match_id).state == "finished"
     partial = store.import_notation(lines[:20])
-    assert store.get(partial).state == "abandoned"
+    assert partial.held_lines == 0 and store.get(partial.match_id).state == "abandoned"
+    whole = store.import_notation(lines)
+    assert whole == ImportedMatch(partial.match_id, 20)
+    assert store.lines(whole.match_id) == lines and store.count() == 1
+    assert store.get(whole.match_id).state == "finished"
 
 
 def test_photos_are_small_jpegs_and_the_oldest_go_first(tmp_path: Path) -> None:

@@ -137,7 +137,7 @@ def run_import(args: argparse.Namespace) -> int:
         for path in args.files:
             try:
                 text = Path(path).read_text(encoding="utf-8")
-                match_id = store.import_notation(text.splitlines())
+                imported = store.import_notation(text.splitlines())
             except OSError as error:
                 print(f"{path}: cannot read this file ({error.strerror}); nothing imported",
                       file=sys.stderr)
@@ -156,9 +156,11 @@ def run_import(args: argparse.Namespace) -> int:
                 print(f"{path}: {error}", file=sys.stderr)
                 status = 1
                 continue
-            row = store.get(match_id)
-            print(f"{path}: imported as match {match_id} ({row.state}, "
-                  f"{', '.join(row.players)})")
+            row = store.get(imported.match_id)
+            how = (f"completed match {imported.match_id}, which held its first "
+                   f"{imported.held_lines} lines," if imported.held_lines
+                   else f"imported as match {imported.match_id}")
+            print(f"{path}: {how} ({row.state}, {', '.join(row.players)})")
     return status
 
 

@@ -77,6 +77,22 @@ def _row(values: Sequence[Any]) -> MatchRow:
                     int(values[8]), bool(values[9]), values[10])
 
 
+@dataclass(frozen=True, slots=True)
+class ImportedMatch:
+    """Where an imported match file went."""
+
+    match_id: str
+    #: Lines of it the history held already (the setup line included), in a copy it
+    #: now completes; 0 when the match is new here.
+    held_lines: int = 0
+
+
+#: A kept copy and an imported file are taken for the same match when one begins with
+#: at least this many input lines of the other (besides the same setup line): the
+#: start rolls alone could match another match by chance, ten lines of dice cannot.
+SAME_MATCH_LINES = 10
+
+
 class MatchStore:
     """The history database and the photo folder of one state directory."""
 
@@ -224,11 +240,14 @@ class MatchStore:
                          (self._stamp(), match.ledger().game, int(match_id)))
             write_summary(conn, int(match_id), summary)
 
-    def import_notation(self, lines: Sequence[str], *, source: str = "import") -> str:
+    def import_notation(self, lines: Sequence[str], *, source: str = "import") -> ImportedMatch:
         """Store a whole match file in one transaction; a bad file stores nothing.
 
         A match that is over is stored finished; one that is not is stored abandoned
-        (it was played elsewhere). Refusals name the line.
+        (it was played elsewhere). Refusals name the line. A file the history keeps
+        already, or keeps more of, is refused; a file that goes on from a copy kept
+        earlier (exported before the match ended) completes that match instead of
+        counting its first part twice.
         """
         numbered = [(n, text.rstrip("\n")) for n, text in enumerate(lines, start=1)
                     if text.strip()]
@@ -237,42 +256,94 @@ class MatchStore:
         for number, text in numbered:
             parse_line(text, number)
         setup_line = numbered[0][1]
-        kept = self.same_match(setup_line, [text for _, text in numbered[1:]])
+        inputs = [text for _, text in numbered[1:]]
+        kept = self.same_match(setup_line, inputs)
         if kept is not None:
             raise AlreadyKept(f"this match is kept already, as match {kept}; nothing of this "
                               "file was imported")
+        longer = self._kept_with_beginning(setup_line, inputs)
+        if longer is not None:
+            raise AlreadyKept(f"match {longer} keeps all of this file and how the match went "
+                              "on; nothing of this file was imported")
+        earlier = self._kept_beginning_of(setup_line, inputs)
         summary = summarize(match)
         stamp = self._stamp()
+        state = "finished" if match.over else "abandoned"
+        games = summary.games if match.over else match.ledger().game
         with self.transaction("import the match") as conn:
-            cursor = conn.execute(
-                "INSERT INTO matches (started, updated, finished, players, variant, setup, "
-                "state, winner, games, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (stamp, stamp, stamp if match.over else None,
-                 json.dumps(list(match.names), ensure_ascii=False), match.ledger().variant,
-                 setup_line, "finished" if match.over else "abandoned", summary.winner,
-                 summary.games if match.over else match.ledger().game, source),
-            )
-            match_id = cursor.lastrowid
-            assert match_id is not None
-            conn.executemany(
-                "INSERT INTO inputs (match_id, seq, line) VALUES (?, ?, ?)",
-                [(match_id, seq, text) for seq, (_, text) in enumerate(numbered[1:], start=1)],
-            )
+            if earlier is not None:
+                match_id, held = earlier
+                conn.execute(
+                    "UPDATE matches SET updated = ?, finished = ?, state = ?, winner = ?, "
+                    "games = ? WHERE id = ?",
+                    (stamp, stamp if match.over else None, state, summary.winner, games,
+                     match_id))
+                conn.executemany(
+                    "INSERT INTO inputs (match_id, seq, line) VALUES (?, ?, ?)",
+                    [(match_id, seq, text) for seq, text in enumerate(inputs[held:],
+                                                                       start=held + 1)])
+            else:
+                cursor = conn.execute(
+                    "INSERT INTO matches (started, updated, finished, players, variant, "
+                    "setup, state, winner, games, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (stamp, stamp, stamp if match.over else None,
+                     json.dumps(list(match.names), ensure_ascii=False),
+                     match.ledger().variant, setup_line, state, summary.winner, games, source),
+                )
+                assert cursor.lastrowid is not None
+                match_id = cursor.lastrowid
+                conn.executemany(
+                    "INSERT INTO inputs (match_id, seq, line) VALUES (?, ?, ?)",
+                    [(match_id, seq, text) for seq, text in enumerate(inputs, start=1)],
+                )
             write_summary(conn, match_id, summary)
-        return str(match_id)
+        return ImportedMatch(str(match_id), 0 if earlier is None else earlier[1] + 1)
 
     def same_match(self, setup: str, inputs: Sequence[str]) -> str | None:
         """The id of a kept match whose lines are exactly these, if there is one."""
+        for match_id, kept in self._kept_lines(setup, "= ?", len(inputs)):
+            if kept == list(inputs):
+                return str(match_id)
+        return None
+
+    def _kept_with_beginning(self, setup: str, inputs: Sequence[str]) -> str | None:
+        """A kept match that begins with all of ``inputs`` and goes on (at least
+        :data:`SAME_MATCH_LINES` of them, so that no other match matches by chance)."""
+        if len(inputs) < SAME_MATCH_LINES:
+            return None
+        for match_id, kept in self._kept_lines(setup, "> ?", len(inputs)):
+            if kept[: len(inputs)] == list(inputs):
+                return str(match_id)
+        return None
+
+    def _kept_beginning_of(self, setup: str, inputs: Sequence[str]) -> tuple[int, int] | None:
+        """A kept match whose lines begin ``inputs``, at least :data:`SAME_MATCH_LINES` of
+        them (one imported before it ended, or one ended here and then taken on further
+        with an undo elsewhere): its id and how many. A match still being played here is
+        left alone: the file is refused."""
+        for match_id, kept in self._kept_lines(setup, "< ?", len(inputs)):
+            if len(kept) >= SAME_MATCH_LINES and list(inputs[: len(kept)]) == kept:
+                state = self.get(str(match_id)).state
+                if state != "playing":
+                    return match_id, len(kept)
+                raise AlreadyKept(
+                    f"match {match_id}, still being played on this table, is the beginning of "
+                    "this file; nothing of this file was imported, so that the match is not "
+                    "counted twice")
+        return None
+
+    def _kept_lines(self, setup: str, compare: str, count: int) -> list[tuple[int, list[str]]]:
+        """Kept matches with this setup line whose number of inputs ``compare`` ``count``."""
         candidates = self._read(
             "SELECT id FROM matches WHERE setup = ? AND "
-            "(SELECT count(*) FROM inputs WHERE match_id = matches.id) = ?",
-            (setup, len(inputs)))
+            f"(SELECT count(*) FROM inputs WHERE match_id = matches.id) {compare}",
+            (setup, count))
+        out = []
         for (match_id,) in candidates:
             kept = self._read("SELECT line FROM inputs WHERE match_id = ? ORDER BY seq",
                               (match_id,))
-            if [line for (line,) in kept] == list(inputs):
-                return str(match_id)
-        return None
+            out.append((int(match_id), [line for (line,) in kept]))
+        return out
 
     def backfill(self) -> int:
         """Summarise finished and abandoned matches stored without a summary; returns how many."""
