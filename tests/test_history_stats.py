@@ -267,6 +267,24 @@ def test_csv_has_a_row_per_line_with_the_ledger(tmp_path: Path) -> None:
     assert {r["type"] for r in rows} >= {"start_roll", "roll", "bid"}
 
 
+@needs_golden
+def test_csv_puts_a_game_s_last_turn_in_that_game_and_the_owner_s_turn_together() -> None:
+    """golden topup: Ana owns the unicorn and ends game 1 by a roll she then settles
+    with Ben; the rows of that turn belong to game 1 and say what was called and rolled."""
+    lines = (GOLDEN / "topup.jsonl").read_text().splitlines()
+    rows = list(csv.DictReader(io.StringIO(match_csv(lines))))
+    roll, settle, bid = rows[7:10]
+    assert (roll["type"], roll["game"], roll["call"], roll["dice"], roll["amount"]) == \
+        ("roll", "1", "dreifaltigkeit", "3 6 4", "")
+    assert (settle["type"], settle["game"], settle["call"], settle["dice"],
+            settle["category"], settle["amount"], settle["party"]) == \
+        ("counterparty", "1", "dreifaltigkeit", "3 6 4", "unvermeidlich", "-2", "Ben")
+    assert (bid["type"], bid["game"]) == ("bid", "2")
+    # The games only go up.
+    games = [int(r["game"]) for r in rows]
+    assert games == sorted(games)
+
+
 def test_view_model_lists_latest_matches_and_leaders(tmp_path: Path) -> None:
     store = open_store(tmp_path)
     played = _store_matches(store, [1, 2])

@@ -23,10 +23,16 @@ from einhorn_table.rules import (
 
 def match_csv(lines: Iterable[str]) -> str:
     """Columns: seq, game, type, player, call, dice, category, amount, stones, party,
-    central, unicorn, to_act, then each player's game stones and stash after the line."""
+    central, unicorn, to_act, then each player's game stones and stash after the line.
+
+    ``game`` is the game a line belongs to (the turn that ends a game is in that game,
+    not the next). The unicorn owner's turn takes two rows: the roll, with its call,
+    and the counterparty, with the amount paid, its dice and call again.
+    """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     names: tuple[str, ...] = ()
+    in_force = "silent"  # the call in force before this line, as the ledger showed it
     for seq, (_, match, outcome) in enumerate(replay_steps(lines)):
         if seq == 0:
             names = match.names
@@ -45,14 +51,22 @@ def match_csv(lines: Iterable[str]) -> str:
         if isinstance(item, Roll | StartRoll | TiebreakRoll):
             dice = " ".join(str(d) for d in item.dice)
             category = categorize(item.dice).value
+        if isinstance(item, Roll):
+            call = in_force
         if isinstance(item, Bid | Topup):
             stones = str(item.stones)
         if isinstance(item, Counterparty):
             party = item.party
+        game = ledger.game
         if isinstance(outcome, TurnResult):
             call = outcome.call.value if outcome.call else "silent"
             amount = "win" if outcome.amount == WIN else str(outcome.amount)
-        row = [str(seq), str(ledger.game), item.type, player, call, dice, category, amount,
+            dice = " ".join(str(d) for d in outcome.dice)
+            category = outcome.category.value
+            if outcome.game_over and not outcome.match_over:
+                game -= 1  # the deal for the next game has begun
+        in_force = ledger.call.value if ledger.call is not None else "silent"
+        row = [str(seq), str(game), item.type, player, call, dice, category, amount,
                stones, party, str(ledger.central), ledger.unicorn or "", ledger.to_act or ""]
         for p in ledger.players:
             row += [str(p.game_stones), str(p.stash)]
