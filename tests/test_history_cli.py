@@ -139,6 +139,37 @@ def test_stats_with_player_and_charts(tmp_path: Path, files: list[Path],
     assert "did you mean 'Ben'?" in capsys.readouterr().err
 
 
+
+def test_stats_of_matches_not_finished_say_what_counts(
+    tmp_path: Path, files: list[Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One match being played and one set aside: the statistics say what they hold,
+    and a player of the match being played is not 'unknown'."""
+    state = tmp_path / "state"
+    lines = files[0].read_text().splitlines()
+    begun = tmp_path / "begun.jsonl"
+    begun.write_text("".join(line + "\n" for line in lines[:15]))
+    assert history(state, "import", str(begun)) == 0  # kept as set aside
+    from history_helpers import open_store
+
+    from einhorn_table.rules import Setup, parse_line
+
+    store = open_store(state)
+    recorder = store.begin(Setup(players=("Eve", "Fay")))
+    recorder.append(parse_line('{"type": "start_roll", "player": "Eve", "dice": [6, 6, 5]}'))
+    store.close()
+    capsys.readouterr()
+    assert history(state, "stats") == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Statistics: 0 finished matches (practice left out)\n  Also kept: "
+                          "1 set aside before the end (their calls and dice count); 1 still "
+                          "being played (counted once it ends)")
+    assert history(state, "stats", "--player", "Eve") == 0
+    out = capsys.readouterr().out
+    assert "Also kept: 1 still being played" in out
+    assert "(no rolls counted yet: a match being played counts once it ends)" in out
+
+
 def test_unknown_match_is_an_error_not_a_traceback(tmp_path: Path, files: list[Path],
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     assert history(tmp_path, "import", str(files[0])) == 0

@@ -168,7 +168,8 @@ def run_stats(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         stats = gather(store, args.player)
         unknown = (args.player is not None and not stats.players
-                   and not any(c.made for c in stats.calls))
+                   and not any(c.made for c in stats.calls)
+                   and not stats.abandoned and not stats.playing)
         known = [name for (name,) in store.query(
             "SELECT name FROM totals_players ORDER BY name", ())] if unknown else []
     if unknown:

@@ -67,6 +67,10 @@ class Statistics:
     calls: tuple[CallStats, ...]
     unicorn: tuple[UnicornStats, ...]
     dice: tuple[FairnessVerdict, ...]
+    #: Matches (not practice) set aside before their end: their calls and dice count.
+    abandoned: int = 0
+    #: Matches still being played: they count once they end.
+    playing: int = 0
 
 
 # --- pure: rows in, figures out ------------------------------------------------
@@ -121,11 +125,11 @@ def gather(store: MatchStore, player: str | None = None) -> Statistics:
     params: tuple[str, ...] = () if player is None else (player,)
     players = store.query("SELECT name, matches, wins, stash FROM totals_players"
                           + where("name"), params)
-    if player is None:
-        matches = store.query("SELECT count(*) FROM matches WHERE state = 'finished' "
-                              "AND practice = 0", ())[0][0]
-    else:
-        matches = players[0][1] if players else 0
+    played_by = "" if player is None else \
+        " AND EXISTS (SELECT 1 FROM json_each(matches.players) WHERE value = ?)"
+    states = dict(store.query("SELECT state, count(*) FROM matches WHERE practice = 0"
+                              + played_by + " GROUP BY state", params))
+    matches = states.get("finished", 0)
     stash = store.query("SELECT name, game, stash, matches FROM totals_stash" + where("name"),
                         params)
     calls = store.query("SELECT call, sum(made), sum(came_true) FROM totals_calls"
@@ -136,7 +140,9 @@ def gather(store: MatchStore, player: str | None = None) -> Statistics:
         "SELECT dice, sum(rolls), sum(f1), sum(f2), sum(f3), sum(f4), sum(f5), sum(f6) "
         "FROM totals_faces" + where("player") + " GROUP BY dice ORDER BY dice", params)
     return Statistics(player, int(matches), player_stats(players, stash), call_stats(calls),
-                      unicorn_stats(unicorn), dice_fairness(faces))
+                      unicorn_stats(unicorn), dice_fairness(faces),
+                      abandoned=int(states.get("abandoned", 0)),
+                      playing=int(states.get("playing", 0)))
 
 
 # --- words ---------------------------------------------------------------------
@@ -146,7 +152,15 @@ def format_statistics(stats: Statistics) -> str:
     """The statistics as a few small tables a family can read."""
     who = f" for {stats.player}" if stats.player else ""
     finished = counted(stats.matches, "finished match", "finished matches")
-    out = [f"Statistics{who}: {finished} (practice left out)", ""]
+    out = [f"Statistics{who}: {finished} (practice left out)"]
+    also = []
+    if stats.abandoned:
+        also.append(f"{stats.abandoned} set aside before the end (their calls and dice count)")
+    if stats.playing:
+        also.append(f"{stats.playing} still being played (counted once it ends)")
+    if also:
+        out.append(f"  Also kept: {'; '.join(also)}")
+    out.append("")
     if stats.players:
         width = max(6, *(len(p.name) for p in stats.players))
         out.append(f"  {'player':<{width}}  matches  wins  win rate  avg stash  "
@@ -177,7 +191,8 @@ def format_statistics(stats: Statistics) -> str:
     out.append("  Dice: are they fair? (chi-square test of the faces; practice and "
                "calibration rolls left out)")
     if not stats.dice:
-        out.append("  (no rolls yet)")
+        out.append("  (no rolls yet)" if not stats.playing else
+                   "  (no rolls counted yet: a match being played counts once it ends)")
     for d in stats.dice:
         counts = " ".join(f"{f}:{n}" for f, n in enumerate(d.faces, start=1))
         out.append(f"  {d.dice}: {d.verdict}    [{counts}]")
