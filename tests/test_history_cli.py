@@ -186,3 +186,15 @@ def test_looking_where_no_history_is_says_so_and_leaves_nothing_there(
         assert history(typo, *action) == 1
         assert f"no match history in {typo}" in capsys.readouterr().err
     assert not typo.exists()
+
+
+def test_a_match_file_saved_by_notepad_is_imported_and_replayed(
+    tmp_path: Path, files: list[Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Windows editors put a byte-order mark first; the file is still the match."""
+    marked = tmp_path / "notepad.jsonl"
+    marked.write_bytes(b"\xef\xbb\xbf" + files[0].read_bytes())
+    assert history(tmp_path / "state", "import", str(marked)) == 0
+    assert f"{marked}: imported as match 1 (finished" in capsys.readouterr().out
+    assert main(["replay", str(marked)]) == 0
+    assert "match over:" in capsys.readouterr().out

@@ -136,7 +136,7 @@ def run_import(args: argparse.Namespace) -> int:
     with open_store(args, reading=False) as store:
         for path in args.files:
             try:
-                text = Path(path).read_text(encoding="utf-8")
+                text = Path(path).read_text(encoding="utf-8-sig")  # Notepad adds a BOM
                 imported = store.import_notation(text.splitlines())
             except OSError as error:
                 print(f"{path}: cannot read this file ({error.strerror}); nothing imported",

@@ -202,6 +202,7 @@ def replay(lines: Iterable[str]) -> Match:
 
 
 def replay_file(path: str | Path) -> Match:
-    """Replay a match file from disk."""
-    with open(path, encoding="utf-8") as handle:
+    """Replay a match file from disk (UTF-8, with or without the mark Windows editors
+    put first)."""
+    with open(path, encoding="utf-8-sig") as handle:
         return replay(handle)
