@@ -168,6 +168,10 @@ def test_stats_of_matches_not_finished_say_what_counts(
     out = capsys.readouterr().out
     assert "Also kept: 1 still being played" in out
     assert "(no rolls counted yet: a match being played counts once it ends)" in out
+    # The list says how far each got, not "1 game".
+    assert history(state, "list") == 0
+    rows = capsys.readouterr().out.splitlines()[1:]
+    assert [row.split("  ")[-2].strip() for row in rows] == ["game 1 of 10"] * 2
 
 
 def test_unknown_match_is_an_error_not_a_traceback(tmp_path: Path, files: list[Path],

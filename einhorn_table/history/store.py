@@ -65,16 +65,26 @@ class MatchRow:
     games: int
     practice: bool
     source: str  # "table" or "import"
+    #: The games agreed at the setup (None: a setup line that no longer reads).
+    agreed_games: int | None = None
 
 
 _ROW_COLUMNS = ("id, started, updated, finished, players, variant, state, winner, games, "
-                "practice, source")
+                "practice, source, setup")
 
 
 def _row(values: Sequence[Any]) -> MatchRow:
     return MatchRow(str(values[0]), values[1], values[2], values[3],
                     tuple(json.loads(values[4])), values[5], values[6], values[7],
-                    int(values[8]), bool(values[9]), values[10])
+                    int(values[8]), bool(values[9]), values[10], _agreed_games(values[11]))
+
+
+def _agreed_games(setup_line: str) -> int | None:
+    try:
+        setup = parse_line(setup_line)
+        return setup.resolve()[1] if isinstance(setup, Setup) else None
+    except RuleViolation:
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,7 +45,10 @@ def history_line(row: MatchRow) -> HistoryLine:
     state = _STATE_WORDS[row.state] + (" (practice)" if row.practice else "")
     if row.source == "import":
         state += " (imported)"
-    games = f"{row.games} game" + ("" if row.games == 1 else "s")
+    if row.state == "finished" or row.agreed_games is None:
+        games = f"{row.games} game" + ("" if row.games == 1 else "s")
+    else:  # how far it got: "game 6 of 10", not "6 games"
+        games = f"game {row.games} of {row.agreed_games}"
     return HistoryLine(row.match_id, started.strftime("%Y-%m-%d %H:%M"), ", ".join(row.players),
                        row.variant, row.winner or "-", games, state)
 
