@@ -139,7 +139,9 @@ def test_unicorn_worth_counts_bids_and_gains(tmp_path: Path) -> None:
     bought = []
     for item in match.inputs:
         outcome = check.apply(item)
-        if isinstance(outcome, AuctionResult) and outcome.winner is not None:
+        # (An auction whose deal ends the match is no spell: nobody played with it.)
+        if isinstance(outcome, AuctionResult) and outcome.winner is not None \
+                and not check.over:
             bought.append(dict(outcome.bids)[outcome.winner])
     auctions = [u for u in summary.unicorn if u.how == "auction"]
     assert [u.bid for u in auctions][: len(bought)] == bought
@@ -417,3 +419,27 @@ def test_show_says_whether_the_central_stash_ran_dry_in_a_turn_or_in_the_deal() 
     turn = narrate((GOLDEN / "central-dry-in-turn.jsonl").read_text().splitlines())
     assert turn[-1] == "Match over (the central stash is empty): Ben wins with 8 stones"
 
+
+
+@pytest.mark.parametrize(("ana_bids", "tie_break"), [(2, []), (0, [
+    '{"type": "tiebreak_roll", "player": "Ana", "dice": [6, 6, 6]}',
+    '{"type": "tiebreak_roll", "player": "Ben", "dice": [1, 1, 2]}'])],
+    ids=["won outright", "won on a tie-break"])
+def test_an_auction_whose_deal_ends_the_match_is_no_spell_either_way(
+        ana_bids: int, tie_break: list[str]) -> None:
+    """20 stones: 7 are left after the deal and Ana's starting stone; Ana wins game 1,
+    wins the unicorn (bidding 2, or on a tie at 0), and the deal for game 2 runs dry:
+    the match is over before anybody plays with the unicorn."""
+    lines = [
+        '{"v": 1, "type": "setup", "players": ["Ana", "Ben"], "central": 20}',
+        '{"type": "start_roll", "player": "Ana", "dice": [6, 6, 5]}',
+        '{"type": "start_roll", "player": "Ben", "dice": [1, 1, 2]}',
+        '{"type": "call", "player": "Ana", "call": "dreifaltigkeit"}',
+        '{"type": "roll", "player": "Ana", "dice": [4, 4, 4]}',
+        f'{{"type": "bid", "player": "Ana", "stones": {ana_bids}}}',
+        '{"type": "bid", "player": "Ben", "stones": 0}',
+        *tie_break,
+    ]
+    match = replay(lines)
+    assert match.over and match.ledger().games_played == 1
+    assert summarize(match).unicorn == ()

@@ -72,9 +72,17 @@ class _Spell:
     how: str
     bid: int
     gained: int = 0
+    turns: int = 0
 
     def holding(self) -> UnicornHolding:
         return UnicornHolding(self.player, self.how, self.bid, self.gained)
+
+    @property
+    def counts(self) -> bool:
+        """An auction whose deal ran the central stash dry ended the match before any
+        turn: the unicorn was never played with, so it is no spell, whether it was won
+        outright or on a tie-break."""
+        return self.how != "auction" or self.turns > 0
 
 
 def _net(transfers: tuple[Transfer, ...], name: str) -> int:
@@ -111,6 +119,7 @@ def summarize(match: Match) -> MatchSummary:
                     true_calls[outcome.player, outcome.call] += 1
             if spell is not None:
                 spell.gained += _net(outcome.transfers, spell.player)
+                spell.turns += 1
             if outcome.unicorn_to is not None:
                 if spell is not None:
                     holdings.append(spell.holding())
@@ -130,7 +139,7 @@ def summarize(match: Match) -> MatchSummary:
             owner = names[replayed.state.unicorn]
             spell = _Spell(owner, "auction", tied_bids[owner])
             tied_bids = None
-    if spell is not None:
+    if spell is not None and spell.counts:
         holdings.append(spell.holding())
     ledger = replayed.ledger()
     players = tuple(
