@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from einhorn_table import rules
@@ -20,6 +21,18 @@ def joined(names: Sequence[str]) -> str:
 def counted(count: int, noun: str, many: str | None = None) -> str:
     """The count and its noun: ``counted(1, "match", "matches")`` is "1 match"."""
     return f"{count} {plural(count, noun, many)}"
+
+
+def shown_width(text: str) -> int:
+    """How many columns ``text`` takes in a terminal: Chinese, Japanese and Korean
+    letters take two, accents typed as a separate mark none."""
+    return sum(0 if unicodedata.combining(c) or unicodedata.category(c) == "Cf" else
+               2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` with spaces after it up to ``width`` columns, for tables of names."""
+    return text + " " * max(0, width - shown_width(text))
 
 
 def party_words(name: str) -> str:

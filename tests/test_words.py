@@ -12,3 +12,17 @@ def test_one_is_singular_and_any_other_count_plural() -> None:
     assert counted(1, "match", "matches") == "1 match"
     assert counted(2, "match", "matches") == "2 matches"
     assert plural(3, "key") == "keys" and plural(1, "key") == "key"
+
+
+def test_names_are_padded_by_the_columns_they_take() -> None:
+    """李娜 takes four columns, Zoë typed as e and a separate mark three: tables of
+    names line up in a terminal."""
+    from unicodedata import normalize
+
+    from einhorn_table.words import pad, shown_width
+
+    assert shown_width("李娜") == 4
+    assert shown_width(normalize("NFD", "Zoë")) == shown_width("Zoë") == 3
+    assert [pad(name, 6) + "|" for name in ("Ana", "李娜", normalize("NFD", "Zoë"))] == [
+        "Ana   |", "李娜  |", normalize("NFD", "Zoë") + "   |"]
+    assert pad("Dorothea", 6) == "Dorothea"

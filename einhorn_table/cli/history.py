@@ -19,6 +19,7 @@ from einhorn_table.history.stats import format_statistics, gather
 from einhorn_table.history.store import MatchStore
 from einhorn_table.history.view import history_line
 from einhorn_table.rules import RuleViolation
+from einhorn_table.words import pad, shown_width
 
 
 def register(subparsers: Any) -> None:
@@ -94,9 +95,9 @@ def run_list(args: argparse.Namespace) -> int:
     header = ("id", "date", "players", "variant", "winner", "games", "state")
     table = [header, *[(x.match_id, x.date, x.players, x.variant, x.winner, x.games, x.state)
                        for x in lines]]
-    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    widths = [max(shown_width(row[i]) for row in table) for i in range(len(header))]
     for row in table:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+        print("  ".join(pad(cell, w) for cell, w in zip(row, widths, strict=True)).rstrip())
     if len(rows) < total:
         print(f"({len(rows)} of {total} matches; --all shows every one)")
     return 0

@@ -10,7 +10,7 @@ from typing import Any
 from einhorn_table.parsing import loads_json
 from einhorn_table.rules import Awaiting, Ledger, RuleViolation, replay_file
 from einhorn_table.standings import ending_words, tie_words
-from einhorn_table.words import counted
+from einhorn_table.words import counted, pad, shown_width
 
 _WAITING = {
     Awaiting.START_ROLL: "{} to roll for the start",
@@ -42,7 +42,7 @@ def format_ledger(ledger: Ledger, title: str) -> str:
     progress = (f"over after {ledger.games_played} of {counted(ledger.games, 'game')}" if over
                 else f"game {ledger.game} of {ledger.games}")
     lines = [f"{title}  ({ledger.variant}, {progress})"]
-    width = max(len("player"), *(len(p.name) for p in ledger.players))
+    width = max(len("player"), *(shown_width(p.name) for p in ledger.players))
     lines.append(f"  {'player':<{width}}  game stones  stash")
     for p in ledger.players:
         marks = []
@@ -51,7 +51,7 @@ def format_ledger(ledger: Ledger, title: str) -> str:
         if p.name == ledger.winner:
             marks.append("WINNER")
         note = f"  <- {', '.join(marks)}" if marks else ""
-        lines.append(f"  {p.name:<{width}}  {p.game_stones:>11}  {p.stash:>5}{note}")
+        lines.append(f"  {pad(p.name, width)}  {p.game_stones:>11}  {p.stash:>5}{note}")
     lines.append(f"  central stash: {ledger.central}")
     if ledger.winner is not None:
         best = ledger.player(ledger.winner).stash

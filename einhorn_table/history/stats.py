@@ -14,7 +14,7 @@ from typing import Any
 from einhorn_table.history.fairness import FairnessVerdict, judge
 from einhorn_table.history.store import MatchStore
 from einhorn_table.rules import PROBABILITY, Category
-from einhorn_table.words import counted
+from einhorn_table.words import counted, pad, shown_width
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,12 +162,12 @@ def format_statistics(stats: Statistics) -> str:
         out.append(f"  Also kept: {'; '.join(also)}")
     out.append("")
     if stats.players:
-        width = max(6, *(len(p.name) for p in stats.players))
+        width = max(6, *(shown_width(p.name) for p in stats.players))
         out.append(f"  {'player':<{width}}  matches  wins  win rate  avg stash  "
                    "stash after games 1, 2, 3 ...")
         for p in stats.players:
             curve = " ".join(f"{v:.0f}" for v in p.stash_by_game[:10])
-            out.append(f"  {p.name:<{width}}  {p.matches:>7}  {p.wins:>4}  "
+            out.append(f"  {pad(p.name, width)}  {p.matches:>7}  {p.wins:>4}  "
                        f"{p.wins / p.matches:>8.0%}  {p.average_stash:>9.1f}  {curve}")
         out.append("")
     out.append("  Calls: how often they came true, against the odds of fair dice")
