@@ -72,24 +72,117 @@ def test_calibrating_again_without_out_replaces_the_calibration_the_table_reads(
     assert f"{table} names it: the table reads the dice with it" in capsys.readouterr().out
 
 
-def test_saving_says_whether_the_table_will_read_with_the_calibration(tmp_path: Path) -> None:
+def test_saving_says_whether_the_table_will_read_with_the_calibration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EINHORN_STATE_DIR", str(tmp_path / "state"))
     default = tmp_path / "state" / "calibration.toml"
     table = tmp_path / "table.toml"
     missing = tmp_path / "no-table.toml"
     # No table file: play reads the state directory's calibration, and only that one.
-    assert who_reads_with(default, missing, default) == \
-        "The table reads the dice with it from now on."
+    assert who_reads_with(default, missing) == "The table reads the dice with it from now on."
     elsewhere = tmp_path / "mine.toml"
-    assert who_reads_with(elsewhere, missing, default) == (
+    assert who_reads_with(elsewhere, missing) == (
         f'To play with it, write calibration = "{elsewhere}" in the table\'s file (table.toml).')
     # A table file that names a calibration: play reads that one, not the default.
     players = players_toml(("Ana", 1, "white"), ("Ben", 2, "red"))
     table.write_text('calibration = "mine.toml"\n' + players, encoding="utf-8")
-    assert who_reads_with(elsewhere, table, default) == \
+    assert who_reads_with(elsewhere, table) == \
         f"{table} names it: the table reads the dice with it from now on."
-    assert who_reads_with(default, table, default).startswith(
+    # The line to write is as the table's file reads it: relative to its own folder.
+    assert who_reads_with(default, table) == (
         f"{table} names another calibration, {elsewhere}: to play with this one, write "
-        f'calibration = "{default}" there.')
+        'calibration = "state/calibration.toml" there.')
+    # A table file that names none: the line to add.
+    table.write_text(players, encoding="utf-8")
+    assert who_reads_with(tmp_path / "calibration.toml", table) == (
+        f'{table} names no calibration yet: add the line calibration = "calibration.toml" '
+        "to it, and the table reads the dice with it.")
+
+
+def test_without_out_beside_a_table_file_naming_none_it_saves_beside_that_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not in the installer's home, which the table's service never reads."""
+    monkeypatch.setenv("EINHORN_STATE_DIR", str(tmp_path / "home-state"))
+    table = tmp_path / "table.toml"
+    table.write_text(players_toml(("Ana", 1, "white"), ("Ben", 2, "red")), encoding="utf-8")
+    assert main(["calibrate", "--source", "synth:seed=5,players=2", "--config", str(table),
+                 "--rolls", "1", "--autopilot"]) == 0
+    assert [p.name for p in load_profile(tmp_path / "calibration.toml").players] == \
+        ["Ana", "Ben"]
+    assert (tmp_path / "calibration-empty-tray.jpg").is_file()
+    assert not (tmp_path / "home-state").exists()
+    assert 'add the line calibration = "calibration.toml" to it' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("words", "message"), [
+    (["--from-labelled", "photos"], "--from-labelled needs --out FILE"),
+    (["--out", "{tmp}"], "is a folder: name the file to save"),
+    (["--out", "{tmp}/a-file/calibration.toml"], "a-file is a file, not a folder"),
+    (["--names", "Ana,Ben,ana"], "Ana, ana is named twice"),
+    (["--names", "A,B,C,D,E,F,G"], "1 to 6 players register their dice, not 7"),
+    (["--size", "100x-5"], "the screen needs at least 320x240"),
+])
+def test_calibrate_refuses_before_anybody_rolls(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    words: list[str], message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no table.toml here
+    (tmp_path / "a-file").write_text("not a folder")
+    args = [w.replace("{tmp}", str(tmp_path)) for w in words]
+    assert main(["calibrate", "--source", "synth:seed=5", "--autopilot", *args]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_calibrate_uses_the_table_file_s_camera_stations_and_pin_map(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Calibrating with the table's buttons: those at the stations its players sit at,
+    on its pin map, as play sets them up; and its camera."""
+    import einhorn_table.adapters.controls as controls
+    import einhorn_table.adapters.sources as sources
+
+    pins = tmp_path / "pins.toml"
+    pins.write_text((Path(__file__).resolve().parent.parent / "hardware" / "pins.toml")
+                    .read_text(encoding="utf-8"), encoding="utf-8")
+    table = tmp_path / "table.toml"
+    table.write_text('camera = "synth:seed=3,players=3"\npins = "pins.toml"\n' + players_toml(
+        ("Ana", 2, "white"), ("Ben", 4, "red"), ("Cem", 5, "blue")), encoding="utf-8")
+    seen: dict[str, object] = {}
+    make_source = sources.create_source
+
+    def source(text: str, **kwargs: object) -> object:
+        seen["camera"] = text
+        return make_source(text, **kwargs)  # type: ignore[arg-type]
+
+    class Stop(Exception):
+        pass
+
+    def buttons(*args: object, **kwargs: object) -> object:
+        seen.update(kwargs)
+        raise Stop
+
+    monkeypatch.setattr(sources, "create_source", source)
+    monkeypatch.setattr(controls, "create_controls", buttons)
+    with pytest.raises(Stop):
+        main(["calibrate", "--config", str(table), "--controls", "gpio",
+              "--out", str(tmp_path / "c.toml")])
+    assert seen["camera"] == "synth:seed=3,players=3"
+    assert seen["stations"] == frozenset({1, 3, 4}) and seen["players"] is None
+    assert seen["pin_map_path"] == pins
+
+
+def test_calibrate_with_players_other_than_the_table_file_s_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Else Player 1, Player 2... would be measured and play would find none of them."""
+    table = tmp_path / "table.toml"
+    table.write_text(players_toml(("Ana", 1, "white"), ("Ben", 2, "red")), encoding="utf-8")
+    assert main(["calibrate", "--source", "synth:seed=5", "--autopilot", "--config",
+                 str(table), "--players", "3", "--out", str(tmp_path / "c.toml")]) == 1
+    assert f"--players 3, but {table} seats 2" in capsys.readouterr().err
 
 
 def test_from_labelled_makes_a_profile_for_that_setup(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any, Literal
 
@@ -20,11 +21,14 @@ def create_controls(
     *,
     on_pi: bool,
     players: int | None = None,
+    stations: Collection[int] | None = None,
     pin_map_path: Path | None = None,
     pin_factory: Any = None,
     timing: GestureTiming | None = None,
 ) -> Controls:
     """``auto`` means the GPIO buttons on a Raspberry Pi and the keyboard elsewhere.
+    The GPIO stations set up are players 1 to ``players`` among ``stations`` (0-based;
+    None: all), as :class:`ButtonStations` says.
 
     The keyboard needs the screen's pygame display (its window gets the keys).
     """
@@ -32,6 +36,7 @@ def create_controls(
     if use_gpio:
         pin_map = load_pin_map(pin_map_path or default_pin_map_path())
         return ButtonStations(
-            pin_map, clock, pin_factory=pin_factory, timing=timing, players=players
+            pin_map, clock, pin_factory=pin_factory, timing=timing, players=players,
+            stations=stations,
         )
     return KeyboardControls(clock, players=players or 6, timing=timing)

@@ -2,9 +2,12 @@
 
 Guided, on the table's screen with the players' buttons (the keyboard on a
 desktop): the tray, the light, the empty tray, each player's dice colour, the
-dice sizes, then a few test rolls. The profile is saved in the state
+dice sizes, then a few test rolls. The profile is saved where --out says,
+else as the calibration the table's file (table.toml) names, else as
+calibration.toml beside the table's file; without a table's file, in the state
 directory ($STATE_DIRECTORY, $EINHORN_STATE_DIR, else
-~/.local/state/einhorn-table) unless --out names a file.
+~/.local/state/einhorn-table), where the demo reads it. The camera, the button
+stations and the players are the table's file's unless the options say others.
 
 Without a screen, from labelled photos of one setup (labels.jsonl beside
 images/, as in the shared datasets):
@@ -15,12 +18,18 @@ images/, as in the shared datasets):
 from __future__ import annotations
 
 import argparse
+import os
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from einhorn_table.cli.arguments import existing_file
 from einhorn_table.vision.profile import READ_DIE_PX, UNKNOWN_TABLE_DIE_PX, ReaderProfile
+
+if TYPE_CHECKING:
+    from einhorn_table.calibration.profile import CalibrationProfile
+    from einhorn_table.ports import Image
+    from einhorn_table.table.config import TableConfig
 
 #: How long the last screen ("Calibration saved") stays before the command ends.
 SAVED_SECONDS = 3.0
@@ -39,7 +48,8 @@ def register(subparsers: Any) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--source", default=None,
-                        help="the camera (default: picamera2 on a Pi, synth:seed=0 elsewhere)")
+                        help="the camera (default: the table file's, else picamera2 on a Pi "
+                        "and synth:seed=0 elsewhere)")
     parser.add_argument("--controls", choices=("auto", "gpio", "keyboard"), default="auto",
                         help="the players' buttons (default: GPIO on a Pi, else the keyboard)")
     parser.add_argument("--players", type=int, default=None,
@@ -54,7 +64,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rolls", type=int, default=5, help="test rolls at the end (default 5)")
     parser.add_argument("--out", type=Path, default=None,
                         help="where to save the profile (default: the calibration the "
-                        "table's file names, else the state directory)")
+                        "table's file names, else calibration.toml beside it; without a "
+                        "table's file, the state directory; --from-labelled needs it)")
     parser.add_argument("--screenshots", type=Path, default=None,
                         help="save each screen as calibration-NN-NAME.png in this folder")
     parser.add_argument("--size", default="800x480", help="window size (default 800x480)")
@@ -70,13 +81,55 @@ def _now() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from einhorn_table.calibration.paths import default_profile_path
+    from einhorn_table.calibration.fit import CalibrationError
 
-    out: Path = args.out or named_calibration(args.config) or default_profile_path()
     if args.from_labelled is not None:
+        if args.out is None:  # never the table's own calibration, made at the table
+            raise CalibrationError(
+                "--from-labelled needs --out FILE: where to save the profile made from "
+                "the photos")
+        writable_out(args.out)
         made_by = f"einhorn-table calibrate --from-labelled {args.from_labelled}"
-        return _from_labelled(args.from_labelled, out, made_by)
+        return _from_labelled(args.from_labelled, args.out, made_by)
+    out = args.out or default_out(args.config)
+    writable_out(out)  # before the family rolls for ten minutes, not after
     return _guided(args, out)
+
+
+def default_out(config: Path | None) -> Path:
+    """Where a guided calibration is saved without ``--out``: the calibration the
+    table's file names (``play`` reads that one), else ``calibration.toml`` beside
+    the table's file (the service cannot read the installer's home), else the state
+    directory (where the demo and ``read`` look)."""
+    from einhorn_table.calibration.paths import PROFILE_NAME, default_profile_path
+
+    named = named_calibration(config)
+    if named is not None:
+        return named
+    if config is not None and config.is_file():
+        return config.parent / PROFILE_NAME
+    return default_profile_path()
+
+
+def writable_out(out: Path) -> None:
+    """Refuse an ``--out`` that cannot be written, before anything is measured."""
+    from einhorn_table.calibration.fit import CalibrationError
+
+    if out.is_dir():
+        raise CalibrationError(f"--out {out} is a folder: name the file to save, e.g. "
+                               f"{out / 'calibration.toml'}")
+    folder = out.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # the folder that will hold the new ones
+    if not folder.is_dir():
+        raise CalibrationError(f"cannot save the calibration as {out}: {folder} is a file, "
+                               "not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK) or (
+            out.exists() and not os.access(out, os.W_OK)):
+        raise CalibrationError(
+            f"cannot save the calibration as {out}: {folder} is not writable for this user. "
+            "Save it in the table's folder (where table.toml is), or run the command as "
+            "the user that owns that folder")
 
 
 def _from_labelled(folder: Path, out: Path, made_by: str) -> int:
@@ -132,7 +185,6 @@ def _die_size_range(reader: ReaderProfile) -> str:
 
 
 def _guided(args: argparse.Namespace, out: Path) -> int:
-    import cv2
     import pygame
 
     from einhorn_table.adapters.clock import SystemClock
@@ -144,8 +196,6 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     from einhorn_table.calibration.eyes import CameraEyes
     from einhorn_table.calibration.fit import CalibrationError
     from einhorn_table.calibration.flow import CalibrationFlow, FlowSettings
-    from einhorn_table.calibration.paths import default_profile_path
-    from einhorn_table.calibration.profile import save_profile
     from einhorn_table.calibration.renderer import CalibrationRenderer, ScreenshotWriter
     from einhorn_table.calibration.session import SynthRoller, run_flow
     from einhorn_table.calibration.view import CalibrationView
@@ -153,7 +203,8 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     from einhorn_table.doctor.machine import detect_machine
     from einhorn_table.ports import Controls
 
-    names = _names(args.names, args.players, args.config)
+    config = _table_file(args.config)
+    names = _names(args.names, args.players, config, args.config)
     width, height = _size(args.size)
     machine = detect_machine()
     clock = SystemClock()
@@ -165,9 +216,10 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     renderer = CalibrationRenderer(screen)
     shots = ScreenshotWriter(args.screenshots) if args.screenshots else None
     settings = FlowSettings(players=names, test_rolls=args.rolls,
-                            reference_name=out.stem + "-empty-tray.jpg",
-                            saved=who_reads_with(out, args.config, default_profile_path()))
-    source_text = args.source or default_source(machine)
+                            reference_name=reference_name(out),
+                            saved=who_reads_with(out, args.config))
+    source_text = args.source or (config.camera if config is not None else
+                                  default_source(machine))
     made_by = f"einhorn-table calibrate --source {source_text}"
     source = create_source(source_text, clock=clock)
     try:
@@ -182,15 +234,20 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
                 pilot = Autopilot(queue.tap, roller.thrown, chord=queue.chord)
                 controls = queue
             else:
-                controls = create_controls(args.controls, clock, on_pi=machine.is_pi,
-                                           players=len(names))
+                # The table's own stations and pin map, as play sets them up.
+                controls = create_controls(
+                    args.controls, clock, on_pi=machine.is_pi,
+                    players=None if config is not None else len(names),
+                    stations=config.stations if config is not None else None,
+                    pin_map_path=config.pins if config is not None else None)
             flow = CalibrationFlow(CameraEyes(), lock_for(source), settings,
                                    made_by=made_by, made_at=_now())
 
             def show(view: CalibrationView) -> None:
-                for event in pygame.event.get(pygame.QUIT):
-                    if event.type == pygame.QUIT:
-                        raise KeyboardInterrupt
+                quit_asked = bool(pygame.event.get(pygame.QUIT))
+                # Esc quits, as in play (its key events stay for the keyboard's buttons).
+                if quit_asked or pygame.key.get_pressed()[pygame.K_ESCAPE]:
+                    raise KeyboardInterrupt
                 renderer.draw(view)
                 pygame.display.flip()
                 if shots is not None:
@@ -209,13 +266,38 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
             shots.finish()
         pygame.quit()
     assert flow.profile is not None
-    save_profile(flow.profile, out)
-    if flow.reference is not None:
-        cv2.imwrite(str(out.parent / settings.reference_name), flow.reference,
-                    [cv2.IMWRITE_JPEG_QUALITY, 95])
+    save_calibration(flow.profile, flow.reference, out)
     check = flow.profile.check
     print(f"Saved {out}: {check.right} of {check.dice} test dice read right. {settings.saved}")
+    if machine.is_pi and config is not None:
+        print("If you stopped the table to calibrate, start it again: "
+              "sudo systemctl start einhorn-table")
     return 0
+
+
+def save_calibration(profile: CalibrationProfile, reference: Image | None, out: Path) -> None:
+    """Write the profile and, beside it, its picture of the empty tray; a failure is a
+    ProfileError that says what to do (nothing half-written is left)."""
+    import cv2
+
+    from einhorn_table.calibration.profile import ProfileError, save_profile
+
+    picture = out.parent / reference_name(out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if reference is not None and not cv2.imwrite(str(picture), reference,
+                                                     [cv2.IMWRITE_JPEG_QUALITY, 95]):
+            raise OSError(f"could not write {picture}")
+        save_profile(profile, out)
+    except OSError as error:
+        raise ProfileError(
+            f"could not save the calibration as {out} ({error.strerror or error}): check "
+            "that the card is not full and that this user may write there") from None
+
+
+def reference_name(out: Path) -> str:
+    """The empty tray's picture, saved beside the profile ``out``."""
+    return out.stem + "-empty-tray.jpg"
 
 
 def named_calibration(config: Path | None) -> Path | None:
@@ -232,44 +314,75 @@ def named_calibration(config: Path | None) -> Path | None:
         return None
 
 
-def who_reads_with(out: Path, config: Path | None,
-                   default: Path) -> str:
+def who_reads_with(out: Path, config: Path | None) -> str:
     """Whether ``play`` will read the dice with the profile saved at ``out``, in words.
 
-    ``play`` reads the profile its table file names, else the one at ``default``.
+    ``play`` reads the profile its table file names; without a table file the demo
+    and ``read`` take the state directory's.
     """
+    from einhorn_table.calibration.paths import default_profile_path
+
     named = named_calibration(config)
     if named is not None and named.resolve() == out.resolve():
         return f"{config} names it: the table reads the dice with it from now on."
-    if named is not None:
-        return (f"{config} names another calibration, {named}: to play with this one, "
-                f'write calibration = "{out}" there.')
-    if out.resolve() == default.resolve():
+    if config is not None and config.is_file():
+        line = f'calibration = "{as_named_in(out, config)}"'
+        if named is not None:
+            return (f"{config} names another calibration, {named}: to play with this one, "
+                    f"write {line} there.")
+        return (f"{config} names no calibration yet: add the line {line} to it, and the "
+                "table reads the dice with it.")
+    if out.resolve() == default_profile_path().resolve():
         return "The table reads the dice with it from now on."
-    return (f'To play with it, write calibration = "{out}" in the table\'s file '
+    return (f'To play with it, write calibration = "{out.resolve()}" in the table\'s file '
             "(table.toml).")
 
 
-def _names(names: str | None, players: int | None, config: Path | None = None) -> tuple[
-        str, ...]:
+def as_named_in(out: Path, config: Path) -> str:
+    """``out`` as the table's file names it: beside it, relative; elsewhere, in full
+    (the table's file reads a relative path from its own folder)."""
+    where = out.resolve()
+    try:
+        return where.relative_to(config.resolve().parent).as_posix()
+    except ValueError:
+        return str(where)
+
+
+def _table_file(config: Path | None) -> TableConfig | None:
+    """The table's file, read (None where there is none)."""
+    from einhorn_table.table.config import load_config
+
+    return load_config(config) if config is not None and config.is_file() else None
+
+
+def _names(names: str | None, players: int | None, config: TableConfig | None = None,
+           path: Path | None = None) -> tuple[str, ...]:
     """The players who register their dice: as named, else the table file's (its names
     are the ones ``play`` looks up in the profile), else Player 1, Player 2..."""
     from einhorn_table.calibration.fit import CalibrationError
-    from einhorn_table.table.config import load_config
 
-    if not names and players is None and config is not None and config.is_file():
-        configured = tuple(p.name for p in load_config(config).players)
-        print(f"Players from {config}: {', '.join(configured)}")
-        return configured
     if names:
         listed = tuple(n.strip() for n in names.split(",") if n.strip())
         if players is not None and players != len(listed):
             raise CalibrationError(f"--players {players} but {len(listed)} --names given")
-        return listed
-    count = 2 if players is None else players
-    if not 1 <= count <= 6:
-        raise CalibrationError(f"--players must be 1 to 6, not {count}")
-    return tuple(f"Player {k + 1}" for k in range(count))
+    elif config is not None:
+        listed = tuple(p.name for p in config.players)
+        if players is not None and players != len(listed):
+            raise CalibrationError(
+                f"--players {players}, but {path} seats {len(listed)}: leave --players out "
+                "to calibrate its players, or give --names")
+        print(f"Players from {path}: {', '.join(listed)}")
+    else:
+        count = 2 if players is None else players
+        listed = tuple(f"Player {k + 1}" for k in range(count))
+    if not 1 <= len(listed) <= 6:
+        raise CalibrationError(f"1 to 6 players register their dice, not {len(listed)}")
+    folded = [name.casefold() for name in listed]
+    twice = sorted({name for name in listed if folded.count(name.casefold()) > 1})
+    if twice:
+        raise CalibrationError(f"{', '.join(twice)} is named twice: give each player a "
+                               "different name")
+    return listed
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -279,4 +392,7 @@ def _size(text: str) -> tuple[int, int]:
         width, height = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise CalibrationError(f"--size {text!r}: write WIDTHxHEIGHT, e.g. 800x480") from None
+    if width < 320 or height < 240:
+        raise CalibrationError(f"--size {text!r}: the screen needs at least 320x240, "
+                               "e.g. 800x480")
     return width, height
