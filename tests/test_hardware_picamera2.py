@@ -37,6 +37,8 @@ class FakePicamera2:
         self.config: dict[str, Any] = {}
         self.exposure, self.gain, self.gains = 30000.0, 4.0, (1.0, 1.0)
         self.lens = 0.0
+        #: The exposure the automatics settle to: the room's light (a dimmer room, more).
+        self.light_exposure = 8000.0
         self.frame = 0
         self.started = False
 
@@ -60,10 +62,10 @@ class FakePicamera2:
     def _step(self) -> dict[str, Any]:
         assert self.started, "capture before start"
         self.frame += 1
-        auto_e = not any(c.get("AeEnable") is False for c in self.set)
-        auto_w = not any(c.get("AwbEnable") is False for c in self.set)
+        auto_e = self._enabled("AeEnable")
+        auto_w = self._enabled("AwbEnable")
         if auto_e:
-            self.exposure += (8000.0 - self.exposure) * 0.5
+            self.exposure += (self.light_exposure - self.exposure) * 0.5
             self.gain += (2.0 - self.gain) * 0.5
         if auto_w:
             targets = (1.8, 1.4)
@@ -78,6 +80,10 @@ class FakePicamera2:
 
     def capture_metadata(self) -> dict[str, Any]:
         return self._step()
+
+    def _enabled(self, control: str) -> bool:
+        """The automatic ``control`` as last set (on until set off)."""
+        return next((bool(c[control]) for c in reversed(self.set) if control in c), True)
 
     def autofocus_cycle(self) -> bool:
         self.calls.append("autofocus_cycle")
@@ -301,3 +307,35 @@ def test_the_small_frame_follows_the_size_libcamera_applied() -> None:
 def test_source_options_are_checked_like_profile_settings() -> None:
     with pytest.raises(CameraSettingsError, match="even numbers"):
         create_source("picamera2:width=641", clock=FakeClock())
+
+
+def test_measuring_the_light_again_locks_the_exposure_for_the_light_as_it_is_now() -> None:
+    """Calibration's light step: too dark, the parent turns the lamp up and presses
+    measure again; the exposure locked at opening must not stay."""
+    from einhorn_table.calibration.camera_lock import lock_for
+
+    camera = FakePicamera2()
+    with Picamera2Source(FakeClock(), SMALL, camera_factory=lambda n: camera) as source:
+        assert source.locked["ExposureTime"] == pytest.approx(8000, abs=100)
+        camera.light_exposure = 20000.0  # the room as it is at the light step
+        lock = lock_for(source)()
+        assert source.locked["ExposureTime"] == pytest.approx(20000, abs=300)
+        assert lock.settings.exposure_time_us == source.locked["ExposureTime"]
+        assert camera.set[-1]["AeEnable"] is False
+        camera.light_exposure = 5000.0  # the lamp turned up: measure again
+        lock_for(source)()
+        assert source.locked["ExposureTime"] == pytest.approx(5000, abs=100)
+
+
+def test_the_camera_s_notes_are_shown_with_the_lock() -> None:
+    from einhorn_table.calibration.camera_lock import lock_for
+
+    class Unfocused(FakePicamera2):
+        def autofocus_cycle(self) -> bool:
+            return False
+
+    camera = Unfocused()
+    with Picamera2Source(FakeClock(), SMALL, camera_factory=lambda n: camera) as source:
+        message = lock_for(source)().message
+    assert message.startswith("The camera's ") and "locked now." in message
+    assert "The autofocus did not find a sharp picture" in message

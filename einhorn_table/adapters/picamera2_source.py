@@ -23,6 +23,11 @@ AF_MODE_MANUAL = 0
 
 #: How many frames in a row must agree before automatic values count as settled.
 SETTLED_RUN = 5
+#: Frames skipped after the automatics are switched back on, before they are watched
+#: settling: the first ones still show the locked values, which look settled.
+RELOCK_SKIP_FRAMES = 8
+#: How the note on values that never settled begins.
+UNSETTLED = "Exposure and white balance had not settled"
 
 INSTALL_PICAMERA2 = (
     "The camera library picamera2 is not installed in this Python. On the "
@@ -147,6 +152,27 @@ class Picamera2Source(BaseSource):
             camera.set_controls({"AfMode": AF_MODE_MANUAL, "LensPosition": float(position)})
             self.locked["LensPosition"] = float(position)
 
+    def relock(self) -> None:
+        """Let exposure and white balance follow the light as it is now, then lock them
+        again: calibration's light step, after the lamp was put right ("measure again").
+        Values the settings fix stay fixed."""
+        camera = self._camera
+        settings = self.settings
+        auto = {}
+        if settings.exposure_time_us is None:
+            auto["AeEnable"] = True
+        if settings.colour_gains is None:
+            auto["AwbEnable"] = True
+        if camera is None or not settings.lock_when_settled or not auto:
+            return
+        camera.set_controls(auto)
+        for name in ("ExposureTime", "AnalogueGain", "ColourGains"):
+            self.locked.pop(name, None)
+        self.notes = [n for n in self.notes if not n.startswith(UNSETTLED)]
+        for _ in range(RELOCK_SKIP_FRAMES):  # the old values until the automatics move
+            camera.capture_metadata()
+        self._lock_when_settled(camera)
+
     def _lock_when_settled(self, camera: Any) -> None:
         settings = self.settings
         auto_exposure = settings.exposure_time_us is None
@@ -167,7 +193,7 @@ class Picamera2Source(BaseSource):
             previous = metadata
         else:
             self.notes.append(
-                f"Exposure and white balance had not settled after "
+                f"{UNSETTLED} after "
                 f"{settings.settle_max_frames} frames (flickering light?); the last "
                 "values were locked. Steady light over the tray helps."
             )

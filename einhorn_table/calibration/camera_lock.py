@@ -2,9 +2,12 @@
 
 The Pi camera source (``adapters.picamera2_source``) lets the automatic
 exposure, white balance and focus settle when it opens and then locks them
-(``lock_when_settled``); its ``locked`` controls become the profile's
-``[camera]`` values here. Other sources (synthetic table, recordings, webcams)
-have nothing to lock; the screen says so.
+(``lock_when_settled``); at the light step it lets exposure and white balance
+follow the light again and locks them anew (``relock``), so that "measure again"
+after the lamp was put right measures the new light. Its ``locked`` controls
+become the profile's ``[camera]`` values here, and its notes (values that never
+settled, a focus not found) are shown on the light screen. Other sources
+(synthetic table, recordings, webcams) have nothing to lock; the screen says so.
 """
 
 from __future__ import annotations
@@ -46,6 +49,9 @@ def lock_for(source: object) -> Callable[[], CameraLock]:
     """What locking means for this frame source (called once the picture has settled)."""
 
     def lock() -> CameraLock:
+        relock = getattr(source, "relock", None)
+        if callable(relock):
+            relock()  # to the light as it is now, also when measured again
         locked = getattr(source, "locked", None)
         if isinstance(locked, Mapping):
             base = getattr(source, "settings", None)
@@ -57,7 +63,9 @@ def lock_for(source: object) -> Callable[[], CameraLock]:
             what = sorted({_PLAIN.get(str(name), str(name)) for name in locked})
             listed = what[0] if len(what) == 1 else ", ".join(what[:-1]) + " and " + what[-1]
             verb = "is" if len(what) == 1 else "are"
-            return CameraLock(settings, f"The camera's {listed} {verb} locked now.")
+            notes = [str(n) for n in getattr(source, "notes", ())]
+            return CameraLock(settings, " ".join([f"The camera's {listed} {verb} locked now.",
+                                                  *notes]))
         description = getattr(source, "description", "this source")
         return CameraLock(
             CameraSettings(),
