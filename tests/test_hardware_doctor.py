@@ -70,6 +70,10 @@ def test_profile_needs_toml_with_a_version_and_good_camera_settings(tmp_path: Pa
         ("name = 'x'\n", "no valid 'version'"),
         ("version = \n", "not valid TOML"),
         ("version = 1\n[camera]\nshutter = 3\n", "unknown camera setting"),
+        # Values play could not read dice with: the doctor must not say ok.
+        ("version = 1\n[tray]\ncorners = [[-5000, -5000], [9000, 1], [2, 2], [1, 1]]\n",
+         "corners must be the tray floor's 4 corners"),
+        ("version = 1\n[reader]\nmin_die_px = -10.0\n", "min_die_px must be 4 or more"),
     ]:
         profile.write_text(text)
         result, _ = checks.check_profile(profile)

@@ -12,11 +12,15 @@ A versioned TOML file (``version = 1``) in the state directory, written by
     [players]           # "name" = [r, g, b]: each player's dice colour
     [check]             # the test rolls: how many dice were read right
 
-Loading refuses unknown keys, wrong types and other versions, and names the key.
+Loading refuses unknown keys, wrong types and other versions, and values the table
+could read no dice with (nan or inf, die sizes of 0 or less, a tray outline that is
+not four corners inside the frame, an empty-tray picture outside the profile's
+folder...), and names the key and what it may be.
 """
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -38,6 +42,17 @@ RGB = tuple[int, int, int]
 POLARITIES = ("dark", "light", "both")
 READER_METHODS = ("combined", "learned", "classical")
 REMAKE = "make the profile again with 'einhorn-table calibrate'"
+#: The reader's ``max_side`` limits: below 64 px no die has pips to see; above 8192 px
+#: (a 33-megapixel frame; the Pi's largest camera gives 4608) a frame is never shrunk,
+#: and reading it takes minutes and more memory than a Pi has.
+MAX_SIDE_RANGE = (64, 8192)
+#: The smallest die the reader can be told to look for (edge, pixels of the full frame):
+#: a die smaller than this has no pips to count.
+MIN_READABLE_DIE_PX = 4.0
+#: How far (pixels) a tray corner may lie outside the frame it was marked on.
+CORNER_MARGIN = 4.0
+#: The largest grey-level contrast there is (black against white).
+MAX_CONTRAST = 255.0
 
 
 class ProfileError(EinhornError):
@@ -133,7 +148,80 @@ def _wrong(where: str, wanted: str, value: Any) -> ProfileError:
 def _number(where: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise _wrong(where, "a number", value)
+    if not math.isfinite(value):
+        raise ProfileError(
+            f"{where} = {value}: nan and inf are not usable here; write an ordinary number "
+            f"such as 48.5, or {REMAKE}"
+        )
     return float(value)
+
+
+def _at_least(low: float, unit: str, reason: str = "") -> Check:
+    """A number of ``low`` or more (``unit``: what it counts, e.g. "pixels")."""
+
+    def check(where: str, value: Any) -> float:
+        number = _number(where, value)
+        if number < low:
+            raise ProfileError(
+                f"{where} must be {low:g} or more ({unit}{reason}), not {number:g}; "
+                f"write the right size or {REMAKE}"
+            )
+        return number
+
+    return check
+
+
+def _above_zero(unit: str) -> Check:
+    def check(where: str, value: Any) -> float:
+        number = _number(where, value)
+        if number <= 0:
+            raise ProfileError(
+                f"{where} must be above 0 ({unit}), not {number:g}; write the "
+                f"right size or {REMAKE}"
+            )
+        return number
+
+    return check
+
+
+def _within(low: float, high: float, unit: str) -> Check:
+    def check(where: str, value: Any) -> float:
+        number = _number(where, value)
+        if not low <= number <= high:
+            raise ProfileError(
+                f"{where} must be {low:g} to {high:g} ({unit}), not {number:g}; write a "
+                f"value in that range or {REMAKE}"
+            )
+        return number
+
+    return check
+
+
+def _frame_size(where: str, value: Any) -> tuple[int, int]:
+    wanted = "[width, height]: two whole numbers above 0 (pixels), e.g. [640, 480]"
+    size: tuple[int, int] = _list_of(2, _integer, wanted)(where, value)
+    if size[0] <= 0 or size[1] <= 0:
+        raise ProfileError(
+            f"{where} must be {wanted}, not {list(size)}; write the camera frame's size "
+            f"or {REMAKE}"
+        )
+    return size
+
+
+def _file_name(where: str, value: Any) -> str:
+    """A bare file name in the profile's own folder ("" for none)."""
+    name = _text(where, value)
+    if name and (
+        name in (".", "..")
+        or any(c in name for c in "/\\")
+        or any(ord(c) < 32 for c in name)
+    ):
+        raise ProfileError(
+            f"{where} must be the bare name of a picture in the profile's own folder "
+            f'(e.g. "calibration-empty-tray.jpg", no folders and no ".."), not {name!r}; '
+            f"put the picture beside the profile and write its name, or {REMAKE}"
+        )
+    return name
 
 
 def _integer(where: str, value: Any) -> int:
@@ -221,25 +309,29 @@ CAMERA_CHECKS: dict[str, Check] = {
 }
 TRAY_CHECKS: dict[str, Check] = {
     "corners": _corners,
-    "frame_size": _PAIR_INT,
-    "empty_reference": _text,
+    "frame_size": _frame_size,
+    "empty_reference": _file_name,
 }
+_SIZE_PX = "pixels of the camera frame"
+_CONTRAST = _within(0.0, MAX_CONTRAST, "grey levels")
 DICE_CHECKS: dict[str, Check] = {
-    "die_px": _number,
-    "die_px_min": _number,
-    "die_px_max": _number,
-    "pip_px": _number,
+    "die_px": _above_zero(_SIZE_PX),
+    "die_px_min": _above_zero(_SIZE_PX),
+    "die_px_max": _above_zero(_SIZE_PX),
+    "pip_px": _above_zero(_SIZE_PX),
     "pip_polarity": _choice(*POLARITIES),
-    "pip_contrast": _number,
+    "pip_contrast": _CONTRAST,
 }
+_READABLE_DIE = _at_least(MIN_READABLE_DIE_PX, _SIZE_PX, ": a smaller die has no pips to see")
 READER_CHECKS = _checks_from_defaults(
     ReaderProfile,
     {
         "pip_polarity": _choice(*POLARITIES),
         "method": _choice(*READER_METHODS),
-        "min_die_px": _number,
-        "max_die_px": _number,
-        "typical_die_px": _number,
+        "min_die_px": _READABLE_DIE,
+        "max_die_px": _READABLE_DIE,
+        "typical_die_px": _above_zero(_SIZE_PX),
+        "min_pip_contrast": _CONTRAST,
     },
 )
 CHECK_CHECKS: dict[str, Check] = {"rolls": _integer, "dice": _integer, "right": _integer}
@@ -264,6 +356,47 @@ def _sub_table(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     if not isinstance(value, dict):
         raise _wrong(f"[{name}]", "a table ([" + name + "] on its own line)", value)
     return value
+
+
+def _turns(corners: tuple[Point, ...]) -> list[float]:
+    """The cross product of the two sides at each corner: its sign says which way the
+    outline turns there (0: the sides lie on one line)."""
+    turns: list[float] = []
+    for i, (x, y) in enumerate(corners):
+        px, py = corners[i - 1]
+        nx, ny = corners[(i + 1) % len(corners)]
+        turns.append((x - px) * (ny - y) - (y - py) * (nx - x))
+    return turns
+
+
+def check_tray(tray: TraySection) -> None:
+    """The corners outline a four-cornered floor inside the frame they were marked on;
+    a :class:`ProfileError` says what is wrong (for a flow to check marked corners)."""
+    if not tray.corners:
+        return
+    turns = _turns(tray.corners)
+    if not (all(t > 0 for t in turns) or all(t < 0 for t in turns)):
+        raise ProfileError(
+            "[tray] corners must be the tray floor's 4 corners in order around it "
+            "(clockwise from the top left), making a four-sided shape with no side "
+            f"crossing another and no corner on a straight line, not {_points(tray.corners)}; "
+            f"{REMAKE} and mark the corners again"
+        )
+    if tray.frame_size is None:
+        return
+    width, height = tray.frame_size
+    for i, (x, y) in enumerate(tray.corners):
+        if not (-CORNER_MARGIN <= x <= width + CORNER_MARGIN
+                and -CORNER_MARGIN <= y <= height + CORNER_MARGIN):
+            raise ProfileError(
+                f"[tray] corners[{i}] [{x:g}, {y:g}] lies outside the camera frame: each "
+                f"corner must be a point inside [0, 0] to [{width}, {height}] "
+                f"(frame_size); {REMAKE} and mark the corners again"
+            )
+
+
+def _points(corners: tuple[Point, ...]) -> str:
+    return "[" + ", ".join(f"[{x:g}, {y:g}]" for x, y in corners) + "]"
 
 
 # ------------------------------------------------------------------ parse / write
@@ -291,25 +424,45 @@ def parse_profile(data: Mapping[str, Any]) -> CalibrationProfile:
         and reader.max_die_px is not None
         and reader.min_die_px >= reader.max_die_px
     ):
-        raise ProfileError("[reader] min_die_px must be smaller than max_die_px")
+        raise ProfileError(
+            f"[reader] min_die_px must be smaller than max_die_px (here {reader.min_die_px:g} "
+            f"and {reader.max_die_px:g}); swap them or {REMAKE}"
+        )
     if not 0.0 <= reader.min_confidence <= 1.0:
-        raise ProfileError("[reader] min_confidence must be within 0 to 1")
-    if reader.typical_die_px is not None and reader.typical_die_px <= 0:
-        raise ProfileError("[reader] typical_die_px must be above 0")
-    if reader.max_side < 64:
-        raise ProfileError(f"[reader] max_side must be 64 or more (pixels), not "
-                           f"{reader.max_side}")
+        raise ProfileError(f"[reader] min_confidence must be within 0 to 1, not "
+                           f"{reader.min_confidence:g}; 0.5 is usual")
+    low_side, high_side = MAX_SIDE_RANGE
+    if reader.max_side < low_side:
+        raise ProfileError(f"[reader] max_side must be {low_side} or more (pixels), not "
+                           f"{reader.max_side}; 640 is usual")
+    if reader.max_side > high_side:
+        raise ProfileError(
+            f"[reader] max_side must be {high_side} or less (pixels), not {reader.max_side}; "
+            "640 is usual (a larger frame is read far more slowly)"
+        )
     players = tuple(
         PlayerDice(name, _rgb(f"[players] {name}", value))
         for name, value in _sub_table(data, "players").items()
     )
+    tray = TraySection(**_table("tray", _sub_table(data, "tray"), TRAY_CHECKS))
+    check_tray(tray)
+    dice = DiceSection(**_table("dice", _sub_table(data, "dice"), DICE_CHECKS))
+    if (
+        dice.die_px_min is not None
+        and dice.die_px_max is not None
+        and dice.die_px_min > dice.die_px_max
+    ):
+        raise ProfileError(
+            f"[dice] die_px_min ({dice.die_px_min:g}) must not be larger than die_px_max "
+            f"({dice.die_px_max:g}); swap them or {REMAKE}"
+        )
     return CalibrationProfile(
         version=top["version"],
         made_by=top.get("made_by", ""),
         made_at=top.get("made_at", ""),
         camera=camera,
-        tray=TraySection(**_table("tray", _sub_table(data, "tray"), TRAY_CHECKS)),
-        dice=DiceSection(**_table("dice", _sub_table(data, "dice"), DICE_CHECKS)),
+        tray=tray,
+        dice=dice,
         reader=reader,
         players=players,
         check=CheckSection(**_table("check", _sub_table(data, "check"), CHECK_CHECKS)),
@@ -394,10 +547,19 @@ def load_profile(path: Path) -> CalibrationProfile:
 
 
 def save_profile(profile: CalibrationProfile, path: Path) -> Path:
-    """Write the profile (its folder is made when missing); returns the path."""
+    """Write the profile (its folder is made when missing); returns the path.
+
+    A profile that could not be loaded again (a die size of 0, corners crossing...)
+    is not written: a :class:`ProfileError` names the key, as loading would.
+    """
+    text = profile_to_toml(profile)
+    try:
+        parse_profile(loads_toml(text))
+    except (ProfileError, tomllib.TOMLDecodeError) as error:
+        raise ProfileError(f"the calibration profile was not saved to {path}: {error}") from None
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(profile_to_toml(profile), encoding="utf-8")
+    temporary.write_text(text, encoding="utf-8")
     temporary.replace(path)
     return path
 

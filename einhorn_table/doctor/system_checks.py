@@ -29,7 +29,8 @@ def default_state_dir(environ: Mapping[str, str] | None = None) -> Path:
 
 
 def check_profile(path: Path | None) -> tuple[CheckResult, CameraSettings | None]:
-    """A calibration profile parses as TOML, has a ``version``, and a valid ``[camera]``."""
+    """A calibration profile parses as TOML, has a ``version``, a valid ``[camera]``, and
+    every other value as ``play`` takes it."""
     if path is None:
         return (
             CheckResult(
@@ -64,6 +65,12 @@ def check_profile(path: Path | None) -> tuple[CheckResult, CameraSettings | None
             settings = CameraSettings.from_mapping(data["camera"])
         except CameraSettingsError as error:
             return _profile_fail(path, f"[camera]: {error}", "Fix the [camera] table."), None
+    from einhorn_table.calibration.profile import ProfileError, parse_profile
+
+    try:
+        parse_profile(data)  # every value as play would take it: a tray, sizes...
+    except ProfileError as error:
+        return _profile_fail(path, f"cannot be used: {error}", ""), None
     extra = ", with camera settings" if settings else ""
     return CheckResult("profile", Status.OK, f"{path}: version {version}{extra}"), settings
 
