@@ -9,9 +9,17 @@ from collections.abc import Sequence
 import numpy as np
 
 from einhorn_table.adapters.camera_settings import CameraSettings
-from einhorn_table.calibration.flow import CalibrationFlow, CameraLock, FlowSettings, Step
+from einhorn_table.calibration.fit import CalibrationError
+from einhorn_table.calibration.flow import (
+    CalibrationFlow,
+    CameraLock,
+    FlowSettings,
+    SaveProfile,
+    Step,
+)
 from einhorn_table.calibration.geometry import Corners
 from einhorn_table.calibration.light import LightSample
+from einhorn_table.calibration.profile import CalibrationProfile, ProfileError
 from einhorn_table.calibration.seeing import DieMeasure, Image
 from einhorn_table.ports import Button, Gesture, GestureKind
 from einhorn_table.vision.profile import ReaderProfile
@@ -22,22 +30,31 @@ WHITE, IVORY, BLACK = (240, 240, 235), (236, 232, 226), (25, 25, 28)
 
 
 class ScriptedEyes:
-    """Sees what the test says: a tray, steady light, and the next roll's dice."""
+    """Sees what the test says: a tray (or none), steady light, an empty tray until
+    ``empty`` is unset, then the next roll's dice."""
 
     def __init__(self) -> None:
         self.colour = WHITE
         self.values: tuple[int | None, ...] = (2, 4, 6)
+        self.empty = True
+        self.tray: Corners | None = TRAY
         self.reads: list[ReaderProfile] = []
+        #: The tray outline each read and light measurement was given.
+        self.corners_seen: list[Corners | None] = []
         self.brightness = 120.0
 
     def find_tray(self, image: Image) -> Corners | None:
-        return TRAY
+        return self.tray
 
     def light(self, image: Image, corners: Corners) -> LightSample:
+        self.corners_seen.append(corners)
         return LightSample(self.brightness, 0.0)
 
     def read(self, image: Image, profile: ReaderProfile, corners: Corners | None) -> FrameReading:
         self.reads.append(profile)
+        self.corners_seen.append(corners)
+        if self.empty:
+            return FrameReading(())
         return FrameReading(tuple(
             DieReading((20.0 + 20 * k, 20.0, 40.0 + 20 * k, 40.0), v, 1.0, self.colour)
             for k, v in enumerate(self.values)
@@ -66,23 +83,37 @@ def tap(flow: CalibrationFlow, button: Button) -> None:
 OK, NO, PLUS, MINUS = Button.EINHORN, Button.DREIFALTIGKEIT, Button.WUNSCH, Button.UNVERMEIDLICH
 
 
-def run_to_colours(eyes: ScriptedEyes, players: tuple[str, ...]) -> tuple[CalibrationFlow, float]:
-    flow = CalibrationFlow(
+def new_flow(eyes: ScriptedEyes, players: tuple[str, ...],
+             save: SaveProfile | None = None) -> CalibrationFlow:
+    return CalibrationFlow(
         eyes, lambda: CameraLock(CameraSettings(exposure_time_us=9000), "locked"),
         FlowSettings(players=players, test_rolls=2, settle_seconds=0.1, light_seconds=0.1),
+        save=save,
     )
+
+
+def run_to_reference(flow: CalibrationFlow, t: float = 0.0) -> float:
+    """From the tray (found, or marked by hand already) through the light."""
     image = np.zeros((80, 100, 3), np.uint8)
-    t = 0.0
-    flow.on_frame(image, t)
-    tap(flow, OK)
+    if flow.step is Step.TRAY:
+        flow.on_frame(image, t)
+        tap(flow, OK)
     assert flow.step is Step.LIGHT
     while flow.view().screen == "light-settling":
         t += 0.04
         flow.on_frame(image, t)
     tap(flow, OK)
     assert flow.step is Step.REFERENCE
-    tap(flow, OK)
+    return t
+
+
+def run_to_colours(eyes: ScriptedEyes, players: tuple[str, ...],
+                   save: SaveProfile | None = None) -> tuple[CalibrationFlow, float]:
+    flow = new_flow(eyes, players, save)
+    t = run_to_reference(flow)
+    tap(flow, OK)  # the empty tray's picture
     assert flow.step is Step.COLOURS
+    eyes.empty = False  # the players roll
     return flow, t
 
 
@@ -183,3 +214,226 @@ def test_the_step_machine_needs_neither_opencv_nor_pygame() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=False)
     assert result.stdout.strip() == "ok", result.stderr
+
+
+def finish_test_rolls(flow: CalibrationFlow, eyes: ScriptedEyes, t: float) -> None:
+    """From the colours (one player) through two test rolls read right, to the result."""
+    image = np.zeros((80, 100, 3), np.uint8)
+    flow.on_frame(image, t + 0.1)
+    tap(flow, OK)  # the colour
+    tap(flow, OK)  # sizes: start the test rolls
+    for k in range(2):
+        flow.on_frame(image, t + 0.2 + 0.1 * k)
+        tap(flow, OK)  # read right
+    assert flow.step is Step.RESULT
+
+
+# ---------------------------------------------------------------- no tray found
+
+
+def test_with_no_tray_found_the_screen_offers_marking_its_corners_by_hand() -> None:
+    eyes = ScriptedEyes()
+    eyes.tray = None
+    flow = new_flow(eyes, ("Anna",))
+    tap(flow, NO)  # before any picture there is nothing to mark on
+    assert flow.step is Step.TRAY
+    flow.on_frame(np.zeros((80, 100, 3), np.uint8), 0.0)
+    view = flow.view()
+    assert view.screen == "tray" and view.corners is None
+    assert "No tray found yet. ✗: mark its corners by hand." in view.lines
+    hints = {h.sign: h.does for h in view.hints}
+    assert hints["X"] == "mark it by hand" and hints["OK"] == ""
+    flow.on_gesture(Gesture(0, GestureKind.CHORD, (Button.WUNSCH, Button.EINHORN), 0.0))
+    assert any("by hand" in line for line in flow.view().help)
+    assert not any("yellow outline" in line for line in flow.view().help)
+    tap(flow, OK)  # closes the help
+    tap(flow, OK)  # no tray to accept: nothing happens
+    assert flow.step is Step.TRAY and flow.view().corners is None
+
+
+def test_x_with_no_tray_found_starts_the_corners_from_a_rectangle_a_tenth_in() -> None:
+    eyes = ScriptedEyes()
+    eyes.tray = None
+    flow = new_flow(eyes, ("Anna",))
+    flow.on_frame(np.zeros((80, 100, 3), np.uint8), 0.0)  # 100 wide, 80 high
+    tap(flow, NO)
+    assert flow.step is Step.CORNERS
+    view = flow.view()
+    assert view.corners == ((10.0, 8.0), (90.0, 8.0), (90.0, 72.0), (10.0, 72.0))
+    assert view.screen == "corners-1" and view.selected_corner == 0
+    assert "Put the big yellow dot on the top left corner of the tray's floor." in view.lines
+    tap(flow, MINUS)  # in: towards the middle, down and right
+    tap(flow, OK)
+    assert "top right corner" in flow.view().lines[0]
+    for _ in range(3):
+        tap(flow, OK)
+    assert flow.step is Step.LIGHT
+
+
+def test_the_whole_flow_runs_on_corners_marked_by_hand() -> None:
+    eyes = ScriptedEyes()
+    eyes.tray = None
+    saved: list[tuple[tuple[tuple[float, float], ...], bool]] = []
+    flow = new_flow(eyes, ("Anna",),
+                    save=lambda profile, picture: saved.append(
+                        (profile.tray.corners, picture is not None)))
+    flow.on_frame(np.zeros((80, 100, 3), np.uint8), 0.0)
+    tap(flow, NO)
+    tap(flow, MINUS)
+    for _ in range(4):
+        tap(flow, OK)
+    marked = flow.view().corners
+    assert marked is not None and marked[0][0] > 10.0 and marked[0][1] > 8.0
+    t = run_to_reference(flow)
+    tap(flow, OK)
+    assert flow.step is Step.COLOURS
+    eyes.empty = False
+    finish_test_rolls(flow, eyes, t)
+    tap(flow, OK)
+    assert flow.done and flow.profile is not None
+    # Light, dice and test rolls were all measured inside the outline marked by hand.
+    assert eyes.corners_seen and all(c == marked for c in eyes.corners_seen)
+    corners = tuple((round(x, 1), round(y, 1)) for x, y in marked)
+    assert flow.profile.tray.corners == corners and flow.profile.tray.frame_size == (100, 80)
+    assert saved == [(corners, True)]
+
+
+def test_a_tray_found_after_all_replaces_the_rectangle_and_its_words() -> None:
+    eyes = ScriptedEyes()
+    eyes.tray = None
+    flow = new_flow(eyes, ("Anna",))
+    image = np.zeros((80, 100, 3), np.uint8)
+    flow.on_frame(image, 0.0)
+    tap(flow, NO)
+    flow.on_gesture(Gesture(0, GestureKind.CHORD, (MINUS, NO), 0.0))  # back to the tray
+    assert flow.step is Step.TRAY
+    view = flow.view()
+    assert view.title == "Is this the tray?" and view.corners is not None
+    eyes.tray = TRAY
+    for k in range(3):  # the tray is looked for on every third frame
+        flow.on_frame(image, 0.1 * (k + 1))
+    assert flow.view().corners == TRAY
+    tap(flow, NO)
+    assert not any("big yellow dot" in line for line in flow.view().lines)
+
+
+# ---------------------------------------------------------------- the empty tray
+
+
+def test_the_empty_tray_picture_is_refused_while_dice_lie_in_the_tray() -> None:
+    eyes = ScriptedEyes()
+    flow = new_flow(eyes, ("Anna",))
+    run_to_reference(flow)
+    eyes.empty = False  # somebody left their dice in
+    eyes.reads.clear()
+    tap(flow, OK)
+    assert flow.step is Step.REFERENCE and flow.reference is None
+    assert eyes.reads == [ReaderProfile()]  # read with the uncalibrated reader
+    view = flow.view()
+    assert view.warnings == ("There are dice in the tray: take them out, then press OK.",)
+    assert len(view.boxes) == 3  # the dice seen, outlined
+    assert {h.sign: h.does for h in view.hints}["OK"] == "take the picture"
+    flow.on_gesture(Gesture(0, GestureKind.CHORD, (Button.WUNSCH, Button.EINHORN), 0.0))
+    assert any("take them out" in line for line in flow.view().help)
+    tap(flow, OK)  # closes the help
+    eyes.empty = True  # taken out
+    tap(flow, OK)
+    assert flow.step is Step.COLOURS and flow.reference is not None
+    assert not flow.view().warnings and not flow.view().boxes
+
+
+def test_x_takes_the_empty_tray_picture_where_what_was_seen_is_no_die() -> None:
+    eyes = ScriptedEyes()
+    flow = new_flow(eyes, ("Anna",))
+    run_to_reference(flow)
+    tap(flow, NO)  # nothing was refused yet: ✗ does nothing
+    assert flow.step is Step.REFERENCE and {h.sign: h.does for h in flow.view().hints}["X"] == ""
+    eyes.empty = False  # a stain the reader takes for a die
+    tap(flow, OK)
+    assert {h.sign: h.does for h in flow.view().hints}["X"] == "no dice: take it"
+    tap(flow, NO)
+    assert flow.step is Step.COLOURS and flow.reference is not None
+
+
+def test_back_from_the_colours_to_the_empty_tray_does_not_keep_the_old_note() -> None:
+    eyes = ScriptedEyes()
+    flow = new_flow(eyes, ("Anna",))
+    run_to_reference(flow)
+    eyes.empty = False
+    tap(flow, OK)
+    eyes.empty = True
+    tap(flow, OK)
+    flow.on_gesture(Gesture(0, GestureKind.CHORD, (MINUS, NO), 0.0))
+    assert flow.step is Step.REFERENCE
+    assert not flow.view().warnings and not flow.view().boxes
+
+
+# ---------------------------------------------------------------- saving
+
+
+class SaveFails:
+    """A save that fails (with ``error``) until ``error`` is None."""
+
+    def __init__(self, error: Exception | None) -> None:
+        self.error = error
+        self.calls: list[tuple[CalibrationProfile, Image | None, Step]] = []
+        self.flow: CalibrationFlow | None = None
+
+    def __call__(self, profile: CalibrationProfile, picture: Image | None) -> None:
+        assert self.flow is not None
+        self.calls.append((profile, picture, self.flow.step))
+        if self.error is not None:
+            raise self.error
+
+
+def test_a_failed_save_stays_on_the_result_says_why_and_ok_tries_again() -> None:
+    eyes = ScriptedEyes()
+    save = SaveFails(ProfileError(
+        "could not save the calibration as /media/card/calibration.toml (No space left "
+        "on device): check that the card is not full"))
+    flow, t = run_to_colours(eyes, ("Anna",), save=save)
+    save.flow = flow
+    finish_test_rolls(flow, eyes, t)
+    tap(flow, OK)
+    assert flow.step is Step.RESULT and not flow.done and flow.profile is None
+    view = flow.view()
+    assert view.screen == "result" and view.title == "Not saved yet"
+    assert view.warnings[0] == (
+        "Could not save the calibration as /media/card/calibration.toml (No space left "
+        "on device): check that the card is not full")
+    assert view.lines[0] == "Fix the problem below, then press OK to save again."
+    assert {h.sign: h.does for h in view.hints}["OK"] == "save again"
+    save.error = None  # the card was emptied
+    tap(flow, OK)
+    assert flow.done and flow.view().title == "Calibration saved"
+    assert len(save.calls) == 2
+    profile, picture, step = save.calls[-1]
+    assert step is Step.RESULT  # saved before the screen says so
+    assert flow.profile is profile and profile.players[0].name == "Anna"
+    assert picture is not None and picture is flow.reference
+
+
+def test_a_save_error_without_saying_so_itself_is_told_as_could_not_save() -> None:
+    eyes = ScriptedEyes()
+    save = SaveFails(CalibrationError("the folder /x is not writable for this user"))
+    flow, t = run_to_colours(eyes, ("Anna",), save=save)
+    save.flow = flow
+    finish_test_rolls(flow, eyes, t)
+    tap(flow, OK)
+    assert flow.view().warnings[0] == \
+        "Could not save: the folder /x is not writable for this user"
+    save.error = PermissionError(13, "Permission denied", "/x/calibration.toml")
+    tap(flow, OK)
+    assert flow.step is Step.RESULT
+    assert flow.view().warnings[0] == \
+        "Could not save: Permission denied (/x/calibration.toml)"
+    tap(flow, NO)  # test again instead: the note goes
+    assert flow.step is Step.CHECK and not flow.view().warnings
+
+
+def test_without_a_save_function_ok_on_the_result_ends_as_before() -> None:
+    eyes = ScriptedEyes()
+    flow, t = run_to_colours(eyes, ("Anna",))
+    finish_test_rolls(flow, eyes, t)
+    tap(flow, OK)
+    assert flow.done and flow.profile is not None and flow.reference is not None

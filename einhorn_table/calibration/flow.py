@@ -2,15 +2,21 @@
 
 No pygame, no files: the runner (:mod:`~einhorn_table.calibration.session`)
 feeds it camera frames (:meth:`CalibrationFlow.on_frame`) and the players'
-gestures (:meth:`CalibrationFlow.on_gesture`), draws :meth:`CalibrationFlow.view`
-and saves :attr:`CalibrationFlow.profile` once :attr:`CalibrationFlow.done`.
+gestures (:meth:`CalibrationFlow.on_gesture`) and draws :meth:`CalibrationFlow.view`.
+The profile is saved by the ``save`` function the flow is given, when the parent
+presses OK on the result and before the screen says it is saved (a save that fails
+with an :class:`~einhorn_table.errors.EinhornError` is told on the result screen, to
+try again); without one, the runner saves :attr:`CalibrationFlow.profile` once
+:attr:`CalibrationFlow.done`.
 
-The steps: the tray (found, then its corners adjusted if need be), the light
-(camera settles and is locked; flicker, glare and darkness are warned about),
-the empty-tray picture, each player's dice colour (one roll each), the dice and
-pip sizes, and the test rolls (each confirmed or corrected), ending with the
-accuracy reached. The buttons are those of the match (docs/buttons.md):
-− + OK ✗, the outer two together go back a step, the middle two show help.
+The steps: the tray (found, then its corners adjusted if need be; where none is
+found, its corners are marked by hand from a rectangle), the light (camera settles
+and is locked; flicker, glare and darkness are warned about), the empty-tray
+picture (refused while dice are seen in the tray), each player's dice colour (one
+roll each), the dice and pip sizes, and the test rolls (each confirmed or
+corrected), ending with the accuracy reached. The buttons are those of the match
+(docs/buttons.md): − + OK ✗, the outer two together go back a step, the middle two
+show help.
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ from einhorn_table.calibration.flow_state import (
     Step,
     check_section,
 )
-from einhorn_table.calibration.geometry import move_corner
+from einhorn_table.calibration.geometry import inset_rectangle, move_corner
 from einhorn_table.calibration.light import light_report
 from einhorn_table.calibration.profile import (
     CalibrationProfile,
@@ -49,10 +55,16 @@ from einhorn_table.calibration.profile import (
 from einhorn_table.calibration.screens import build_view, marks
 from einhorn_table.calibration.seeing import RGB, Eyes, Image
 from einhorn_table.calibration.view import CalibrationView
+from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Button, Gesture, GestureKind
 from einhorn_table.vision.profile import ReaderProfile
 
-__all__ = ["CalibrationFlow", "CameraLock", "FlowSettings", "Step"]
+__all__ = ["CalibrationFlow", "CameraLock", "FlowSettings", "SaveProfile", "Step"]
+
+#: Writes the finished profile and the empty-tray picture (None: none was taken);
+#: raises an :class:`~einhorn_table.errors.EinhornError` saying what to fix where it
+#: cannot.
+SaveProfile = Callable[[CalibrationProfile, Image | None], None]
 
 MINUS, PLUS, OK, NO = (
     Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
@@ -73,6 +85,7 @@ class CalibrationFlow:
         base: ReaderProfile | None = None,
         made_by: str = "",
         made_at: str = "",
+        save: SaveProfile | None = None,
     ) -> None:
         self.eyes = eyes
         self.lock_camera = lock_camera
@@ -80,8 +93,12 @@ class CalibrationFlow:
         self.base = base or ReaderProfile()
         self.made_by = made_by
         self.made_at = made_at
+        #: Called with the profile and the empty-tray picture on OK on the result,
+        #: before the screen says "saved"; None: the runner saves :attr:`profile`.
+        self.save = save
         self.s = FlowState()
-        #: The finished profile (set when the parent presses OK on the result).
+        #: The finished profile (set when the parent presses OK on the result and,
+        #: with ``save``, it was saved).
         self.profile: CalibrationProfile | None = None
 
     # ------------------------------------------------------------------ inputs
@@ -107,7 +124,7 @@ class CalibrationFlow:
         if s.step is Step.TRAY and (s.frames - 1) % self.settings.tray_every == 0:
             found = self.eyes.find_tray(image)
             if found is not None:
-                s.corners = found
+                s.corners, s.by_hand = found, False
         elif s.step is Step.LIGHT and s.light is None:
             self._light_frame(image, t)
         elif s.step is Step.COLOURS and s.registration is None:
@@ -150,11 +167,13 @@ class CalibrationFlow:
 
     def _on_tray(self, button: Button, times: int) -> None:
         s = self.s
-        if s.corners is None:
-            return
-        if button is OK:
+        if button is OK and s.corners is not None:
             self._go(Step.LIGHT)
-        elif button is NO:
+        elif button is NO and (s.corners is not None or s.image is not None):
+            if s.corners is None:  # no tray found: its corners are marked by hand
+                assert s.image is not None
+                size = (int(s.image.shape[1]), int(s.image.shape[0]))
+                s.corners, s.by_hand = inset_rectangle(size, self.settings.hand_inset), True
             s.corner, s.sideways = 0, False
             self._go(Step.CORNERS)
 
@@ -200,13 +219,28 @@ class CalibrationFlow:
             s.light, s.light_start, s.lock, s.light_elapsed = None, None, None, 0.0
 
     def _on_reference(self, button: Button, times: int) -> None:
+        """OK takes the empty tray's picture, unless dice are seen in the tray; after
+        that, ✗ takes it all the same (what was seen is no die: a stain, a sticker)."""
         s = self.s
-        if button is OK and s.image is not None:
-            s.reference = s.image.copy()
-            s.watch = self.eyes.rest_watch(s.reference)
-            s.player, s.registration = 0, None
-            s.players, s.measures = [], []
-            self._go(Step.COLOURS)
+        if s.image is None:
+            return
+        if button is OK:
+            reading = self.eyes.read(s.image, self.base, s.corners)
+            if reading.dice:
+                s.reference_dice = marks(reading)
+                s.note = "There are dice in the tray: take them out, then press OK."
+                return
+            self._take_reference(s.image)
+        elif button is NO and s.reference_dice:
+            self._take_reference(s.image)
+
+    def _take_reference(self, image: Image) -> None:
+        s = self.s
+        s.reference = image.copy()
+        s.watch = self.eyes.rest_watch(s.reference)
+        s.player, s.registration = 0, None
+        s.players, s.measures = [], []
+        self._go(Step.COLOURS)
 
     def _register(self, image: Image) -> None:
         s = self.s
@@ -348,7 +382,17 @@ class CalibrationFlow:
     def _on_result(self, button: Button, times: int) -> None:
         s = self.s
         if button is OK:
-            self.profile = self.build_profile()
+            profile = self.build_profile()
+            if self.save is not None:
+                try:
+                    self.save(profile, s.reference)
+                except EinhornError as error:
+                    s.note = _save_problem(str(error))
+                    return
+                except OSError as error:  # a save function that let one through
+                    s.note = _save_problem(_os_problem(error))
+                    return
+            self.profile = profile
             self._go(Step.SAVED)
         elif button is NO:
             s.checks, s.current = [], None
@@ -360,6 +404,7 @@ class CalibrationFlow:
     def _go(self, step: Step) -> None:
         self.s.step = step
         self.s.note = ""
+        self.s.reference_dice = ()
 
     def _back(self) -> None:
         """The outer two buttons together: one step back."""
@@ -428,3 +473,17 @@ class CalibrationFlow:
     def view(self) -> CalibrationView:
         """What the screen shows now (see :mod:`~einhorn_table.calibration.screens`)."""
         return build_view(self.s, self.settings)
+
+
+def _os_problem(error: OSError) -> str:
+    """A file error in words: what went wrong, and with which file."""
+    what = error.strerror or str(error)
+    return f"{what} ({error.filename})" if error.filename else what
+
+
+def _save_problem(message: str) -> str:
+    """The note on the result screen: "Could not save: ..." (once, where the message
+    says so itself)."""
+    if message.lower().startswith(("could not save", "cannot save")):
+        return message[:1].upper() + message[1:]
+    return f"Could not save: {message}"

@@ -63,6 +63,9 @@ class FlowSettings:
     reference_name: str = "calibration-empty-tray.jpg"
     #: Pixels a corner moves per tap (five per long press).
     corner_step: float = 2.0
+    #: Where no tray was found, the outline marked by hand starts this share of the
+    #: picture's width and height in from its edges.
+    hand_inset: float = 0.1
     #: Whether the table will read the dice with the profile, said when it is saved.
     saved: str = "The table reads the dice with it from now on."
 
@@ -71,6 +74,11 @@ class FlowSettings:
             raise CalibrationError("calibrating needs at least one player")
         if self.test_rolls < 1:
             raise CalibrationError("calibrating needs at least one test roll")
+        if not 0.0 <= self.hand_inset < 0.5:
+            raise CalibrationError(
+                f"hand_inset must be 0 or more and below 0.5 (a share of the picture), "
+                f"not {self.hand_inset}"
+            )
 
 
 @dataclass
@@ -100,6 +108,8 @@ class FlowState:
     image: Image | None = None
     frames: int = 0
     corners: Corners | None = None
+    #: Whether the corners were marked by hand from a rectangle (no tray was found).
+    by_hand: bool = False
     corner: int = 0
     sideways: bool = False
     light_start: float | None = None
@@ -108,6 +118,8 @@ class FlowState:
     light_samples: list[LightSample] = field(default_factory=list)
     light: LightReport | None = None
     reference: Image | None = None
+    #: The dice found in the tray when OK asked for the empty tray's picture (not taken).
+    reference_dice: tuple[BoxMark, ...] = ()
     watch: RestWatch | None = None
     player: int = 0
     registration: Registration | None = None
@@ -122,6 +134,8 @@ class FlowState:
     entry: list[int] = field(default_factory=list)
     marked: int = 0
     help: bool = False
+    #: A problem to show on the current screen (cleared on going to another step):
+    #: dice in the "empty" tray, the profile that could not be saved.
     note: str = ""
     #: Test dice read right live, before the best reader was chosen.
     live_right: int = 0

@@ -45,6 +45,15 @@ def move_corner(
     return (moved[0], moved[1], moved[2], moved[3])
 
 
+def inset_rectangle(size: tuple[int, int], inset: float) -> Corners:
+    """A rectangle ``inset`` (a share, e.g. 0.1) of the frame's width and height in from
+    its edges, clockwise from the top left: where a tray outline marked by hand starts."""
+    width, height = size
+    x0, y0 = width * inset, height * inset
+    x1, y1 = width * (1.0 - inset), height * (1.0 - inset)
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
 def bounding_box(
     corners: Corners, margin: float, size: tuple[int, int]
 ) -> tuple[int, int, int, int]:

@@ -52,6 +52,22 @@ class CalibrationRenderer:
              max_width: float | None = None) -> Any:
         return self.base.text(_clean(text), size, colour, pos, anchor, max_width)
 
+    def wrap(self, text: str, size: float, width: float) -> list[str]:
+        """``text`` in lines no wider than ``width``: at spaces, and a word too long
+        for a line of its own (a file's path in a message) after a "/" or anywhere."""
+        font = self.base.font(size)
+        lines: list[str] = []
+        for line in self.base.wrap(text, size, width):
+            while len(line) > 1 and font.size(line)[0] > width:
+                fits = max((k for k in range(1, len(line))
+                            if font.size(line[:k])[0] <= width), default=1)
+                slash = line.rfind("/", 0, fits)
+                cut = slash + 1 if slash > 0 else fits
+                lines.append(line[:cut])
+                line = line[cut:]
+            lines.append(line)
+        return lines
+
     # ------------------------------------------------------------------ the screen
 
     def draw(self, view: CalibrationView) -> None:
@@ -141,18 +157,18 @@ class CalibrationRenderer:
     def _words(self, view: CalibrationView, area: Any) -> None:
         pg = self.pg
         y = area.y + self.s(4)
-        for line in self.base.wrap(_clean(view.title), 38, area.width)[:3]:
+        for line in self.wrap(_clean(view.title), 38, area.width)[:3]:
             self.text(line, 38, TEXT, (area.x, y))
             y += self.s(36)
         y += self.s(6)
         for paragraph in view.lines:
-            for line in self.base.wrap(_clean(paragraph), 26, area.width):
+            for line in self.wrap(_clean(paragraph), 26, area.width):
                 self.text(line, 26, TEXT if paragraph is view.lines[0] else DIM, (area.x, y))
                 y += self.s(24)
             y += self.s(4)
         for warning in view.warnings:
             y += self.s(4)
-            lines = self.base.wrap(_clean(warning), 24, area.width - self.s(30))
+            lines = self.wrap(_clean(warning), 24, area.width - self.s(30))
             tall = len(lines) * self.s(22) + self.s(10)
             pg.draw.rect(self.surface, (70, 34, 34), pg.Rect(area.x, y, area.width, tall),
                          border_radius=self.s(6))
@@ -200,7 +216,7 @@ class CalibrationRenderer:
         self.text("Help", 40, ACCENT, (box.x + self.s(20), box.y + self.s(14)))
         y = box.y + self.s(62)
         for paragraph in lines:
-            for line in self.base.wrap(_clean(paragraph), 28, box.width - self.s(40)):
+            for line in self.wrap(_clean(paragraph), 28, box.width - self.s(40)):
                 self.text(line, 28, TEXT, (box.x + self.s(20), y))
                 y += self.s(28)
             y += self.s(6)

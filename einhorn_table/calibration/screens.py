@@ -33,7 +33,7 @@ def build_view(s: FlowState, settings: FlowSettings) -> CalibrationView:
         title="",
         image=s.image,
         corners=s.corners,
-        help=HELP_LINES[s.step] if s.help else (),
+        help=help_lines(s) if s.help else (),
     )
     view: CalibrationView = {
         Step.TRAY: _tray,
@@ -57,8 +57,9 @@ def _tray(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibrati
         return replace(
             v, title="Looking for the tray…",
             lines=("Point the camera so that the whole tray is in the picture.",
-                   "Take everything out of the tray."),
-            hints=_hints(),
+                   "Take everything out of the tray.",
+                   "No tray found yet. ✗: mark its corners by hand."),
+            hints=_hints(no="mark it by hand"),
         )
     return replace(
         v, title="Is this the tray?",
@@ -70,10 +71,14 @@ def _tray(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibrati
 def _corners(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
     how = "sideways" if s.sideways else "in and out"
     names = ("top left", "top right", "bottom right", "bottom left")
+    lines: tuple[str, ...] = (f"− and + move the marked corner {how} (hold: faster).",)
+    if s.by_hand:
+        lines = (f"Put the big yellow dot on the {names[s.corner]} corner of the "
+                 "tray's floor.", *lines)
     return replace(
         v, screen=f"corners-{s.corner + 1}",
         title=f"Corner {s.corner + 1} of 4: {names[s.corner]}",
-        lines=(f"− and + move the marked corner {how} (hold: faster).",),
+        lines=lines,
         selected_corner=s.corner,
         hints=_hints(minus="move " + ("back" if s.sideways else "in"),
                      plus="move " + ("on" if s.sideways else "out"),
@@ -106,11 +111,17 @@ def _light(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibrat
 
 
 def _reference(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
+    lines: tuple[str, ...] = ("Take everything out of the tray and keep your hands away, "
+                              "then press OK.",)
+    if not s.reference_dice:
+        return replace(v, title="A picture of the empty tray", lines=lines,
+                       hints=_hints(ok="take the picture"))
     return replace(
         v, title="A picture of the empty tray",
-        lines=("Take everything out of the tray and keep your hands away, "
-               "then press OK.",),
-        hints=_hints(ok="take the picture"),
+        lines=(*lines, "Nothing there but a mark on the tray? Press ✗ to take the "
+               "picture all the same."),
+        warnings=(s.note,), boxes=s.reference_dice,
+        hints=_hints(ok="take the picture", no="no dice: take it"),
     )
 
 
@@ -227,6 +238,13 @@ def _result(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibra
         lines.append("To read better:")
     else:
         lines.append("The camera reads this table well.")
+    if s.note:  # the save failed: say why first, and that OK tries again
+        return replace(
+            v, title="Not saved yet",
+            lines=("Fix the problem below, then press OK to save again.", *lines),
+            warnings=(s.note, *tips),
+            hints=_hints(ok="save again", no="test again"),
+        )
     return replace(
         v, title="Calibration checked", lines=tuple(lines), warnings=tips,
         hints=_hints(ok="save", no="test again"),
@@ -256,6 +274,15 @@ def _size(image: Image | None) -> tuple[int, int]:
     return (0, 0) if image is None else (int(image.shape[1]), int(image.shape[0]))
 
 
+def help_lines(s: FlowState) -> tuple[str, ...]:
+    """The help for the screen shown now."""
+    if s.step is Step.TRAY and s.corners is None:
+        return TRAY_NOT_FOUND_HELP
+    if s.step is Step.REFERENCE and s.reference_dice:
+        return REFERENCE_DICE_HELP
+    return HELP_LINES[s.step]
+
+
 _ALWAYS = (
     "− and ✗ together (the outer two buttons): one step back.",
     "+ and OK together (the middle two buttons): this help; any button closes it.",
@@ -281,3 +308,13 @@ HELP_LINES: dict[Step, tuple[str, ...]] = {
     Step.RESULT: ("OK: save the calibration. ✗: do the test rolls again.", *_ALWAYS),
     Step.SAVED: _ALWAYS,
 }
+TRAY_NOT_FOUND_HELP = (
+    "No tray found yet: point the camera at the whole tray, and empty it.",
+    "✗: mark its four corners by hand instead, starting from a rectangle.",
+    *_ALWAYS,
+)
+REFERENCE_DICE_HELP = (
+    "Dice are seen in the tray (outlined): take them out, then OK takes its picture.",
+    "✗: what is outlined is no die (a stain, a sticker): take the picture all the same.",
+    *_ALWAYS,
+)

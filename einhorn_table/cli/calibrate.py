@@ -150,8 +150,19 @@ def _from_labelled(folder: Path, out: Path, made_by: str) -> int:
         image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
         return None if image is None else np.asarray(image, dtype=np.uint8)
 
-    photos = load_set(folder)
-    profile = calibrate_from_labelled(photos, load, made_by=made_by, made_at=_now())
+    photos = load_set(folder, strict=True)
+    print(f"Reading {len(photos)} labelled photos, each several times: this takes a few "
+          "minutes.", flush=True)
+    shown = [-1]
+
+    def progress(done: int, total: int) -> None:
+        percent = 100 * done // max(1, total)
+        if percent // 10 != shown[0] // 10 or done == total:  # every 10 %
+            shown[0] = percent
+            print(f"  {percent} %", flush=True)
+
+    profile = calibrate_from_labelled(photos, load, made_by=made_by, made_at=_now(),
+                                      progress=progress)
     save_profile(profile, out)
     reader = profile.reader
     print(
@@ -240,8 +251,10 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
                     players=None if config is not None else len(names),
                     stations=config.stations if config is not None else None,
                     pin_map_path=config.pins if config is not None else None)
-            flow = CalibrationFlow(CameraEyes(), lock_for(source), settings,
-                                   made_by=made_by, made_at=_now())
+            flow = CalibrationFlow(
+                CameraEyes(), lock_for(source), settings, made_by=made_by, made_at=_now(),
+                # Saved on OK on the result screen: "Calibration saved" only once it is.
+                save=lambda profile, reference: save_calibration(profile, reference, out))
 
             def show(view: CalibrationView) -> None:
                 quit_asked = bool(pygame.event.get(pygame.QUIT))
@@ -265,8 +278,7 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
         if shots is not None:
             shots.finish()
         pygame.quit()
-    assert flow.profile is not None
-    save_calibration(flow.profile, flow.reference, out)
+    assert flow.profile is not None  # set only once saved
     check = flow.profile.check
     print(f"Saved {out}: {check.right} of {check.dice} test dice read right. {settings.saved}")
     if machine.is_pi and config is not None:
