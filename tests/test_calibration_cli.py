@@ -202,7 +202,10 @@ def test_from_labelled_makes_a_profile_for_that_setup(
     assert profile.reader.max_die_px is None  # left to the frame as read, on purpose
     assert profile.check.rolls == 10 and profile.check.dice == 30
     assert profile.check.right >= 28
-    assert "Saved" in capsys.readouterr().out
+    out_text = capsys.readouterr().out
+    assert "Saved" in out_text and "  100 %" in out_text  # its progress, to the end
+    assert (f"With it, {profile.check.right} of 30 labelled dice are read right "
+            f"({100 * profile.check.right / 30:.0f} %).") in out_text
 
 
 def test_from_labelled_without_labels_says_what_to_pass(

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 #: How long the last screen ("Calibration saved") stays before the command ends.
 SAVED_SECONDS = 3.0
+#: Below this share of labelled dice read right, calibrating from labels warns.
+LOW_ACCURACY = 0.8
 
 
 def register(subparsers: Any) -> None:
@@ -137,7 +139,7 @@ def _from_labelled(folder: Path, out: Path, made_by: str) -> int:
     import numpy as np
 
     from einhorn_table.calibration.from_labelled import calibrate_from_labelled
-    from einhorn_table.calibration.profile import ProfileError, save_profile
+    from einhorn_table.calibration.profile import ProfileError
     from einhorn_table.vision.labelled import LabelledPhoto, load_set
 
     if not (folder / "labels.jsonl").is_file():
@@ -163,12 +165,18 @@ def _from_labelled(folder: Path, out: Path, made_by: str) -> int:
 
     profile = calibrate_from_labelled(photos, load, made_by=made_by, made_at=_now(),
                                       progress=progress)
-    save_profile(profile, out)
+    save_calibration(profile, None, out)
     reader = profile.reader
+    check = profile.check
     print(
         f"Saved {out} from {len(photos)} photos: {_die_sizes(reader)}, "
-        f"{reader.pip_polarity} pips, min_confidence {reader.min_confidence:g}."
+        f"{reader.pip_polarity} pips, min_confidence {reader.min_confidence:g}.\n"
+        f"With it, {check.right} of {check.dice} labelled dice are read right"
+        + (f" ({100 * check.accuracy:.0f} %)." if check.accuracy is not None else ".")
     )
+    if check.accuracy is not None and check.accuracy < LOW_ACCURACY:
+        print("That is low for photos of one table: check that the labels are right, and "
+              "that the photos come from one camera over one tray with the same dice.")
     return 0
 
 
