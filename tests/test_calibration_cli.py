@@ -79,8 +79,11 @@ def test_saving_says_whether_the_table_will_read_with_the_calibration(
     default = tmp_path / "state" / "calibration.toml"
     table = tmp_path / "table.toml"
     missing = tmp_path / "no-table.toml"
-    # No table file: play reads the state directory's calibration, and only that one.
-    assert who_reads_with(default, missing) == "The table reads the dice with it from now on."
+    # No table file: play reads the state directory's calibration where its table's file
+    # names none; demo and read only with --profile.
+    assert who_reads_with(default, missing) == (
+        "play reads the dice with it when its table's file names no other calibration; "
+        f"the demo and read take it with --profile {default}.")
     elsewhere = tmp_path / "mine.toml"
     assert who_reads_with(elsewhere, missing) == (
         f'To play with it, write calibration = "{elsewhere}" in the table\'s file (table.toml).')
@@ -120,7 +123,7 @@ def test_without_out_beside_a_table_file_naming_none_it_saves_beside_that_file(
     (["--from-labelled", "photos"], "--from-labelled needs --out FILE"),
     (["--out", "{tmp}"], "is a folder: name the file to save"),
     (["--out", "{tmp}/a-file/calibration.toml"], "a-file is a file, not a folder"),
-    (["--names", "Ana,Ben,ana"], "Ana, ana is named twice"),
+    (["--names", "Ana,Ben,Ana"], "Ana is named twice"),
     (["--names", "A,B,C,D,E,F,G"], "1 to 6 players register their dice, not 7"),
     (["--size", "100x-5"], "the screen needs at least 320x240"),
 ])
@@ -129,6 +132,7 @@ def test_calibrate_refuses_before_anybody_rolls(
     words: list[str], message: str
 ) -> None:
     monkeypatch.chdir(tmp_path)  # no table.toml here
+    monkeypatch.setenv("EINHORN_STATE_DIR", str(tmp_path / "state"))  # were one let through
     (tmp_path / "a-file").write_text("not a folder")
     args = [w.replace("{tmp}", str(tmp_path)) for w in words]
     assert main(["calibrate", "--source", "synth:seed=5", "--autopilot", *args]) == 1
@@ -235,3 +239,25 @@ def test_benchmark_measures_on_the_half_it_did_not_calibrate_on(tmp_path: Path) 
         numbers = figures[side]
         assert isinstance(numbers, dict)
         assert 0 <= numbers["right"] <= 100 and 0 <= numbers["silent"] <= 100
+
+
+def test_a_refused_save_leaves_the_calibration_there_was_and_its_picture(
+    tmp_path: Path,
+) -> None:
+    from dataclasses import replace
+
+    from einhorn_table.calibration.profile import ProfileError
+    from einhorn_table.cli.calibrate import reference_name, save_calibration
+
+    shipped = Path(__file__).resolve().parent.parent / "calibration" / "synth.toml"
+    good = load_profile(shipped)
+    out = tmp_path / "calibration.toml"
+    save_calibration(good, np.full((48, 64, 3), 10, np.uint8), out)
+    picture = tmp_path / reference_name(out)
+    kept = (out.read_bytes(), picture.read_bytes())
+    crossed = replace(good, tray=replace(good.tray, corners=((10.0, 10.0), (60.0, 40.0),
+                                                              (60.0, 10.0), (10.0, 40.0))))
+    with pytest.raises(ProfileError, match="corners"):
+        save_calibration(crossed, np.full((48, 64, 3), 250, np.uint8), out)
+    assert (out.read_bytes(), picture.read_bytes()) == kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == [picture.name, out.name]

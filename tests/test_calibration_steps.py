@@ -437,3 +437,22 @@ def test_without_a_save_function_ok_on_the_result_ends_as_before() -> None:
     finish_test_rolls(flow, eyes, t)
     tap(flow, OK)
     assert flow.done and flow.profile is not None and flow.reference is not None
+
+
+def test_corners_moved_across_each_other_are_refused_at_the_corners_step() -> None:
+    """Else the flow went on through the colours and the test rolls, and the save on
+    the result screen failed every time."""
+    eyes = ScriptedEyes()
+    flow = new_flow(eyes, ("Anna",))
+    flow.on_frame(np.full((80, 100, 3), 200, np.uint8), 0.0)
+    tap(flow, NO)  # adjust the corners
+    for _ in range(40):
+        tap(flow, MINUS)  # corner 1 pulled in far past the others
+    for _ in range(4):
+        tap(flow, OK)
+    assert flow.step is Step.CORNERS and flow.s.corner == 3
+    view = flow.view()
+    assert view.warnings and "do not outline the tray's floor" in view.warnings[0]
+    for _ in range(40):
+        tap(flow, PLUS)  # corner 4 moved: the note goes until OK is pressed again
+    assert not flow.view().warnings

@@ -80,6 +80,9 @@ def test_profile_needs_toml_with_a_version_and_good_camera_settings(tmp_path: Pa
         assert result.status is Status.FAIL and message in result.detail
     result, _ = checks.check_profile(tmp_path / "missing.toml")
     assert "does not exist" in result.detail
+    # Saved by Notepad (a byte-order mark first): play reads it, so the doctor must too.
+    profile.write_bytes(b"\xef\xbb\xbf" + b"version = 1\n[camera]\nexposure_time_us = 8000\n")
+    assert checks.check_profile(profile)[0].status is Status.OK
 
 
 def test_state_dir_is_made_and_written_or_reported(tmp_path: Path) -> None:

@@ -100,3 +100,19 @@ def test_docs_list_the_same_keys() -> None:
     doc = (Path(__file__).resolve().parents[1] / "docs" / "buttons.md").read_text()
     for player, row in enumerate(KEY_ROWS):
         assert f"| {player + 1} | {' '.join(row.upper())}" in doc
+
+
+def test_esc_tapped_between_two_frames_quits_calibration(window: None) -> None:
+    """The keyboard's buttons take every key event off the queue: they note an Esc, so
+    that calibrate can stop (it looked only at keys held down at the moment it drew)."""
+    from einhorn_table.cli.calibrate import escaped
+
+    keys = KeyboardControls(FakeClock())
+    assert not escaped(keys)
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, scancode=41))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_ESCAPE, scancode=41))
+    assert keys.poll() == []
+    assert escaped(keys)
+    # With the GPIO buttons nothing else reads the keys: calibrate reads them itself.
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, scancode=41))
+    assert escaped(object())

@@ -108,7 +108,8 @@ def test_a_match_exported_before_it_ended_is_completed_not_counted_twice(
     assert history(twice, "import", str(begun), str(files[0])) == 0
     words = capsys.readouterr().out
     assert f"{begun}: imported as match 1 (abandoned" in words
-    assert f"{files[0]}: completed match 1, which held its first 12 lines, (finished" in words
+    assert (f"{files[0]}: completed match 1, whose first 12 lines were kept already "
+            "(finished") in words
     shown = []
     for state in (once, twice):
         assert history(state, "stats") == 0

@@ -246,3 +246,14 @@ def test_a_name_from_a_command_line_byte_that_is_not_utf8_is_refused() -> None:
     store it."""
     with pytest.raises(RuleViolation, match="cannot be shown"):
         MatchState(Setup(players=("Ana", "B\udcff")))
+
+
+def test_a_call_refused_during_the_top_ups_leaves_them_open() -> None:
+    """The refusal comes before the call would close the top-ups: nothing changes, and
+    Ben may still top up."""
+    match = replay(ANA_TOPPED)
+    ledger = match.ledger()
+    with pytest.raises(RuleViolation, match="not a call"):
+        match.apply(Call(player="Ana", call="wunsch"))  # type: ignore[arg-type]
+    assert match.ledger() == ledger
+    match.apply(Topup(player="Ben", stones=0))

@@ -189,6 +189,31 @@ def test_the_demo_without_a_display_stops_at_once_and_keeps_no_match(tmp_path: P
     assert not state.exists()
 
 
+
+def test_the_demo_closes_its_window_when_it_cannot_begin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The window opens first now; a state directory that cannot be made must not leave
+    it open."""
+    import random
+    from datetime import UTC, datetime
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    pygame = pytest.importorskip("pygame")
+    from einhorn_table.cli.table_app import DemoOptions, run_demo
+    from einhorn_table.rules import get_variant
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    options = DemoOptions(
+        names=["Ana", "Ben"], games=1, variant=get_variant("einhorn"), bots=frozenset({0, 1}),
+        strategy="odds", chance=random.Random(0), seed=0, size=(400, 240), fullscreen=False,
+        screenshots=None, state=blocker / "state", wall=lambda: datetime.now(UTC), fast=True,
+        resume=False, mount=False, calibration=None, calibration_path=None)
+    with pytest.raises(EinhornError, match="state directory"):
+        run_demo(options)
+    assert not pygame.display.get_init()
+
 @pytest.mark.parametrize(("asked", "opens"), [(None, False), ("offscreen", True)])
 def test_sdl_s_invisible_window_counts_as_no_screen_unless_asked_for(
     monkeypatch: pytest.MonkeyPatch, asked: str | None, opens: bool

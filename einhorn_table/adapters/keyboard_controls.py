@@ -65,6 +65,8 @@ class KeyboardControls:
                 scancode = getattr(pygame, f"KSCAN_{char.upper()}")
                 self._by_scancode[scancode] = target
         self._pending: list[Gesture] = []
+        #: Esc was pressed (what reads the event queue itself learns it here).
+        self.quit_requested = False
 
     def _lookup(self, event: Any) -> tuple[int, Button] | None:
         scancode = getattr(event, "scancode", 0)
@@ -76,6 +78,9 @@ class KeyboardControls:
         """Take one pygame event; True if it was one of the players' keys."""
         pygame = self._pygame
         if event.type not in (pygame.KEYDOWN, pygame.KEYUP):
+            return False
+        if event.type == pygame.KEYDOWN and getattr(event, "key", None) == pygame.K_ESCAPE:
+            self.quit_requested = True
             return False
         target = self._lookup(event)
         if target is None:

@@ -50,7 +50,9 @@ from einhorn_table.calibration.profile import (
     CalibrationProfile,
     CheckSection,
     PlayerDice,
+    ProfileError,
     TraySection,
+    check_tray,
 )
 from einhorn_table.calibration.screens import build_view, marks
 from einhorn_table.calibration.seeing import RGB, Eyes, Image
@@ -184,14 +186,27 @@ class CalibrationFlow:
         if button in (MINUS, PLUS):
             steps = self.settings.corner_step * times * (1 if button is PLUS else -1)
             s.corners = move_corner(s.corners, s.corner, steps, s.sideways, size)
+            s.note = ""
         elif button is NO:
             s.sideways = not s.sideways
         elif button is OK:
             s.sideways = False
             if s.corner < 3:
                 s.corner += 1
+            elif self._outline_problem(size):
+                s.note = ("These corners do not outline the tray's floor (two sides cross, "
+                          "or three corners lie on a line): move them, then press OK.")
             else:
                 self._go(Step.LIGHT)
+
+    def _outline_problem(self, size: tuple[int, int]) -> bool:
+        """Whether the marked corners could not be saved (the profile refuses them)."""
+        assert self.s.corners is not None
+        try:
+            check_tray(TraySection(corners=tuple(self.s.corners), frame_size=size))
+        except ProfileError:
+            return True
+        return False
 
     def _light_frame(self, image: Image, t: float) -> None:
         s = self.s

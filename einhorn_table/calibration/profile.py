@@ -559,8 +559,12 @@ def save_profile(profile: CalibrationProfile, path: Path) -> Path:
         raise ProfileError(f"the calibration profile was not saved to {path}: {error}") from None
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(path)
+    except OSError:
+        temporary.unlink(missing_ok=True)  # nothing half-written stays behind
+        raise
     return path
 
 

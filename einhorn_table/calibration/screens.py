@@ -78,7 +78,7 @@ def _corners(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibr
     return replace(
         v, screen=f"corners-{s.corner + 1}",
         title=f"Corner {s.corner + 1} of 4: {names[s.corner]}",
-        lines=lines,
+        lines=lines, warnings=(s.note,) if s.note else (),
         selected_corner=s.corner,
         hints=_hints(minus="move " + ("back" if s.sideways else "in"),
                      plus="move " + ("on" if s.sideways else "out"),

@@ -6,7 +6,8 @@ dice sizes, then a few test rolls. The profile is saved where --out says,
 else as the calibration the table's file (table.toml) names, else as
 calibration.toml beside the table's file; without a table's file, in the state
 directory ($STATE_DIRECTORY, $EINHORN_STATE_DIR, else
-~/.local/state/einhorn-table), where the demo reads it. The camera, the button
+~/.local/state/einhorn-table), where play looks when its table's file names no
+calibration (demo and read take a profile with --profile). The camera, the button
 stations and the players are the table's file's unless the options say others.
 
 Without a screen, from labelled photos of one setup (labels.jsonl beside
@@ -102,7 +103,7 @@ def default_out(config: Path | None) -> Path:
     """Where a guided calibration is saved without ``--out``: the calibration the
     table's file names (``play`` reads that one), else ``calibration.toml`` beside
     the table's file (the service cannot read the installer's home), else the state
-    directory (where the demo and ``read`` look)."""
+    directory (where ``play`` looks when its table's file names none)."""
     from einhorn_table.calibration.paths import PROFILE_NAME, default_profile_path
 
     named = named_calibration(config)
@@ -129,9 +130,9 @@ def writable_out(out: Path) -> None:
     if not os.access(folder, os.W_OK | os.X_OK) or (
             out.exists() and not os.access(out, os.W_OK)):
         raise CalibrationError(
-            f"cannot save the calibration as {out}: {folder} is not writable for this user. "
-            "Save it in the table's folder (where table.toml is), or run the command as "
-            "the user that owns that folder")
+            f"cannot save the calibration as {out}: this user may not write in {folder}. "
+            "Run the command as the user that owns that folder, or name a place you may "
+            "write with --out FILE (and that file in table.toml's calibration line)")
 
 
 def _from_labelled(folder: Path, out: Path, made_by: str) -> int:
@@ -139,14 +140,8 @@ def _from_labelled(folder: Path, out: Path, made_by: str) -> int:
     import numpy as np
 
     from einhorn_table.calibration.from_labelled import calibrate_from_labelled
-    from einhorn_table.calibration.profile import ProfileError
     from einhorn_table.vision.labelled import LabelledPhoto, load_set
 
-    if not (folder / "labels.jsonl").is_file():
-        raise ProfileError(
-            f"{folder} holds no labels.jsonl: pass a folder of labelled photos "
-            "(labels.jsonl beside images/)"
-        )
 
     def load(photo: LabelledPhoto) -> Any:
         image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
@@ -265,10 +260,8 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
                 save=lambda profile, reference: save_calibration(profile, reference, out))
 
             def show(view: CalibrationView) -> None:
-                quit_asked = bool(pygame.event.get(pygame.QUIT))
-                # Esc quits, as in play (its key events stay for the keyboard's buttons).
-                if quit_asked or pygame.key.get_pressed()[pygame.K_ESCAPE]:
-                    raise KeyboardInterrupt
+                if pygame.event.get(pygame.QUIT) or escaped(controls):
+                    raise KeyboardInterrupt  # Esc quits, as in play
                 renderer.draw(view)
                 pygame.display.flip()
                 if shots is not None:
@@ -297,27 +290,45 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
 
 def save_calibration(profile: CalibrationProfile, reference: Image | None, out: Path) -> None:
     """Write the profile and, beside it, its picture of the empty tray; a failure is a
-    ProfileError that says what to do (nothing half-written is left)."""
+    ProfileError that says what to do, and leaves the calibration there was (its
+    picture too) as it was."""
     import cv2
 
     from einhorn_table.calibration.profile import ProfileError, save_profile
 
     picture = out.parent / reference_name(out)
+    fresh = out.parent / f".{picture.stem}.new{picture.suffix}"  # until the profile is in
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        if reference is not None and not cv2.imwrite(str(picture), reference,
+        if reference is not None and not cv2.imwrite(str(fresh), reference,
                                                      [cv2.IMWRITE_JPEG_QUALITY, 95]):
-            raise OSError(f"could not write {picture}")
-        save_profile(profile, out)
+            raise OSError(f"could not write {fresh}")
+        save_profile(profile, out)  # refuses a profile that would not load again
+        if reference is not None:
+            fresh.replace(picture)
     except OSError as error:
         raise ProfileError(
             f"could not save the calibration as {out} ({error.strerror or error}): check "
             "that the card is not full and that this user may write there") from None
+    finally:
+        fresh.unlink(missing_ok=True)
 
 
 def reference_name(out: Path) -> str:
     """The empty tray's picture, saved beside the profile ``out``."""
     return out.stem + "-empty-tray.jpg"
+
+
+def escaped(controls: object) -> bool:
+    """Whether Esc was pressed on a keyboard: the keyboard's buttons read the key events
+    and note an Esc; with the GPIO buttons nothing else reads them here."""
+    import pygame
+
+    from einhorn_table.adapters.keyboard_controls import KeyboardControls
+
+    if isinstance(controls, KeyboardControls):
+        return controls.quit_requested
+    return any(event.key == pygame.K_ESCAPE for event in pygame.event.get(pygame.KEYDOWN))
 
 
 def named_calibration(config: Path | None) -> Path | None:
@@ -337,8 +348,8 @@ def named_calibration(config: Path | None) -> Path | None:
 def who_reads_with(out: Path, config: Path | None) -> str:
     """Whether ``play`` will read the dice with the profile saved at ``out``, in words.
 
-    ``play`` reads the profile its table file names; without a table file the demo
-    and ``read`` take the state directory's.
+    ``play`` reads the profile its table file names, else the state directory's; the
+    demo and ``read`` take one only with ``--profile``.
     """
     from einhorn_table.calibration.paths import default_profile_path
 
@@ -353,7 +364,8 @@ def who_reads_with(out: Path, config: Path | None) -> str:
         return (f"{config} names no calibration yet: add the line {line} to it, and the "
                 "table reads the dice with it.")
     if out.resolve() == default_profile_path().resolve():
-        return "The table reads the dice with it from now on."
+        return ("play reads the dice with it when its table's file names no other "
+                f"calibration; the demo and read take it with --profile {out}.")
     return (f'To play with it, write calibration = "{out.resolve()}" in the table\'s file '
             "(table.toml).")
 
@@ -397,8 +409,7 @@ def _names(names: str | None, players: int | None, config: TableConfig | None = 
         listed = tuple(f"Player {k + 1}" for k in range(count))
     if not 1 <= len(listed) <= 6:
         raise CalibrationError(f"1 to 6 players register their dice, not {len(listed)}")
-    folded = [name.casefold() for name in listed]
-    twice = sorted({name for name in listed if folded.count(name.casefold()) > 1})
+    twice = sorted({name for name in listed if listed.count(name) > 1})
     if twice:
         raise CalibrationError(f"{', '.join(twice)} is named twice: give each player a "
                                "different name")

@@ -158,8 +158,8 @@ def run_import(args: argparse.Namespace) -> int:
                 status = 1
                 continue
             row = store.get(imported.match_id)
-            how = (f"completed match {imported.match_id}, which held its first "
-                   f"{imported.held_lines} lines," if imported.held_lines
+            how = (f"completed match {imported.match_id}, whose first "
+                   f"{imported.held_lines} lines were kept already" if imported.held_lines
                    else f"imported as match {imported.match_id}")
             print(f"{path}: {how} ({row.state}, {', '.join(row.players)})")
     return status

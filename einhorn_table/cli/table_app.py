@@ -191,63 +191,67 @@ def run_demo(options: DemoOptions) -> DemoResult:
                           caption=demo_caption(options.names, options.bots), must_open=True)
     clock: FakeClock | SystemClock = FakeClock(0.0) if options.fast else SystemClock()
     screen.open(clock.monotonic())  # no display: the demo stops here, before a match is kept
-    store = MatchStore(options.state, now=options.wall)
-    setup = Setup.for_variant(options.variant, options.names, games=options.games)
-    started = start_match(TableLog(store), setup, store.unfinished(),
-                          Choice.CONTINUE if options.resume else Choice.NEW)
-    match, recorder = started.match, started.recorder
-    names = list(match.names)
-    players = len(names)
-    camera = SynthSource(clock, seed=options.seed, players=players, size=options.camera_size,
-                         mount=options.mount)
-    camera.open()
-    reader = tray_reader_for(options.calibration, options.calibration_path)
-    tray = VisionTray(camera, make_watcher(), reader, clock, follower=reader)
-    colours = camera.table.player_colors
-    seats = [Seat(name, colours[i], DICE_PALETTE_NAMES[i]) for i, name in enumerate(names)]
-    controller = TableController(match, recorder, seats, recorder,
-                                 archive=lambda: history_summary(store))
-    strategies = [make_strategy(options.strategy) for _ in names]
-    for seat in options.bots:
-        strategies[seat].prepare(match.state.variant, players)
-    controls: Controls
-    try:
-        keyboard = KeyboardControls(clock, players=players, read_event_queue=False)
-        screen.listeners.append(keyboard.handle)
-        controls = keyboard
-    except Exception:  # no keyboard without a display: bots only
-        controls = NoControls()
+    try:  # the window closes on every way out, a failed set-up included
+        store = MatchStore(options.state, now=options.wall)
+        setup = Setup.for_variant(options.variant, options.names, games=options.games)
+        started = start_match(TableLog(store), setup, store.unfinished(),
+                              Choice.CONTINUE if options.resume else Choice.NEW)
+        match, recorder = started.match, started.recorder
+        names = list(match.names)
+        players = len(names)
+        camera = SynthSource(clock, seed=options.seed, players=players, size=options.camera_size,
+                             mount=options.mount)
+        camera.open()
+        reader = tray_reader_for(options.calibration, options.calibration_path)
+        tray = VisionTray(camera, make_watcher(), reader, clock, follower=reader)
+        colours = camera.table.player_colors
+        seats = [Seat(name, colours[i], DICE_PALETTE_NAMES[i]) for i, name in enumerate(names)]
+        controller = TableController(match, recorder, seats, recorder,
+                                     archive=lambda: history_summary(store))
+        strategies = [make_strategy(options.strategy) for _ in names]
+        for seat in options.bots:
+            strategies[seat].prepare(match.state.variant, players)
+        controls: Controls
+        try:
+            keyboard = KeyboardControls(clock, players=players, read_event_queue=False)
+            screen.listeners.append(keyboard.handle)
+            controls = keyboard
+        except Exception:  # no keyboard without a display: bots only
+            controls = NoControls()
 
-    def space(event: Any) -> None:
-        pg = screen.pg
-        if event.type == pg.KEYDOWN and event.key == pg.K_SPACE:
-            roller = controller.roller()
-            if roller is not None and not camera.frames_queued and roller not in options.bots:
-                camera.roll(player=roller, settle_frames=2)
+        def space(event: Any) -> None:
+            pg = screen.pg
+            if event.type == pg.KEYDOWN and event.key == pg.K_SPACE:
+                roller = controller.roller()
+                if roller is not None and not camera.frames_queued and roller not in options.bots:
+                    camera.roll(player=roller, settle_frames=2)
 
-    screen.listeners.append(space)
-    bots = BotDriver(options.bots, strategies, options.chance, pace=0.0 if options.fast else 0.8,
-                     linger=0.0 if options.fast else 8.5)
-    loop = TableLoop(controller, tray, controls, clock, screen, bots,
-                     direct_performer(controller, throw_into(camera), clock),
-                     tray_idle=lambda: not camera.frames_queued)
-    ended: list[float] = []
+        screen.listeners.append(space)
+        bots = BotDriver(options.bots, strategies, options.chance,
+                         pace=0.0 if options.fast else 0.8,
+                         linger=0.0 if options.fast else 8.5)
+        loop = TableLoop(controller, tray, controls, clock, screen, bots,
+                         direct_performer(controller, throw_into(camera), clock),
+                         tray_idle=lambda: not camera.frames_queued)
+        ended: list[float] = []
 
-    def done() -> bool:
-        if not match.over:
-            return False
-        if not ended:
-            ended.append(clock.monotonic())
-        return clock.monotonic() - ended[0] > FINAL_SECONDS and options.bots == frozenset(
-            range(players))
+        def done() -> bool:
+            if not match.over:
+                return False
+            if not ended:
+                ended.append(clock.monotonic())
+            return clock.monotonic() - ended[0] > FINAL_SECONDS and options.bots == frozenset(
+                range(players))
 
-    try:
-        loop.run(done)
+        try:
+            loop.run(done)
+        finally:
+            recorder.close()
+            store.close()
+            tray.close()
+        ledger = match.ledger()
+        go_on = f"Go on with it: einhorn-table demo --continue --state-dir {options.state}"
+        return DemoResult(ledger, standings_text(ledger, go_on), loop, started.match_id)
     finally:
-        recorder.close()
-        store.close()
-        tray.close()
         screen.close()
-    ledger = match.ledger()
-    go_on = f"Go on with it: einhorn-table demo --continue --state-dir {options.state}"
-    return DemoResult(ledger, standings_text(ledger, go_on), loop, started.match_id)
+

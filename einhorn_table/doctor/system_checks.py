@@ -13,6 +13,7 @@ from einhorn_table.doctor.machine import Machine
 from einhorn_table.doctor.report import CheckResult, Status
 from einhorn_table.history.paths import state_dir
 from einhorn_table.parsing import loads_toml
+from einhorn_table.text_files import TextFileError, read_text_file
 
 #: The groups the service's user needs (see systemd/einhorn-table.service).
 GROUPS = ("video", "render", "input", "gpio")
@@ -42,11 +43,11 @@ def check_profile(path: Path | None) -> tuple[CheckResult, CameraSettings | None
             None,
         )
     try:
-        data = loads_toml(path.read_text(encoding="utf-8"))
+        data = loads_toml(read_text_file(path, "a calibration profile"))  # as play reads it
     except FileNotFoundError:
         return _profile_fail(path, "does not exist", "Give the right path with --profile."), None
-    except (OSError, UnicodeDecodeError) as error:
-        return _profile_fail(path, f"cannot be read ({error})", "Check its permissions."), None
+    except TextFileError as error:
+        return CheckResult("profile", Status.FAIL, str(error)), None
     except tomllib.TOMLDecodeError as error:
         return _profile_fail(path, f"is not valid TOML ({error})", "Fix that line."), None
     version = data.get("version")

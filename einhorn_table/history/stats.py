@@ -157,7 +157,8 @@ def format_statistics(stats: Statistics) -> str:
     if stats.abandoned:
         also.append(f"{stats.abandoned} set aside before the end (their calls and dice count)")
     if stats.playing:
-        also.append(f"{stats.playing} still being played (counted once it ends)")
+        also.append(f"{stats.playing} still being played (counted once "
+                    f"{'it ends' if stats.playing == 1 else 'they end'})")
     if also:
         out.append(f"  Also kept: {'; '.join(also)}")
     out.append("")

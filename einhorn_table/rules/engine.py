@@ -365,13 +365,13 @@ class MatchState:
 
     def _call_input(self, item: Call) -> Outcome:
         self._expect(item, Phase.TURN, Phase.TOPUP)
+        if item.call is not None and not isinstance(item.call, Category):
+            raise RuleViolation(f"{item.call!r} is not a call; call a Category, or None for "
+                                "silent", rule="4.1")
         if self.phase is Phase.TOPUP:
             self._close_topups(item)
         player = self._player(item.player)
         self._expect_turn_of(player, item)
-        if item.call is not None and not isinstance(item.call, Category):
-            raise RuleViolation(f"{item.call!r} is not a call; call a Category, or None for "
-                                "silent", rule="4.1")
         self._call = item.call
         return None
 
