@@ -194,8 +194,11 @@ class CalibrationFlow:
             if s.corner < 3:
                 s.corner += 1
             elif self._outline_problem(size):
+                # Back to corner 1: the corner at fault may be any of the four.
+                s.corner = 0
                 s.note = ("These corners do not outline the tray's floor (two sides cross, "
-                          "or three corners lie on a line): move them, then press OK.")
+                          "or three corners lie on a line): go round them again from "
+                          "corner 1.")
             else:
                 self._go(Step.LIGHT)
 
