@@ -65,7 +65,8 @@ class MatchRow:
     games: int
     practice: bool
     source: str  # "table" or "import"
-    #: The games agreed at the setup (None: a setup line that no longer reads).
+    #: The games agreed at the setup, for a match not finished (None: a finished match,
+    #: whose games played say it all, or a setup line that no longer reads).
     agreed_games: int | None = None
 
 
@@ -76,7 +77,9 @@ _ROW_COLUMNS = ("id, started, updated, finished, players, variant, state, winner
 def _row(values: Sequence[Any]) -> MatchRow:
     return MatchRow(str(values[0]), values[1], values[2], values[3],
                     tuple(json.loads(values[4])), values[5], values[6], values[7],
-                    int(values[8]), bool(values[9]), values[10], _agreed_games(values[11]))
+                    int(values[8]), bool(values[9]), values[10],
+                    # (Parsed only where shown: `history list --all` reads every row.)
+                    None if values[6] == "finished" else _agreed_games(values[11]))
 
 
 def _agreed_games(setup_line: str) -> int | None:
