@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from einhorn_table.history import MatchStore
-from einhorn_table.rules import Match, Setup
+from einhorn_table.rules import Match, Setup, format_input, parse_line
 from einhorn_table.simulation.simulate import play_recorded
 from einhorn_table.simulation.strategies import make_strategy
 
@@ -33,3 +34,11 @@ def bot_match(seed: int, players: tuple[str, ...] = PLAYERS) -> Match:
     names = ("odds", "random", "bidder", "silent", "odds", "random")
     strategies = [make_strategy(names[i]) for i in range(len(players))]
     return play_recorded(Setup(players=players), strategies, random.Random(seed))
+
+
+def undated(lines: list[str]) -> list[str]:
+    """Stored lines without the date the history writes on the setup line."""
+    setup = parse_line(lines[0])
+    assert isinstance(setup, Setup) and "started" in setup.extra
+    extra = {k: v for k, v in setup.extra.items() if k != "started"}
+    return [format_input(replace(setup, extra=extra)), *lines[1:]]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
-from history_helpers import bot_match, open_store
+from history_helpers import bot_match, open_store, undated
 
 from einhorn_table.cli import main
 from einhorn_table.history import (
@@ -132,7 +132,7 @@ def test_a_disk_full_error_from_sqlite_is_explained(tmp_path: Path) -> None:
             appended += 1
     store.close()
     store = open_store(tmp_path)
-    assert store.lines(recorder.match_id) == [format_input(x) for x in
+    assert undated(store.lines(recorder.match_id)) == [format_input(x) for x in
                                               played.lines()[: appended + 1]]
 
 

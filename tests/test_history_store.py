@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import golden_matches, needs_golden
-from history_helpers import bot_match, open_store
+from history_helpers import bot_match, open_store, undated
 
 from einhorn_table.history import HistoryError, TableLog, UnknownMatch, schema
 from einhorn_table.history.paths import DATABASE, state_dir
@@ -58,7 +58,7 @@ def test_recorded_match_exports_as_notation_that_replays_to_the_same_ledger(
     assert row.state == "finished"
     assert row.winner == played.ledger().winner
     assert replay(store.lines(recorder.match_id)).ledger() == played.ledger()
-    assert store.notation(recorder.match_id) == played.notation()
+    assert undated(store.lines(recorder.match_id)) == played.notation().splitlines()
 
 
 @needs_golden
@@ -70,7 +70,7 @@ def test_golden_matches_are_stored_line_for_line(tmp_path: Path, path: Path) -> 
     recorder = store.begin(parse_line(lines[0]))  # type: ignore[arg-type]
     for line in lines[1:]:
         recorder.append(parse_line(line))
-    stored = store.lines(recorder.match_id)
+    stored = undated(store.lines(recorder.match_id))
     assert [parse_line(s) for s in stored] == [parse_line(s) for s in lines]
     assert replay(stored).ledger() == replay(lines).ledger()
     expected = path.with_name(path.stem + ".expected.jsonl").read_text().splitlines()
@@ -94,7 +94,7 @@ def test_a_refused_input_is_not_stored(tmp_path: Path) -> None:
     recorder = store.begin(Setup(players=("Ana", "Ben")))
     with pytest.raises(RuleViolation):
         recorder.append(Roll(player="Ana", dice=(1, 2, 3)))  # start rolls first
-    assert store.lines(recorder.match_id) == [format_input(Setup(players=("Ana", "Ben")))]
+    assert undated(store.lines(recorder.match_id)) == [format_input(Setup(players=("Ana", "Ben")))]
     recorder.append(StartRoll(player="Ana", dice=(6, 6, 5)))
     assert len(store.lines(recorder.match_id)) == 2
 
@@ -225,3 +225,34 @@ def test_photos_are_small_jpegs_and_the_oldest_go_first(tmp_path: Path) -> None:
     assert paths[-1].exists() and not paths[0].exists()
     assert json.loads(store.lines(recorder.match_id)[-1])["photo"] == str(
         paths[-1].relative_to(tmp_path))
+
+
+def test_an_imported_match_keeps_the_date_it_was_played_on(tmp_path: Path) -> None:
+    played = bot_match(4)
+    there = open_store(tmp_path / "there")  # its clock starts at 2026-11-22 18:00 UTC
+    recorder = there.begin(played.setup)
+    for item in played.inputs:
+        recorder.append(item)
+    setup_line = json.loads(there.lines(recorder.match_id)[0])
+    assert setup_line["started"] == there.get(recorder.match_id).started
+    exported = there.lines(recorder.match_id)
+
+    here = open_store(tmp_path / "here")
+    here.now.now = here.now.now.replace(year=2027)  # a year later, on another table
+    newer = here.begin(Setup(players=("Ana", "Ben")))
+    moved = here.import_notation(exported)
+    assert here.get(moved.match_id).started == setup_line["started"]
+    assert [row.match_id for row in here.matches()] == [newer.match_id, moved.match_id]
+    assert here.lines(moved.match_id) == exported  # the file as written, date and all
+
+
+@pytest.mark.parametrize("started", ['"last Tuesday"', '"2026-11-20T19:00:00"', "20261120",
+                                     '"2031-01-01T00:00:00+00:00"'])
+def test_an_import_without_a_usable_date_is_dated_at_the_import(tmp_path: Path,
+                                                                started: str) -> None:
+    lines = bot_match(5).notation().splitlines()
+    lines[0] = lines[0][:-1] + f', "started": {started}}}'
+    store = open_store(tmp_path)
+    moved = store.import_notation(lines)
+    row = store.get(moved.match_id)
+    assert row.started == row.updated  # no offset, not a date, or after today: now

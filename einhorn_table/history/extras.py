@@ -12,11 +12,18 @@ On ``start_roll``, ``roll`` and ``tiebreak_roll`` lines:
 
 Dice are grouped for the fairness test by ``dice_color``, else ``color``, else
 the player's name (each player throws their own dice).
+
+On the ``setup`` line:
+
+- ``"started"``: when the match began, ISO 8601 with its offset
+  (``"2026-11-27T19:30:00+01:00"``), written by the history that kept it; a match
+  imported on another table keeps that date.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 DICE_COLOR = "dice_color"
@@ -24,6 +31,7 @@ COLOR = "color"
 PRACTICE = "practice"
 CALIBRATION = "calibration"
 PHOTO = "photo"
+STARTED = "started"
 
 
 def dice_group(player: str, extra: Mapping[str, Any]) -> str:
@@ -39,6 +47,21 @@ def dice_group(player: str, extra: Mapping[str, Any]) -> str:
     ):
         return "#{:02x}{:02x}{:02x}".format(*rgb)
     return f"{player}'s dice"
+
+
+def started_at(extra: Mapping[str, Any], now: datetime) -> datetime | None:
+    """When a setup line says its match began: None when it does not say, or says
+    something that is not a date and time with its offset, or a moment after ``now``."""
+    text = extra.get(STARTED)
+    if not isinstance(text, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if moment.tzinfo is None or moment > now:
+        return None
+    return moment
 
 
 def counts_for_dice(extra: Mapping[str, Any]) -> bool:

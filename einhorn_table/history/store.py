@@ -11,7 +11,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from einhorn_table.history.errors import (
     UnknownMatch,
     explain,
 )
+from einhorn_table.history.extras import STARTED, started_at
 from einhorn_table.history.paths import DATABASE, PHOTOS
 from einhorn_table.history.photos import DEFAULT_LIMIT_BYTES, PhotoShelf, encode_jpeg
 from einhorn_table.history.summary import MatchSummary, summarize
@@ -199,8 +200,8 @@ class MatchStore:
     def begin(self, setup: Setup, *, practice: bool = False) -> MatchRecorder:
         """Store a new match's setup; returns the recorder that takes its inputs."""
         match = Match(setup)  # refuses a setup the rules refuse, before anything is stored
-        line = format_input(setup)
         stamp = self._stamp()
+        line = format_input(replace(setup, extra={STARTED: stamp, **setup.extra}))
         with self.transaction("start a new match") as conn:
             cursor = conn.execute(
                 "INSERT INTO matches (started, updated, players, variant, setup, state, "
@@ -281,6 +282,9 @@ class MatchStore:
         earlier = self._kept_beginning_of(setup_line, inputs)
         summary = summarize(match)
         stamp = self._stamp()
+        began = started_at(match.setup.extra, self.now())
+        started = stamp if began is None else began.astimezone(self.now().tzinfo).isoformat(
+            timespec="seconds")
         state = "finished" if match.over else "abandoned"
         games = summary.games if match.over else match.ledger().game
         with self.transaction("import the match") as conn:
@@ -299,7 +303,7 @@ class MatchStore:
                 cursor = conn.execute(
                     "INSERT INTO matches (started, updated, finished, players, variant, "
                     "setup, state, winner, games, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (stamp, stamp, stamp if match.over else None,
+                    (started, stamp, stamp if match.over else None,
                      json.dumps(list(match.names), ensure_ascii=False),
                      match.ledger().variant, setup_line, state, summary.winner, games, source),
                 )
