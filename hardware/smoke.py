@@ -52,12 +52,20 @@ def main(argv: list[str] | None = None) -> int:
         print("This is not a Raspberry Pi: the smoke test is for the real table. "
               "Use 'einhorn-table doctor' on a desktop.")
     results: list[CheckResult] = []
-    if "camera" in steps:
-        results.append(camera_step(args))
-    if "buttons" in steps:
-        results += buttons_step(args, machine)
-    if "screen" in steps:
-        results.append(screen_step())
+    service = checks.check_service()  # it holds the camera, the buttons and the screen
+    if service is not None:
+        results.append(service)
+        steps = []
+    try:
+        if "camera" in steps:
+            results.append(camera_step(args))
+        if "buttons" in steps:
+            results += buttons_step(args, machine)
+        if "screen" in steps:
+            results.append(screen_step())
+    except (KeyboardInterrupt, EOFError):
+        results.append(CheckResult("stopped", Status.FAIL, "stopped before the end (Ctrl-C)",
+                                   "Run it again to check the rest; --only STEP runs one step."))
     print()
     print(render(machine.describe(), results, title="Einhorn Table smoke test"), end="")
     return exit_status(results)
@@ -85,6 +93,11 @@ def camera_step(args: argparse.Namespace) -> CheckResult:
             notes = getattr(source, "notes", [])
     except EinhornError as error:
         return CheckResult("camera", Status.FAIL, str(error))
+    except Exception as error:  # an unforeseen library error: say it, go on with the rest
+        return CheckResult("camera", Status.FAIL,
+                           f"{args.source}: unexpected {type(error).__name__}: {error}",
+                           "Run the smoke test again; if this stays, report this line to "
+                           "the project.")
     if last is None:
         return CheckResult("camera", Status.FAIL, "no picture at all")
     cv2.imwrite(str(args.snapshot), last.image)

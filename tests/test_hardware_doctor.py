@@ -34,6 +34,14 @@ DESKTOP = Machine(False, "Linux x86_64")
 PIN_MAP = load_pin_map(default_pin_map_path())
 
 
+@pytest.fixture(autouse=True)
+def _no_running_service(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's service is taken as not running here, whatever this machine runs."""
+    from einhorn_table.doctor import system_checks
+
+    monkeypatch.setattr(system_checks, "service_state", lambda: None)
+
+
 
 def test_the_machine_is_a_pi_only_if_the_device_tree_says_so(tmp_path: Path) -> None:
     model = tmp_path / "model"
@@ -280,7 +288,7 @@ def test_the_table_file_is_checked_with_its_stations_and_calibration(tmp_path: P
     table.write_text(table_file(3), encoding="utf-8")
     result, _ = checks.check_table_file(table, pin_map)
     assert result.status is Status.FAIL and "Ben's station 3 is not in" in result.detail
-    assert "(2 stations)" in result.detail
+    assert "(2 stations: 1, 2)" in result.detail
     table.write_text(table_file(2), encoding="utf-8")
     result, _ = checks.check_table_file(table, pin_map)
     assert result.status is Status.FAIL and "cal.toml does not exist" in result.detail

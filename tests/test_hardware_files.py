@@ -7,11 +7,21 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from einhorn_table.ports import Button
 from einhorn_table.stations.header import BCM_TO_PHYSICAL
 from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map
 
 HARDWARE = Path(__file__).resolve().parents[1] / "hardware"
+
+
+@pytest.fixture(autouse=True)
+def _no_running_service(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's service is taken as not running here, whatever this machine runs."""
+    from einhorn_table.doctor import system_checks
+
+    monkeypatch.setattr(system_checks, "service_state", lambda: None)
 
 
 def svg_texts() -> list[str]:

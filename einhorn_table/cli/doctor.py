@@ -10,11 +10,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from einhorn_table.cli.arguments import existing_file, whole_number
 from einhorn_table.stations import MAX_STATIONS
 from einhorn_table.table.config import TableConfig
+
+if TYPE_CHECKING:
+    from einhorn_table.doctor.report import CheckResult
 
 
 def register(subparsers: Any) -> None:
@@ -91,7 +94,9 @@ def run(args: argparse.Namespace) -> int:
     # calibration (else the state directory's), unless the options name others.
     config = _table_config(args.table)
     pins = args.pins or (config.pins if config is not None else None) or default_pin_map_path()
-    pin_result, pin_map = checks.check_pin_map(pins)
+    # The stations the table's file seats players at (all, without one or with --players).
+    stations = config.stations if config is not None and args.players is None else None
+    pin_result, pin_map = checks.check_pin_map(pins, players=args.players, stations=stations)
     state = args.state_dir or (config.state if config is not None else None)
     state = state.expanduser() if state is not None else checks.default_state_dir()
     default_profile = default_profile_path()
@@ -105,22 +110,37 @@ def run(args: argparse.Namespace) -> int:
                              else checks.default_source(machine))
     frames = max(2, args.frames)
     pictures: list[Any] = []
-    results.append(checks.check_camera(source, clock, frames=frames, settings=settings,
-                                       seen=pictures.append))
+    # The table's service holds the camera, the buttons and the screen while it runs:
+    # checking them then would fail with the wrong advice.
+    service_result = checks.check_service()
+    if service_result is not None:
+        results.append(service_result)
+        results.append(_held_by_the_service("camera"))
+    else:
+        results.append(checks.check_camera(source, clock, frames=frames, settings=settings,
+                                           seen=pictures.append))
     results.append(pin_result)
-    # The stations the table's file seats players at (all, without one or with --players).
-    stations = config.stations if config is not None and args.players is None else None
-    button_result, controls = checks.check_buttons(machine, pin_map, clock, players=args.players,
-                                                   stations=stations)
+    controls = None
+    if service_result is not None:
+        button_result = _held_by_the_service("buttons")
+        screen_result = _held_by_the_service("screen")
+    else:
+        button_result, controls = checks.check_buttons(
+            machine, pin_map, clock, players=args.players, stations=stations)
+        screen_result = checks.check_screen(machine)
     results.append(button_result)
-    screen_result = checks.check_screen(machine)
     results.append(screen_result)
     results.append(checks.check_state_dir(state))
     results.append(table_result)
     results.append(profile_result)
-    tray_result = checks.check_tray_place(pictures[-1], profile) if pictures else None
-    if tray_result is not None:
-        results.append(tray_result)
+    size_result = checks.check_picture_size(pictures[-1], profile) if pictures else None
+    if size_result is not None:
+        results.append(size_result)
+    if pictures and (size_result is None or size_result.status is not Status.FAIL):
+        # (On pictures of another shape the tray would only look "otherwise shaped".)
+        tray_result = checks.check_tray_place(pictures[-1], profile)
+        if tray_result is not None:
+            results.append(tray_result)
     results.append(checks.check_reader())
     groups = checks.check_groups(machine)
     if groups is not None:
@@ -159,6 +179,14 @@ def run(args: argparse.Namespace) -> int:
     return exit_status(results)
 
 
+def _held_by_the_service(name: str) -> CheckResult:
+    """A check left out while the table's service holds what it checks."""
+    from einhorn_table.doctor.report import CheckResult, Status
+
+    return CheckResult(name, Status.SKIP, "not checked: the table's service is using it "
+                       "(see the service line)", essential=False)
+
+
 def _keyboard_walk(pin_map: Any, clock: Any, say: Any, args: argparse.Namespace,
                    stations: frozenset[int] | None) -> Any:
     """The button test on a desktop: a small window takes the players' keys."""
@@ -194,10 +222,6 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
-
-
 def _table_config(path: Path) -> TableConfig | None:
     """The table's file, where it loads (the doctor's table check says what is wrong)."""
     from einhorn_table.table.config import ConfigError, load_config
@@ -206,3 +230,7 @@ def _table_config(path: Path) -> TableConfig | None:
         return load_config(path) if path.is_file() else None
     except ConfigError:
         return None
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

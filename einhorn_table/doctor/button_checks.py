@@ -15,10 +15,12 @@ from einhorn_table.stations.pin_map import PinMap, load_pin_map
 from einhorn_table.words import counted
 
 
-def check_pin_map(path: Path, *, boot_dir: Path = Path("/boot/firmware")) -> tuple[
-    CheckResult, PinMap | None
-]:
-    """The pin map is valid; on a Pi, its UART pins are not in use by a serial console."""
+def check_pin_map(path: Path, *, boot_dir: Path = Path("/boot/firmware"),
+                  players: int | None = None, stations: Collection[int] | None = None,
+                  ) -> tuple[CheckResult, PinMap | None]:
+    """The pin map is valid; on a Pi, the UART pins of the stations used (those of
+    players 1 to ``players`` and in ``stations``, 0-based, as play sets them up: all
+    where not given) are not in use by a serial console."""
     try:
         pin_map = load_pin_map(path)
     except EinhornError as error:
@@ -28,7 +30,9 @@ def check_pin_map(path: Path, *, boot_dir: Path = Path("/boot/firmware")) -> tup
         f"{path}: {counted(len(pin_map.stations), 'station')} x 4 buttons on GPIO "
         f"{_ranges(gpios)}; no pin used twice, none reserved"
     )
-    uart_used = sorted(set(gpios) & set(UART))
+    used = {gpio for station in pin_map.chosen(players, stations)
+            for gpio in station.pins.values()}
+    uart_used = sorted(used & set(UART))
     if uart_used and serial_console_enabled(boot_dir):
         return (
             CheckResult(

@@ -11,28 +11,33 @@ from einhorn_table.doctor.camera_check import GOOD_FPS, MIN_FPS, check_camera
 from einhorn_table.doctor.screen_check import SIMULATED_DRIVERS, check_screen
 from einhorn_table.doctor.system_checks import (
     GROUPS,
+    STOP_THE_SERVICE,
     check_groups,
     check_profile,
     check_reader,
+    check_service,
     check_state_dir,
     default_source,
     default_state_dir,
 )
 from einhorn_table.doctor.table_check import check_table_file
-from einhorn_table.doctor.tray_check import check_tray_place
+from einhorn_table.doctor.tray_check import check_picture_size, check_tray_place
 
 __all__ = [
     "GOOD_FPS",
     "GROUPS",
     "MIN_FPS",
     "SIMULATED_DRIVERS",
+    "STOP_THE_SERVICE",
     "check_buttons",
     "check_camera",
     "check_groups",
+    "check_picture_size",
     "check_pin_map",
     "check_profile",
     "check_reader",
     "check_screen",
+    "check_service",
     "check_state_dir",
     "check_table_file",
     "check_tray_place",

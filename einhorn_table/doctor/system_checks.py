@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import grp
 import os
+import subprocess
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from einhorn_table.adapters.camera_settings import CameraSettings, CameraSettingsError
@@ -17,6 +18,15 @@ from einhorn_table.text_files import TextFileError, read_text_file
 
 #: The groups the service's user needs (see systemd/einhorn-table.service).
 GROUPS = ("video", "render", "input", "gpio")
+#: The table's service (systemd/einhorn-table.service), and the states in which it
+#: holds (or is about to take) the camera, the buttons and the screen.
+SERVICE = "einhorn-table.service"
+RUNNING_STATES = frozenset({"active", "activating", "reloading", "deactivating"})
+#: What to do while the service runs: stop it, check, start it again.
+STOP_THE_SERVICE = (
+    "Stop the table first: sudo systemctl stop einhorn-table, then run this again; "
+    "afterwards start the table again: sudo systemctl start einhorn-table."
+)
 
 
 def default_source(machine: Machine) -> str:
@@ -83,6 +93,12 @@ def _profile_fail(path: Path, what: str, todo: str) -> CheckResult:
 def check_state_dir(path: Path) -> CheckResult:
     """The state directory exists (or can be made) and a file can be written there."""
     probe = path / ".einhorn-doctor-probe"
+    if path.exists() and not path.is_dir():
+        return CheckResult(
+            "state dir", Status.FAIL, f"{path} is a file, not a folder",
+            "Name a folder for the match history (state = \"...\" in table.toml, or "
+            "--state-dir), or move that file away.",
+        )
     try:
         path.mkdir(parents=True, exist_ok=True)
         probe.write_text("ok\n", encoding="utf-8")
@@ -97,6 +113,35 @@ def check_state_dir(path: Path) -> CheckResult:
             f"sudo mkdir -p {path} && sudo chown $USER {path}",
         )
     return CheckResult("state dir", Status.OK, f"{path} is writable")
+
+
+def service_state() -> str | None:
+    """What systemd says of the table's service ("active", "inactive", ...); None
+    where there is no systemd to ask."""
+    try:
+        done = subprocess.run(
+            ["systemctl", "is-active", SERVICE],
+            capture_output=True, text=True, timeout=10, check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None
+
+
+def check_service(state_of: Callable[[], str | None] | None = None) -> CheckResult | None:
+    """Whether the table's service is running: then it holds the camera, the buttons
+    and the screen, and checking them would fail with the wrong advice (a camera
+    "not found", a screen "held by the desktop"). None when it is not running."""
+    state = (state_of or service_state)()
+    if state not in RUNNING_STATES:
+        return None
+    return CheckResult(
+        "service",
+        Status.FAIL,
+        f"the table's service {SERVICE} is running ({state}): it holds the camera, the "
+        "buttons and the screen, so they cannot be checked now",
+        STOP_THE_SERVICE,
+    )
 
 
 def check_groups(machine: Machine) -> CheckResult | None:

@@ -3,21 +3,25 @@ and the calibration it names."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from einhorn_table.doctor.report import CheckResult, Status
 from einhorn_table.rules import MatchState, RulesError, Setup, find_variant
 from einhorn_table.stations.pin_map import PinMap
 from einhorn_table.table.config import ConfigError, TableConfig, load_config
+from einhorn_table.words import counted
 
 STEP = "docs/install.md step 6"
 
 
 def check_table_file(path: Path, pin_map: PinMap | None, default_profile: Path | None = None,
+                     *, home: Path | None = None,
                      ) -> tuple[CheckResult, TableConfig | None]:
     """``path`` loads as the table's configuration, every player's station is in
     ``pin_map``, and the calibration it names exists (``play`` reads the one at
-    ``default_profile``, the state directory's, where it names none)."""
+    ``default_profile``, the state directory's, where it names none; one in ``home``,
+    the installer's home folder, the service never sees)."""
     if not path.is_file():
         return CheckResult(
             "table file", Status.SKIP,
@@ -37,20 +41,31 @@ def check_table_file(path: Path, pin_map: PinMap | None, default_profile: Path |
         return CheckResult("table file", Status.FAIL, f"{path}: {error}",
                            f"Fix the variant or the players in it ({STEP})."), config
     if pin_map is not None:
-        missing = [p for p in config.players if p.station > len(pin_map.stations)]
+        # By number, not by count: a map may leave a station out (1, 2 and 4 wired).
+        mapped = sorted(s.player + 1 for s in pin_map.stations)
+        missing = [p for p in config.players if p.station not in mapped]
         if missing:
             who = ", ".join(f"{p.name}'s station {p.station}" for p in missing)
             return CheckResult(
                 "table file", Status.FAIL,
                 f"{path}: {who} {'is' if len(missing) == 1 else 'are'} not in {pin_map.origin} "
-                f"({len(pin_map.stations)} stations)",
+                f"({counted(len(mapped), 'station')}: {', '.join(map(str, mapped))}); "
+                f"play would not set up {'its' if len(missing) == 1 else 'their'} buttons",
                 "Give each player a station the pin map has, or wire and map one more.",
             ), config
     if config.calibration is None and default_profile is not None and default_profile.is_file():
-        return CheckResult(
-            "table file", Status.OK,
-            f"{path}: {names}; calibration {default_profile} (the state directory's)",
-        ), config
+        found = f"{path}: {names}; calibration {default_profile} (the state directory's)"
+        if _in_home(default_profile, home):
+            return CheckResult(
+                "table file", Status.WARN,
+                found + ", which only play started by you reads: the table's service keeps "
+                "its own state directory and may not look into home folders",
+                f"Calibrate again from the folder of {path}: einhorn-table calibrate "
+                f"--fullscreen --out calibration.toml, then write calibration = "
+                f'"calibration.toml" in {path} ({STEP}).',
+                essential=False,
+            ), config
+        return CheckResult("table file", Status.OK, found), config
     if config.calibration is None:
         return CheckResult(
             "table file", Status.WARN, f"{path}: {names}; no calibration named",
@@ -66,3 +81,12 @@ def check_table_file(path: Path, pin_map: PinMap | None, default_profile: Path |
     return CheckResult(
         "table file", Status.OK, f"{path}: {names}; calibration {config.calibration}"
     ), config
+
+
+def _in_home(profile: Path, home: Path | None) -> bool:
+    """Whether ``profile`` lies in the home folder of the user running the doctor by hand
+    (under systemd, ``$STATE_DIRECTORY`` is set and the service's own folder is read)."""
+    if os.environ.get("STATE_DIRECTORY"):
+        return False
+    folder = (home or Path.home()).resolve()
+    return folder != Path("/") and profile.resolve().is_relative_to(folder)

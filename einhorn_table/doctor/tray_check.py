@@ -25,6 +25,42 @@ if TYPE_CHECKING:
 IN_PLACE_DICE = 0.25
 IN_PLACE_PIXELS = 4.0
 CALIBRATE_AGAIN = "Run einhorn-table calibrate again (the tray's step is the first)."
+#: Pictures whose width-to-height differs from the calibration's by more than this
+#: share are of another shape: the calibration's tray outline no longer fits them.
+SHAPE_TOLERANCE = 0.02
+
+
+def check_picture_size(image: Image, profile_path: Path | None) -> CheckResult | None:
+    """Whether the camera's pictures have the shape of those the calibration was made
+    on (``[tray] frame_size``): another size of the same shape is scaled, another shape
+    (another camera, or one set to another mode) stretches the tray's outline and the
+    dice sizes. None where there is nothing to compare."""
+    from einhorn_table.calibration.profile import load_profile
+
+    if profile_path is None:
+        return None
+    try:
+        calibrated = load_profile(profile_path).tray.frame_size
+    except EinhornError:
+        return None  # the profile check says what is wrong with it
+    if calibrated is None or min(calibrated) <= 0:
+        return None
+    height, width = image.shape[:2]
+    then_w, then_h = calibrated
+    if (width, height) == (then_w, then_h):
+        return None
+    now = (f"the camera gives {width}x{height} pictures; {profile_path} was made on "
+           f"{then_w}x{then_h}")
+    if abs((width / height) / (then_w / then_h) - 1) > SHAPE_TOLERANCE:
+        return CheckResult(
+            "picture", Status.FAIL,
+            now + ", pictures of another shape: the tray's outline and the dice sizes it "
+            "measured do not fit this camera's pictures",
+            "Calibrate again with the camera the table uses (einhorn-table calibrate), or "
+            "give the table back the camera it was calibrated with (camera = ... in "
+            "table.toml).")
+    return CheckResult("picture", Status.OK,
+                       now + ", the same shape: the table scales the calibration to them")
 
 
 def check_tray_place(image: Image, profile_path: Path | None) -> CheckResult | None:
