@@ -76,7 +76,10 @@ class DirSource(BaseSource):
         path = self._files[self._position]
         self._position += 1
         self._pacer.wait_for(self.frames_read)
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        try:
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        except cv2.error:  # e.g. over the gigapixel OpenCV decodes at most
+            image = None
         if image is None:
             raise SourceError(
                 f"{path} could not be read as a picture. Delete it or replace it "

@@ -35,11 +35,17 @@ OptionValue = int | float | bool
 
 
 def _int(text: str) -> int:
-    return int(text)
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError("must be a whole number") from None
 
 
 def _positive_float(text: str) -> float:
-    value = float(text)
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError("must be a number") from None
     if not value > 0:
         raise ValueError("must be more than 0")
     return value

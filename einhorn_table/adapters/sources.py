@@ -11,7 +11,7 @@ from pathlib import Path
 from einhorn_table.adapters.camera_settings import CameraSettings
 from einhorn_table.adapters.clock import SystemClock
 from einhorn_table.adapters.source_base import BaseSource
-from einhorn_table.adapters.source_spec import SourceSpec, parse_source
+from einhorn_table.adapters.source_spec import OptionValue, SourceSpec, parse_source
 from einhorn_table.ports import Clock
 
 
@@ -36,7 +36,7 @@ def create_source(
         settings = camera_settings or CameraSettings()
         settings = replace(  # checked again, like the profile's own values
             settings,
-            size=(int(width or settings.size[0]), int(height or settings.size[1])),
+            size=(_given(width, settings.size[0]), _given(height, settings.size[1])),
             frame_rate=settings.frame_rate if fps is None else float(fps),
         )
         return Picamera2Source(clock, settings, camera_number=int(spec.argument or 0))
@@ -72,8 +72,13 @@ def create_source(
             clock,
             seed=int(spec.options.get("seed", 0)),
             players=int(spec.options.get("players", 1)),
-            size=(int(width or 640), int(height or 480)),
+            size=(_given(width, 640), _given(height, 480)),
             fps=30.0 if fps is None else float(fps),
             mount=bool(spec.options.get("mount", False)),
         )
     raise AssertionError(f"parse_source let through an unknown kind: {spec.kind}")
+
+
+def _given(option: OptionValue | None, default: int) -> int:
+    """A size option as given (a 0 too, which the source then refuses), else ``default``."""
+    return default if option is None else int(option)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from einhorn_table.ports import Image
     from einhorn_table.vision.results import FrameReading
 
 
@@ -58,21 +59,34 @@ def run(args: argparse.Namespace) -> int:
     if args.debug is not None:
         make_folder(args.debug, "the drawings of what was read")
     failed = 0
+    drawings = DrawingNames()
     for path in args.images:
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        image, why = _load(path)
         if image is None:
             failed += 1
-            print(f"einhorn-table read: {_why_unreadable(path)}", file=sys.stderr)
+            print(f"einhorn-table read: {path}: {why}", file=sys.stderr)
             continue
         start = time.perf_counter()
-        reading = read_frame(image, profile)
+        try:
+            reading = read_frame(image, profile)
+        except cv2.error as error:
+            # One picture the reader cannot cope with must not stop the others.
+            failed += 1
+            height, width = image.shape[:2]
+            print(
+                f"einhorn-table read: {path}: the dice reader could not read this "
+                f"{width} x {height} picture (OpenCV: {_opencv_words(error)}); a photo "
+                "of the tray, about as wide as it is high, reads best",
+                file=sys.stderr,
+            )
+            continue
         ms = (time.perf_counter() - start) * 1000.0
         if args.json:
             print(json.dumps(reading_as_json(path, reading, ms)))
         else:
             print(reading_as_text(path, reading))
         if args.debug is not None:
-            target = args.debug / f"{path.stem}.png"
+            target = args.debug / drawings.name_for(path)
             if not cv2.imwrite(str(target), draw_reading(image, reading)):
                 failed += 1
                 print(
@@ -84,15 +98,50 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _why_unreadable(path: Path) -> str:
+class DrawingNames:
+    """The ``--debug`` drawing's file name for each photo: its name with ``.png``, and
+    ``-2``, ``-3``... for photos of the same name (``a/roll.jpg``, ``b/roll.jpg``,
+    ``roll.png``), so that no drawing of this run overwrites another."""
+
+    def __init__(self) -> None:
+        self._taken: set[str] = set()
+
+    def name_for(self, photo: Path) -> str:
+        name, number = f"{photo.stem}.png", 1
+        while name.casefold() in self._taken:  # one file on a case-blind disk
+            number += 1
+            name = f"{photo.stem}-{number}.png"
+        self._taken.add(name.casefold())
+        return name
+
+
+def _opencv_words(error: Exception) -> str:
+    """What an OpenCV error says, without the source file and line it came from."""
+    text = " ".join(str(error).split())
+    return text.partition(" error: ")[2] or text
+
+
+def _load(path: Path) -> tuple[Image | None, str]:
+    """The photo's pixels, or None and why not (said for the person who named it)."""
+    import cv2
+    import numpy as np
+
     if not path.exists():
-        return f"{path}: no such file; check the name and path"
+        return None, "no such file; check the name and path"
     if path.is_dir():
-        return f"{path}: is a folder; name the photo files in it (e.g. {path}/*.jpg)"
-    return (
-        f"{path}: not a picture OpenCV can decode; pass a JPEG or PNG photo "
-        "(re-save or re-take it if it is damaged)"
-    )
+        return None, f"is a folder; name the photo files in it (e.g. {path}/*.jpg)"
+    try:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+    except cv2.error as error:
+        if "CV_IO_MAX_IMAGE_PIXELS" in str(error):  # OpenCV's limit: a gigapixel
+            return None, ("a picture too large to decode (over a gigapixel); shrink it "
+                          "to a camera photo's size, e.g. 4000 x 3000 pixels")
+        return None, (f"a picture OpenCV could not decode ({_opencv_words(error)}); "
+                      "re-save it as a JPEG or PNG photo")
+    if image is None:
+        return None, ("not a picture OpenCV can decode; pass a JPEG or PNG photo "
+                      "(re-save or re-take it if it is damaged)")
+    return np.asarray(image, np.uint8), ""
 
 
 def reading_as_json(path: Path, reading: FrameReading, ms: float) -> dict[str, Any]:

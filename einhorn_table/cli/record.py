@@ -1,24 +1,37 @@
 """``einhorn-table record FOLDER``: save camera frames as pictures, to replay with ``dir:FOLDER``.
 
 For reproducing a problem seen at the table: record a few seconds of rolls,
-then replay them anywhere with ``--source dir:FOLDER,fps=30``.
+then replay them anywhere with ``--source dir:FOLDER,fps=30``. Ctrl-C, a full
+disk or a camera that stops end the recording early; the frames saved so far
+are kept, and the command says how to replay them.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
+import sys
+import threading
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from einhorn_table.cli.arguments import more_than_zero
 from einhorn_table.words import counted
+
+DESCRIPTION = """\
+Save camera frames as pictures (000000.png, 000001.png...) into a new or empty
+folder, to reproduce a problem seen at the table: record a few seconds of rolls,
+then replay them anywhere as the camera with --source dir:FOLDER,fps=30 (or
+camera = "dir:FOLDER" in table.toml). Ctrl-C stops the recording early and keeps
+the frames saved so far."""
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "record",
         help="save camera frames into a folder (replay it with --source dir:FOLDER)",
-        description=__doc__,
+        description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_arguments(parser)
@@ -37,25 +50,65 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class CtrlC:
+    """While in its ``with``, Ctrl-C ends the recording after the frame in hand (so that
+    every picture saved is counted and told); a second Ctrl-C stops at once."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self._before: Any = None
+
+    def __enter__(self) -> CtrlC:
+        # Python's handlers can be set only from its main thread, and put back only if
+        # Python set the one there before (getsignal says None for one set elsewhere).
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is not None):
+            self._before = signal.signal(signal.SIGINT, self._press)
+        return self
+
+    def _press(self, number: int, frame: FrameType | None) -> None:
+        self.pressed = True
+        signal.signal(signal.SIGINT, self._before)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._before is not None:
+            signal.signal(signal.SIGINT, self._before)
+
+
 def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.clock import SystemClock
     from einhorn_table.adapters.recorder import FrameRecorder
+    from einhorn_table.adapters.source_base import SourceError
     from einhorn_table.adapters.sources import create_source
     from einhorn_table.doctor.checks import default_source
     from einhorn_table.doctor.machine import detect_machine
 
     clock = SystemClock()
     source_text = args.source or default_source(detect_machine())
+    # A misspelt source is refused before any folder is made.
+    source = create_source(source_text, clock=clock)
     recorder = FrameRecorder(args.folder)
-    with create_source(source_text, clock=clock) as source:
+    stopped: SourceError | None = None
+    with source, CtrlC() as ctrl_c:
         start = clock.monotonic()
         end = start + args.seconds
-        while clock.monotonic() < end:
-            frame = source.read()
-            if frame is None:
-                break
-            recorder.write(frame)
+        try:
+            while clock.monotonic() < end and not ctrl_c.pressed:
+                frame = source.read()
+                if frame is None:
+                    break
+                recorder.write(frame)
+        except SourceError as error:
+            if not recorder.written:
+                raise
+            stopped = error  # the disk filled or the camera stopped: keep what came
         took = clock.monotonic() - start
+    if stopped is not None:
+        print(f"einhorn-table: {stopped}", file=sys.stderr)
+    if not recorder.written:
+        print(f"einhorn-table: nothing was saved in {args.folder}: no frame came from "
+              f"{source.description} before the recording ended", file=sys.stderr)
+        return 1
     # Replayed at the rate they came, the frames keep the roll's timing (the watcher's).
     fps = max(1, round(recorder.written / took)) if took > 0 else 30
     replay = f"dir:{args.folder},fps={fps}"
@@ -64,4 +117,4 @@ def run(args: argparse.Namespace) -> int:
         f"Replay them as the table's camera: camera = \"{replay}\" in table.toml "
         f"(or --source {replay} for the doctor and calibrate)."
     )
-    return 0 if recorder.written else 1
+    return 1 if stopped is not None else 0

@@ -77,7 +77,8 @@ def is_ledger_file(path: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     status = 0
-    for index, path in enumerate(args.files):
+    shown = 0
+    for path in args.files:
         if is_ledger_file(path):
             print(f"{path}: skipped: a file of ledgers (RULES.md section 9), not a match",
                   file=sys.stderr)
@@ -93,15 +94,18 @@ def run(args: argparse.Namespace) -> int:
             status = 1
             continue
         except UnicodeDecodeError:
-            print(f"{path}: this is not a text file of match notation", file=sys.stderr)
+            print(f"{path}: not UTF-8 text, so not a match file as the companion writes "
+                  "them; if it is one, open it in a text editor and save it with the "
+                  "encoding UTF-8", file=sys.stderr)
             status = 1
             continue
         ledger = match.ledger()
         if args.json:
             print(json.dumps(ledger.to_json(), ensure_ascii=False))
         else:
-            if index:
+            if shown:  # a blank line between ledgers, none above the first
                 print()
             print(format_ledger(ledger, path))
+        shown += 1
         sys.stdout.flush()
     return status

@@ -12,6 +12,7 @@ from einhorn_table.errors import EinhornError
 from einhorn_table.rules import VARIANTS, Setup, find_variant
 from einhorn_table.simulation.simulate import format_summary, simulate
 from einhorn_table.simulation.strategies import STRATEGIES, expected_stones, make_strategy
+from einhorn_table.words import counted
 
 
 def register(subparsers: Any) -> None:
@@ -33,7 +34,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--games", type=whole_number(1), default=None, help="games per match")
     parser.add_argument("--target", type=whole_number(1), default=None,
-                        help="end at this stash (wuerfeln)")
+                        help="end a match as soon as a stash holds this many stones")
     parser.add_argument(
         "--strategies", default=",".join(STRATEGIES),
         help=f"comma-separated, from {', '.join(STRATEGIES)} (default: all of them)",
@@ -74,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     games = args.games or variant.games
     title = (
-        f"{summary.matches} simulated matches of {variant.name}: {args.players} players, "
-        f"{games} games, seed {args.seed}\n"
+        f"{counted(summary.matches, 'simulated match', 'simulated matches')} of "
+        f"{variant.name}: {args.players} players, {counted(games, 'game')}, seed {args.seed}\n"
         f"seats: {', '.join(s.name for s in strategies)} (moving one seat on every match); "
         f"{summary.turns} turns in {seconds:.1f} s"
     )

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from einhorn_table.errors import EinhornError
 from einhorn_table.rules.categories import Category
 from einhorn_table.rules.engine import Awaiting, MatchState, Phase, TurnResult
 from einhorn_table.rules.match import Match
@@ -15,8 +16,13 @@ from einhorn_table.rules.notation import Roll, Setup
 from einhorn_table.simulation.bots import next_inputs
 from einhorn_table.simulation.strategies import CALL_OPTIONS, Strategy
 
-#: A match that has not ended after this many inputs is stopped (never seen in practice).
+#: A match that has not ended after this many inputs is stopped: never seen with the
+#: shipped variants, but a house variant whose rolls move no stones never ends.
 MAX_INPUTS = 200_000
+
+
+class EndlessMatch(EinhornError):
+    """A simulated match that does not end; the message says what to change."""
 
 
 @dataclass(slots=True)
@@ -85,7 +91,13 @@ def play_match(setup: Setup, strategies: Sequence[Strategy], rng: random.Random)
                 elif before is not Phase.ROLLOFF and state.central == 0:
                     central_dry = "turn"
         if inputs > MAX_INPUTS:
-            raise RuntimeError(f"a simulated match did not end after {MAX_INPUTS} inputs")
+            raise EndlessMatch(
+                f"a simulated match of {state.variant.name} did not end after "
+                f"{sum(turns_per_game):,} turns: a game ends only when a player has no "
+                "game stones left or the central stash runs dry, and with these payouts "
+                "and strategies the stones hardly move. Give the rolls amounts other "
+                "than 0 in the house variant's [payouts], or choose other --strategies."
+            )
     assert state.winner is not None
     return MatchReport(
         seats=tuple(s.name for s in strategies),
