@@ -25,6 +25,7 @@ from einhorn_table.calibration.profile import (
     profile_to_toml,
     save_profile,
 )
+from einhorn_table.history.paths import state_dir as history_state_dir
 from einhorn_table.vision.profile import ReaderProfile
 
 
@@ -121,8 +122,11 @@ def test_the_toml_is_readable_by_a_person() -> None:
 
 
 def test_state_dir_order() -> None:
-    assert state_dir({"STATE_DIRECTORY": "/var/lib/a:/var/lib/b", "EINHORN_STATE_DIR": "/x"}) \
-        == Path("/var/lib/a")
+    # The same order as the match history's, so that play finds the calibration in
+    # the folder its history goes to.
+    both = {"STATE_DIRECTORY": "/var/lib/a:/var/lib/b", "EINHORN_STATE_DIR": "/x"}
+    assert state_dir(both) == Path("/x") == history_state_dir(None, both, Path("/home/h"))
+    assert state_dir({"STATE_DIRECTORY": "/var/lib/a:/var/lib/b"}) == Path("/var/lib/a")
     assert state_dir({"EINHORN_STATE_DIR": "/x"}) == Path("/x")
     assert state_dir({"XDG_STATE_HOME": "/s"}) == Path("/s/einhorn-table")
     assert default_profile_path({"EINHORN_STATE_DIR": "/x"}) == Path("/x/calibration.toml")

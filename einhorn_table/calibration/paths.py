@@ -6,20 +6,17 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from einhorn_table.history.paths import state_dir as history_state_dir
+
 #: The profile's file name inside the state directory.
 PROFILE_NAME = "calibration.toml"
 
 
 def state_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """``$STATE_DIRECTORY`` (systemd; its first entry), ``$EINHORN_STATE_DIR``, else
+    """The state directory as the match history finds it (without ``--state-dir``):
+    ``$EINHORN_STATE_DIR``, ``$STATE_DIRECTORY`` (systemd; its first entry), else
     ``$XDG_STATE_HOME/einhorn-table`` (``~/.local/state/einhorn-table``)."""
-    env = os.environ if environ is None else environ
-    if env.get("STATE_DIRECTORY"):
-        return Path(env["STATE_DIRECTORY"].split(":")[0])
-    if env.get("EINHORN_STATE_DIR"):
-        return Path(env["EINHORN_STATE_DIR"])
-    base = env.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "einhorn-table"
+    return history_state_dir(None, os.environ if environ is None else environ, Path.home())
 
 
 def default_profile_path(environ: Mapping[str, str] | None = None) -> Path:

@@ -5,7 +5,7 @@ desktop): the tray, the light, the empty tray, each player's dice colour, the
 dice sizes, then a few test rolls. The profile is saved where --out says,
 else as the calibration the table's file (table.toml) names, else as
 calibration.toml beside the table's file; without a table's file, in the state
-directory ($STATE_DIRECTORY, $EINHORN_STATE_DIR, else
+directory ($EINHORN_STATE_DIR, $STATE_DIRECTORY, else
 ~/.local/state/einhorn-table), where play looks when its table's file names no
 calibration (demo and read take a profile with --profile). The camera, the button
 stations and the players are the table's file's unless the options say others.
