@@ -437,7 +437,9 @@ class TableController:
             items = [TiebreakRoll(player=name, dice=_dice(dice), extra=extra)]
         else:
             items = [Roll(player=name, dice=_dice(dice), extra=extra)]
-            if self.call_draft is not None and self.call_draft != self.match.state.call:
+            if self.call_draft != self.match.state.call:
+                # (Also a call taken back after an undo: the screen shows it silent, so
+                # the match must count it silent.)
                 items.insert(0, Call(player=name, call=self.call_draft))
         for item in items:
             if not self._commit(item, time, reading, photo):
