@@ -184,6 +184,7 @@ def run_demo(options: DemoOptions) -> DemoResult:
     from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
     from einhorn_table.calibration.tray_reading import tray_reader_for
     from einhorn_table.history.view import history_summary
+    from einhorn_table.screen.view_model import ScreenKind
     from einhorn_table.vision.synth import DICE_PALETTE_NAMES
 
     screen = PygameScreen(options.size, fullscreen=options.fullscreen,  # makes the folder
@@ -236,7 +237,9 @@ def run_demo(options: DemoOptions) -> DemoResult:
         ended: list[float] = []
 
         def done() -> bool:
-            if not match.over:
+            # Counted from when the final standings are on the screen: the roll that
+            # ended the match is shown first (a few seconds), as any other.
+            if not match.over or loop.view is None or loop.view.kind is not ScreenKind.FINAL:
                 return False
             if not ended:
                 ended.append(clock.monotonic())

@@ -512,10 +512,16 @@ class Renderer:
             self.text(view.category.label, 40, ACCENT, (x, y + size / 2), "midleft",
                       max_width=area.right - x)
         y += size + self.s(10)
-        for line in view.lines[:4]:
-            colour = GOOD if "right" in line else (BAD if "wrong" in line else TEXT)
-            self.text(line, 30, colour, (left, y), max_width=width)
-            y += self.s(30)
+        # Every line, closer together where there are many (a short payment, the
+        # unicorn passing and the game's end after one roll): none is left out.
+        step = min(self.s(30), (area.bottom - y) / max(1, len(view.lines)))
+        for k, line in enumerate(view.lines):
+            colour = TEXT
+            if k == 0:  # the call (a name such as "Wright" colours nothing)
+                colour = GOOD if line.endswith(" - right!") else (
+                    BAD if line.endswith(" - wrong") else TEXT)
+            self.text(line, step / self.u, colour, (left, y), max_width=width)
+            y += step
 
     def _counterparty(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area)
@@ -533,8 +539,9 @@ class Renderer:
             chosen = k == view.chosen
             self.pg.draw.rect(self.surface, ACCENT if chosen else PANEL, rect,
                               border_radius=self.s(8))
-            self.text(choice, 32, BACKGROUND if chosen else TEXT, rect.center, "center",
-                      max_width=rect.width - self.s(8))
+            # Cut short as on the cards, never shrunk past reading from the chairs.
+            name, name_size = self.shortened(choice, 32, 22, rect.width - self.s(8))
+            self.text(name, name_size, BACKGROUND if chosen else TEXT, rect.center, "center")
 
     def _doubt(self, view: ScreenView, area: Any) -> None:
         photo_box = self.pg.Rect(area.x, area.y, round(area.width * 0.45), area.height)
@@ -561,27 +568,42 @@ class Renderer:
             x += width + gap
         return places
 
+    def fitted_flow(self, labels: Sequence[str], size: float, left: float, right: float,
+                    top: float, bottom: float, gap: float, lead: float = 0,
+                    ) -> tuple[float, list[tuple[float, float]]]:
+        """A font size (from ``size`` down) at which ``labels`` flow between ``left`` and
+        ``right`` from ``top`` without passing ``bottom`` (six long names), and where each
+        goes; ``lead`` is the room before each label (a marker)."""
+        while True:
+            widths = [self.s(lead) + self.font(size).size(plain(label))[0]
+                      for label in labels]
+            places = self.flow(widths, left, right, top, gap, self.s(size))
+            if size <= 20 or not places or places[-1][1] + self.s(size) <= bottom:
+                return size, places
+            size -= 4
+
     def _auction(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area)
         if view.lines:  # the bids, revealed: as many lines as six players' names need
-            widths = [self.font(40).size(plain(line))[0] for line in view.lines]
-            places = self.flow(widths, area.x + self.s(10), area.right - self.s(100),
-                               y + self.s(8), self.s(30), self.s(40))
+            size, places = self.fitted_flow(view.lines, 40, area.x + self.s(10),
+                                            area.right - self.s(100), y + self.s(8),
+                                            area.bottom, self.s(30))
             for line, place in zip(view.lines, places, strict=True):
-                self.text(line, 40, TEXT, place)
+                self.text(line, size, TEXT, place)
         self._unicorn_icon((area.right - self.s(60), y + self.s(40)), self.s(34))
 
     def _topup(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area) + self.s(8)
         labels = [f"{card.name} {card.status.replace(' ?', '')}" for card in view.players]
-        widths = [self.s(30) + self.font(40).size(plain(label))[0] for label in labels]
-        places = self.flow(widths, area.x + self.s(10), area.right - self.s(10), y,
-                           self.s(24), self.s(40))
+        size, places = self.fitted_flow(labels, 40, area.x + self.s(10),
+                                        area.right - self.s(10), y, area.bottom,
+                                        self.s(24), lead=30)
+        half = self.s(size) / 2
         for card, label, (x, row) in zip(view.players, labels, places, strict=True):
-            self._marker(card.marker, card.colour, (x + self.s(12), row + self.s(20)),
+            self._marker(card.marker, card.colour, (x + self.s(12), row + half),
                          self.s(11))
-            self.text(label, 40, GOOD if card.status == "ready" else TEXT,
-                      (x + self.s(30), row + self.s(20)), "midleft")
+            self.text(label, size, GOOD if card.status == "ready" else TEXT,
+                      (x + self.s(30), row + half), "midleft")
 
     def _start_rolls(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area)
@@ -592,11 +614,11 @@ class Renderer:
 
     def _game_end(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area)
-        widths = [self.font(34).size(plain(line))[0] for line in view.lines]
-        places = self.flow(widths, area.x + self.s(10), area.right - self.s(10),
-                           y + self.s(10), self.s(28), self.s(36))
+        size, places = self.fitted_flow(view.lines, 34, area.x + self.s(10),
+                                        area.right - self.s(10), y + self.s(10), area.bottom,
+                                        self.s(28))
         for line, place in zip(view.lines, places, strict=True):
-            self.text(line, 34, TEXT, place)
+            self.text(line, size, TEXT, place)
 
     def _final(self, view: ScreenView, area: Any) -> None:
         pg = self.pg

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from einhorn_table.rules import (
     CENTRAL,
+    WIN,
     AuctionResult,
     Awaiting,
     Bid,
@@ -291,16 +292,21 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         return ScreenView(
             ScreenKind.RESULT, players=cards(set()),
             title=f"{joined([name for name, _ in rolls])} rolled together",
-            photo=last.photo, lines=tuple(
+            photo=last.photo, lines=(*(
                 f"{name}: {' '.join(map(str, dice))} = {sum(dice)}" for name, dice in rolls),
+                *_round_lines(c)),
             **base,  # type: ignore[arg-type]
         )
     if shown_roll and last is not None and age < RESULT_SECONDS:
+        rolloff = _in_rolloff(c)
+        # Who starts and an auction's tie go by the sum: a category there means nothing.
+        by_sum = isinstance(last.item, StartRoll | TiebreakRoll) and not rolloff
         return ScreenView(
             ScreenKind.RESULT, players=cards(set()), focus=names.index(_player(last)),
-            title=_result_title(last, _in_rolloff(c)), dice=_dice_of(last), photo=last.photo,
-            photo_dice=_seen(last),
-            category=_category_of(last), lines=_result_lines(last), **base,  # type: ignore[arg-type]
+            title=_result_title(last, rolloff), dice=_dice_of(last), photo=last.photo,
+            photo_dice=_seen(last), category=None if by_sum else _category_of(last),
+            lines=_result_lines(last) + _round_lines(c),
+            **base,  # type: ignore[arg-type]
         )
     if last is not None and isinstance(last.outcome, AuctionResult) and age < REVEAL_SECONDS:
         result = last.outcome
@@ -521,7 +527,11 @@ def _result_lines(shown: object) -> tuple[str, ...]:
     lines = [called + right]
     if outcome.owner_einhorn:
         lines.append("Unicorn owner rolls Einhorn: nothing happens")
-    for k, t in enumerate(outcome.transfers):
+    if outcome.amount == WIN:
+        # 4.4: one line, not one per player (six players' lines would not fit).
+        total = sum(t.stones for t in outcome.transfers)
+        lines.append(f"{outcome.player} takes everyone's game stones: {total}")
+    for k, t in enumerate(() if outcome.amount == WIN else outcome.transfers):
         payer = "Central" if t.payer == CENTRAL else t.payer
         payee = "Central" if t.payee == CENTRAL else t.payee
         if k == 0 and outcome.short_by:  # 4.7: nobody pays more than they hold
@@ -539,6 +549,27 @@ def _result_lines(shown: object) -> tuple[str, ...]:
     elif outcome.game_over:
         lines.append("Game over")
     return tuple(lines)
+
+
+def _round_lines(c: TableController) -> tuple[str, ...]:
+    """After the roll that closed a round of starting rolls or of an auction's tie-break:
+    who starts, who takes the unicorn, or who rolls again (a tie)."""
+    last = c.last
+    if last is None or not isinstance(last.item, StartRoll | TiebreakRoll):
+        return ()
+    state = c.match.state
+    names = c.names
+    if state.phase in (Phase.START, Phase.AUCTION_TIE):
+        contenders = state.contenders
+        if len(state.owing()) == len(contenders):  # a new round: they tied
+            return (f"Tie: {joined([names[i] for i in contenders])} roll again",)
+        return ()
+    if isinstance(last.item, StartRoll) and state.to_act is not None:
+        return (f"{names[state.to_act]} starts",)
+    if isinstance(last.item, TiebreakRoll) and last.before.unicorn is None \
+            and state.unicorn is not None:
+        return (f"{names[state.unicorn]} takes the unicorn",)
+    return ()
 
 
 def _game_end_lines(c: TableController) -> tuple[str, ...]:
