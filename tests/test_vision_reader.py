@@ -315,3 +315,11 @@ def test_a_speckled_floor_is_not_read_as_dozens_of_dice() -> None:
     result = score_image(tuple(labels(name)), reading.dice)
     assert result.right >= 10
     assert result.wrong == 0
+
+
+@pytest.mark.parametrize("shape", [(2, 20000, 3), (20000, 3, 3), (5, 5000, 3)])
+def test_a_picture_thinner_than_a_pixel_once_shrunk_reads_as_no_dice(
+        shape: tuple[int, int, int]) -> None:
+    # Shrunk to the reader's working size, a side of 2 pixels rounded to 0 and OpenCV
+    # refused to resize: a strip of a picture stopped the reader instead of showing nothing.
+    assert read_frame(np.full(shape, 128, np.uint8)).dice == ()

@@ -15,6 +15,6 @@ def shrunk(image: Image, max_side: float) -> tuple[Image, float]:
     height, width = image.shape[:2]
     scale = min(1.0, max_side / max(height, width))
     if scale < 1.0:
-        size = (round(width * scale), round(height * scale))
+        size = (max(1, round(width * scale)), max(1, round(height * scale)))
         image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
     return image, scale
