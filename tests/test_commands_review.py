@@ -66,15 +66,31 @@ def test_read_says_a_giant_picture_is_too_large_and_reads_the_others(
 
 
 def test_read_reports_a_picture_the_reader_cannot_cope_with_and_goes_on(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # A strip of 2 x 20,000 pixels: shrunk for reading, its short side becomes 0.
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A strip of 2 x 20,000 pixels (its short side shrinks to under a pixel) reads as
+    # no dice; a picture OpenCV fails on inside the reader is said, and the rest read.
     strip = tmp_path / "strip.png"
     cv2.imwrite(str(strip), np.full((2, 20_000, 3), 200, np.uint8))
+    assert run_command(read_command, "read", str(strip)) == 0
+    assert capsys.readouterr().out == "strip.png: no dice found\n"
+    from einhorn_table.vision import reader
+
+    real = reader.read_frame
+
+    def fails_on_strips(image: np.ndarray, *args: object, **kwargs: object) -> object:
+        if image.shape[0] < 10:
+            raise cv2.error("OpenCV(4.10.0) resize.cpp:4152: error: (-215:Assertion "
+                            "failed) !dsize.empty() in function 'resize'")
+        return real(image, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reader, "read_frame", fails_on_strips)
     status = run_command(read_command, "read", str(strip), str(FIXTURES / ROLL))
     assert status == 1
     captured = capsys.readouterr()
     assert captured.out.splitlines() == [f"{ROLL}: 3 dice: 5 5 5  -> Dreifaltigkeit"]
     assert f"{strip}: the dice reader could not read this 20000 x 2 picture" in captured.err
+    assert "!dsize.empty()" in captured.err and "resize.cpp" not in captured.err
 
 
 def test_debug_drawings_of_photos_of_the_same_name_do_not_overwrite_each_other(
@@ -245,7 +261,9 @@ def test_a_house_variant_whose_games_never_end_is_said_not_crashed_on(
     from einhorn_table.simulation import simulate
 
     monkeypatch.setattr(simulate, "MAX_INPUTS", 5_000)  # the same, sooner
-    rows = "".join(f"[payouts.{name}]\ncorrect = 0\nwrong = 0\nsilent = 0\n"
+    # Silent rolls pay nothing, and the bots never call (a variant where every roll
+    # pays 0 is refused as it loads).
+    rows = "".join(f"[payouts.{name}]\nsilent = 0\n"
                    for name in ("unvermeidlich", "wunsch", "einhorn", "dreifaltigkeit"))
     still = tmp_path / "still.toml"
     still.write_text(f'name = "still"\nbase = "einhorn"\n{rows}', encoding="utf-8")

@@ -123,6 +123,8 @@ def test_a_house_match_file_replays_without_the_house_file(tmp_path: Path) -> No
         ('name = "x"\ncentral = 10', "central"),
         ('name = "x"\ncentral = 80\ncentral_per_player = 20', "central"),
         ('name = "x"\nmax_players = 7', "max_players"),
+        ('name = "x"\n' + "".join(f"[payouts.{c.value}]\ncorrect = 0\nwrong = 0\nsilent = 0\n"
+                                   for c in Category), "every roll pays 0"),
     ],
 )
 def test_bad_house_files_name_the_key(tmp_path: Path, text: str, key: str) -> None:

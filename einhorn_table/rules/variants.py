@@ -214,6 +214,12 @@ def payouts_from_mapping(
         wrong, silent = cells["wrong"], cells["silent"]
         assert isinstance(wrong, int) and isinstance(silent, int)
         table[category] = Payout(cells["correct"], wrong, silent)
+    if all(cell == 0 for row in table.values() for cell in (row.correct, row.wrong, row.silent)):
+        raise VariantError(
+            f"{where}: every roll pays 0, so no stones ever move and no game would end (a "
+            "game ends when a player's game stones or the central stash run out); give "
+            "some rolls an amount other than 0"
+        )
     return table
 
 
