@@ -225,6 +225,25 @@ def test_a_missing_camera_says_to_check_the_ribbon_cable() -> None:
         source.open()
 
 
+def test_a_camera_another_program_holds_says_to_stop_it_not_to_check_the_cable() -> None:
+    def busy(number: int) -> Any:
+        # picamera2's own chain: libcamera's acquire() gives EBUSY, then its __init__ error.
+        try:
+            raise RuntimeError("camera.acquire() returned unexpected code: -16")
+        except RuntimeError:
+            raise RuntimeError("Camera __init__ sequence did not complete.")  # noqa: B904
+
+    def not_there(number: int) -> Any:
+        raise RuntimeError("Camera __init__ sequence did not complete.")
+
+    with pytest.raises(SourceError, match="in use by another program") as caught:
+        Picamera2Source(FakeClock(), SMALL, camera_factory=busy).open()
+    assert "systemctl stop einhorn-table" in str(caught.value)
+    assert "ribbon" not in str(caught.value)
+    with pytest.raises(SourceError, match="ribbon cable"):
+        Picamera2Source(FakeClock(), SMALL, camera_factory=not_there).open()
+
+
 def test_a_camera_that_stops_sending_says_so() -> None:
     class Dying(FakePicamera2):
         def capture_arrays(self, names: list[str]) -> Any:

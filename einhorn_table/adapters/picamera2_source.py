@@ -91,6 +91,13 @@ class Picamera2Source(BaseSource):
         try:
             camera = factory(self.camera_number)
         except Exception as error:  # picamera2 raises IndexError or RuntimeError here
+            if _held_elsewhere(error):
+                raise SourceError(
+                    f"The Raspberry Pi camera {self.camera_number} is in use by another "
+                    f"program ({error}). Is the table's service running? Stop it first: "
+                    "sudo systemctl stop einhorn-table (start it again afterwards); close "
+                    "rpicam-hello or any other camera program, then try again."
+                ) from None
             raise SourceError(
                 f"No Raspberry Pi camera found as camera {self.camera_number} ({error}). "
                 "Check the ribbon cable (contacts facing the right way, both latches "
@@ -253,3 +260,18 @@ def _close(a: Mapping[str, Any], b: Mapping[str, Any], tolerance: float) -> bool
             if abs(float(x) - float(y)) > tolerance * max(abs(float(x)), 1e-9):
                 return False
     return True
+
+
+def _held_elsewhere(error: BaseException) -> bool:
+    """Whether opening the camera failed because another process holds it: picamera2
+    says "Camera __init__ sequence did not complete" after libcamera's acquire()
+    returned -16 (EBUSY), which it raised first (the error's context)."""
+    seen: BaseException | None = error
+    while seen is not None:
+        text = str(seen)
+        if "acquire()" in text and ("-16" in text or "busy" in text.lower()):
+            return True
+        if "Device or resource busy" in text:
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
