@@ -16,12 +16,14 @@ fi
 if [ "$is_pi" = 1 ]; then
     missing=""
     # The camera and GPIO libraries; EGL, GLES and GBM for the screen on the console
-    # (SDL's kmsdrm driver loads them; Raspberry Pi OS Lite may lack them).
-    for pkg in python3-picamera2 python3-lgpio libegl1 libgles2 libgbm1 libgl1-mesa-dri; do
+    # (SDL's kmsdrm driver loads them; Raspberry Pi OS Lite may lack them); fonts with
+    # the letters of names pygame's own font lacks (Chinese, Japanese, Korean, Arabic...).
+    for pkg in python3-picamera2 python3-lgpio libegl1 libgles2 libgbm1 libgl1-mesa-dri \
+               fonts-dejavu-core fonts-droid-fallback; do
         dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
     done
     if [ -n "$missing" ]; then
-        echo "Installing the Pi's camera, GPIO and display libraries:$missing"
+        echo "Installing the Pi's camera, GPIO and display libraries and fonts:$missing"
         sudo apt-get update && sudo apt-get install -y $missing
     fi
 fi

@@ -414,3 +414,13 @@ def test_the_tray_check_asks_to_calibrate_again_where_the_camera_was_moved(
     result = checks.check_tray_place(higher, profile)
     assert result is not None and result.status is Status.SKIP
     assert checks.check_tray_place(higher, None) is None
+
+
+def test_names_the_screen_has_no_letters_for_are_warned_of() -> None:
+    assert checks.check_names_shown([]) is None
+    plain = checks.check_names_shown(["Ana", "Zoë", "Фёдор"])  # the machine's own fonts
+    assert plain is not None and plain.status is Status.OK
+    warned = checks.check_names_shown(["Ana", "美咲", "Ben"], shows=lambda name: name.isascii())
+    assert warned is not None and warned.status is Status.WARN and not warned.essential
+    assert "美咲" in warned.detail and "Ana" not in warned.detail
+    assert "fonts-noto-cjk" in warned.todo

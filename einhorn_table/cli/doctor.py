@@ -132,6 +132,9 @@ def run(args: argparse.Namespace) -> int:
     results.append(screen_result)
     results.append(checks.check_state_dir(state))
     results.append(table_result)
+    names_result = checks.check_names_shown([p.name for p in table.players] if table else [])
+    if names_result is not None:
+        results.append(names_result)
     results.append(profile_result)
     size_result = checks.check_picture_size(pictures[-1], profile) if pictures else None
     if size_result is not None:

@@ -20,7 +20,7 @@ from einhorn_table.doctor.system_checks import (
     default_source,
     default_state_dir,
 )
-from einhorn_table.doctor.table_check import check_table_file
+from einhorn_table.doctor.table_check import check_names_shown, check_table_file
 from einhorn_table.doctor.tray_check import check_picture_size, check_tray_place
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "check_buttons",
     "check_camera",
     "check_groups",
+    "check_names_shown",
     "check_picture_size",
     "check_pin_map",
     "check_profile",

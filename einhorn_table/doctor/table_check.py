@@ -4,6 +4,7 @@ and the calibration it names."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from einhorn_table.doctor.report import CheckResult, Status
@@ -90,3 +91,29 @@ def _in_home(profile: Path, home: Path | None) -> bool:
         return False
     folder = (home or Path.home()).resolve()
     return folder != Path("/") and profile.resolve().is_relative_to(folder)
+
+
+def check_names_shown(names: Sequence[str],
+                      shows: Callable[[str], bool] | None = None) -> CheckResult | None:
+    """Whether the screen has letters for every player's name (a font installed here
+    with them, see einhorn_table/screen/fonts.py); None when there are no names."""
+    if not names:
+        return None
+    if shows is None:
+        import pygame
+
+        from einhorn_table.screen.fonts import FontChooser
+
+        pygame.font.init()
+        shows = FontChooser.for_machine(pygame).shows
+    boxes = [name for name in names if not shows(name)]
+    if not boxes:
+        return CheckResult("names", Status.OK, "the screen has the letters of every name")
+    return CheckResult(
+        "names", Status.WARN,
+        f"no font here has every letter of {' and '.join(boxes)}: the screen would show "
+        "boxes for the letters it lacks",
+        "Install fonts with them (sudo apt install fonts-droid-fallback, or fonts-noto-cjk, "
+        "for Chinese, Japanese and Korean), or write the name otherwise in table.toml.",
+        essential=False,
+    )
