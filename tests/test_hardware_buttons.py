@@ -12,6 +12,7 @@ from einhorn_table.adapters.gpio_buttons import ButtonSetupError, ButtonStations
 from einhorn_table.ports import Button, Controls, GestureKind
 from einhorn_table.stations.gestures import GestureTiming
 from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map
+from einhorn_table.table.config import SeatedStations
 
 U, W, E, D = Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
 PIN_MAP = load_pin_map(default_pin_map_path())
@@ -169,3 +170,32 @@ def test_the_controls_factory_picks_gpio_on_a_pi_and_the_keyboard_elsewhere(
     desktop = create_controls("auto", clock, on_pi=False, players=3)
     assert isinstance(desktop, KeyboardControls) and desktop.simulated
     assert isinstance(create_controls("keyboard", clock, on_pi=True), KeyboardControls)
+
+
+def test_a_station_the_pin_map_lacks_is_refused_naming_who_sits_there(
+    mock_factory: MockFactory, clock: FakeClock
+) -> None:
+    import dataclasses
+
+    # Stations 1, 2 and 4 wired; the table's file seats Cem at station 3.
+    wired = dataclasses.replace(PIN_MAP, stations=tuple(
+        s for s in PIN_MAP.stations if s.player in (0, 1, 3)), origin="pins.toml")
+    with pytest.raises(ButtonSetupError) as refused:
+        ButtonStations(wired, clock, pin_factory=mock_factory,
+                       stations=SeatedStations({0: "Ana", 1: "Ben", 2: "Cem"}))
+    assert str(refused.value).startswith(
+        "Cem's station 3 is not in pins.toml (3 stations: 1, 2, 4), so its buttons cannot "
+        "be set up. Give each player a station the pin map has")
+    # Nothing was claimed: station 1's pins are free again for the next try.
+    from gpiozero import LED
+
+    LED(PIN_MAP.stations[0].pin(U), pin_factory=mock_factory).close()
+    with pytest.raises(ButtonSetupError, match=r"^stations 3 and 6 are not in pins.toml"):
+        ButtonStations(wired, clock, pin_factory=mock_factory, stations={0, 2, 5})
+    # Stations beyond the players set up (players=2) are not asked for.
+    controls = ButtonStations(wired, clock, pin_factory=mock_factory, players=2,
+                              stations={0, 1, 2})
+    try:
+        assert "2 stations" in controls.description
+    finally:
+        controls.close()

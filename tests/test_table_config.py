@@ -73,7 +73,8 @@ def test_unknown_keys_are_refused_by_name(tmp_path: Path, text: str, named: str)
 
 def test_a_shared_station_is_refused(tmp_path: Path) -> None:
     text = GOOD.replace('name = "Ben"', 'name = "Ben"\nstation = 3')
-    with pytest.raises(ConfigError, match="share a station"):
+    with pytest.raises(ConfigError, match="Ana and Ben both sit at station 3; give each "
+                       "player a station of their own"):
         load_config(write(tmp_path, text))
 
 
@@ -85,12 +86,15 @@ def test_an_unknown_dice_colour_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "words"),
     [
-        ("games = 8", 'games = "ten"', "games must be a whole number of 1 or more, not 'ten'"),
-        ("games = 8", "games = 0", "games must be a whole number of 1 or more, not 0"),
+        ("games = 8", 'games = "ten"',
+         'games must be a whole number of 1 or more (e.g. games = 10), not "ten"'),
+        ("games = 8", "games = 0",
+         "games must be a whole number of 1 or more (e.g. games = 10), not 0"),
         ("width = 1024", 'width = "big"', "[screen] width must be a whole number of 320"),
         ("height = 600", "height = 100", "[screen] height must be a whole number of 240"),
         ("fullscreen = false", 'fullscreen = "no"', "fullscreen must be true or false"),
-        ('name = "Ben"', 'name = "Ana"', "two players have the same name"),
+        ('name = "Ben"', 'name = "Ana"',
+         "2 players are named Ana; give each player a name of their own"),
     ],
 )
 def test_a_wrong_value_is_refused_naming_the_file_and_the_key(

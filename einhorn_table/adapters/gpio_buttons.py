@@ -10,14 +10,14 @@ called from the main loop, turns them into gestures.
 from __future__ import annotations
 
 import queue
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Button, Clock, Gesture, RawButtonEvent
 from einhorn_table.stations.gestures import GestureDecoder, GestureTiming
 from einhorn_table.stations.pin_map import PinMap
-from einhorn_table.words import counted
+from einhorn_table.words import counted, joined, plural
 
 INSTALL_GPIOZERO = (
     "The button library gpiozero is not installed. Run ./start again (it installs "
@@ -27,6 +27,31 @@ INSTALL_GPIOZERO = (
 
 class ButtonSetupError(EinhornError):
     """The GPIO buttons could not be set up; the message says what to do."""
+
+
+def check_seated(pin_map: PinMap, players: int | None = None,
+                 stations: Collection[int] | None = None) -> None:
+    """Refuse, naming them, the stations (0-based) players sit at that ``pin_map`` lacks."""
+    if stations is None:
+        return
+    mapped = sorted(s.player for s in pin_map.stations)
+    missing = sorted(s for s in stations
+                     if (players is None or s < players) and s not in mapped)
+    if not missing:
+        return
+    one = len(missing) == 1
+    # Who sits there, where the table's file says (its SeatedStations' names).
+    names: Mapping[int, str] = getattr(stations, "names", {})
+    if all(s in names for s in missing):
+        who = joined([f"{names[s]}'s station {s + 1}" for s in missing])
+    else:
+        who = f"{plural(len(missing), 'station')} {joined([str(s + 1) for s in missing])}"
+    raise ButtonSetupError(
+        f"{who} {'is' if one else 'are'} not in {pin_map.origin} "
+        f"({counted(len(mapped), 'station')}: {', '.join(str(s + 1) for s in mapped)}), "
+        f"so {'its' if one else 'their'} buttons cannot be set up. Give each player a "
+        "station the pin map has (station = N in the table's file), or wire and map one more."
+    )
 
 
 class ButtonStations:
@@ -46,7 +71,12 @@ class ButtonStations:
     ) -> None:
         """Only the stations of players 1 to ``players`` and, where given, those in
         ``stations`` (0-based) are set up: the pins of stations nobody plays at stay
-        free (GPIO 7 to 11 are SPI's, 14 and 15 the serial port's)."""
+        free (GPIO 7 to 11 are SPI's, 14 and 15 the serial port's).
+
+        A station in ``stations`` (of players 1 to ``players``) that the pin map lacks
+        is refused: its player would have no buttons (named, where ``stations`` are the
+        table's file's :class:`~einhorn_table.table.config.SeatedStations`)."""
+        check_seated(pin_map, players, stations)
         try:
             from gpiozero import Button as GpioButton
         except ImportError as error:

@@ -51,7 +51,8 @@ def check_table_file(path: Path, pin_map: PinMap | None, default_profile: Path |
                 "table file", Status.FAIL,
                 f"{path}: {who} {'is' if len(missing) == 1 else 'are'} not in {pin_map.origin} "
                 f"({counted(len(mapped), 'station')}: {', '.join(map(str, mapped))}); "
-                f"play would not set up {'its' if len(missing) == 1 else 'their'} buttons",
+                f"play refuses to start, as {'its' if len(missing) == 1 else 'their'} buttons "
+                "cannot be set up",
                 "Give each player a station the pin map has, or wire and map one more.",
             ), config
     if config.calibration is None and default_profile is not None and default_profile.is_file():

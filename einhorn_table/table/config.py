@@ -21,11 +21,14 @@
     station = 1                    # the station number in the pin map
     dice = "red"                   # a colour name or [r, g, b]
 
-Unknown keys are refused with their names, so a typo never passes silently.
+Unknown keys are refused with their names, so a typo never passes silently; a
+value of the wrong kind (a list where a path belongs, ``true`` or ``1.5`` where a
+station number belongs) is refused naming the key, what was written and a good line.
 """
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -34,8 +37,9 @@ from typing import Any
 
 from einhorn_table.errors import EinhornError
 from einhorn_table.parsing import loads_toml
+from einhorn_table.stations import MAX_STATIONS
 from einhorn_table.text_files import TextFileError, read_text_file
-from einhorn_table.words import plural
+from einhorn_table.words import counted, joined, plural
 
 RGB = tuple[int, int, int]
 
@@ -54,6 +58,21 @@ DICE_COLOURS: Mapping[str, RGB] = {
 _TOP = {"variant", "games", "camera", "calibration", "pins", "state", "screen", "player"}
 _SCREEN = {"width", "height", "fullscreen"}
 _PLAYER = {"name", "station", "dice"}
+
+EXAMPLE = "docs/table.example.toml"
+#: How the table's file seats a player, for messages about the [[player]] tables.
+PLAYER_SHAPE = (f'each player is a [[player]] table with name = "..." and station = N '
+                f"(see {EXAMPLE})")
+
+#: What each text key holds and a good line for it, for messages.
+_TEXTS = {
+    "variant": ("a variant's name or a house variant's file in quotes",
+                'variant = "einhorn"'),
+    "camera": ("a camera source in quotes", 'camera = "picamera2" or camera = "opencv:0"'),
+    "calibration": ("the calibration file's path in quotes", 'calibration = "calibration.toml"'),
+    "pins": ("the pin map's path in quotes", 'pins = "hardware/pins.toml"'),
+    "state": ("a folder's path in quotes", 'state = "/var/lib/einhorn-table"'),
+}
 
 
 class ConfigError(EinhornError):
@@ -83,9 +102,43 @@ class TableConfig:
     fullscreen: bool = True
 
     @property
-    def stations(self) -> frozenset[int]:
+    def stations(self) -> SeatedStations:
         """The stations players sit at, 0-based as the pin map counts them."""
-        return frozenset(p.station - 1 for p in self.players)
+        return SeatedStations({p.station - 1: p.name for p in self.players})
+
+
+class SeatedStations(frozenset[int]):
+    """The stations (0-based) players sit at, with ``names``: who sits at each, for a
+    message about a station the pin map lacks."""
+
+    names: Mapping[int, str]
+
+    def __new__(cls, names: Mapping[int, str]) -> SeatedStations:
+        seated = super().__new__(cls, names)
+        seated.names = dict(names)
+        return seated
+
+
+def shown(value: Any, depth: int = 0) -> str:
+    """A value as the TOML file writes it (``true``, ``["a"]``), cut short if long."""
+    if isinstance(value, list | Mapping) and depth > 3:
+        text = "..."
+    elif isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, str):
+        text = json.dumps(value, ensure_ascii=False)
+    elif isinstance(value, list):
+        items = [shown(v, depth + 1) for v in value[:10]] + (["..."] if len(value) > 10 else [])
+        text = "[" + ", ".join(items) + "]"
+    elif isinstance(value, Mapping):
+        text = "{" + ", ".join(f"{k} = {shown(v, depth + 1)}" for k, v in value.items()) + "}"
+    else:  # numbers, dates
+        text = str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _wrong(path: Path, where: str, what: str, example: str, value: Any) -> ConfigError:
+    return ConfigError(f"{path}: {where} must be {what} (e.g. {example}), not {shown(value)}")
 
 
 def _refuse_unknown(data: Mapping[str, Any], known: set[str], where: str, path: Path) -> None:
@@ -106,78 +159,137 @@ def _colour(value: Any, where: str, path: Path) -> RGB | None:
                               f"{', '.join(DICE_COLOURS)} or [r, g, b]")
         return DICE_COLOURS[value.lower()]
     if (isinstance(value, list) and len(value) == 3
-            and all(isinstance(v, int) and 0 <= v <= 255 for v in value)):
+            and all(_is_whole(v) and 0 <= v <= 255 for v in value)):
         return (value[0], value[1], value[2])
-    raise ConfigError(f"{path}: {where}: dice must be a colour name or [r, g, b] (0..255)")
+    raise _wrong(path, f"{where}: dice",
+                 "a colour name in quotes or [r, g, b], three whole numbers from 0 to 255",
+                 'dice = "red" or dice = [196, 28, 36]', value)
 
 
-def _whole(value: Any, where: str, path: Path, minimum: int) -> int:
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _whole(value: Any, where: str, path: Path, minimum: int, example: str) -> int:
     """A whole number from ``minimum`` up, or a message naming the file and the key."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ConfigError(f"{path}: {where} must be a whole number of {minimum} or more, "
-                          f"not {value!r}")
-    return value
+    if not _is_whole(value) or value < minimum:
+        raise _wrong(path, where, f"a whole number of {minimum} or more", example, value)
+    return int(value)
 
 
-def load_config(path: Path) -> TableConfig:
-    """Read and check a table configuration file."""
+def _text(data: Mapping[str, Any], key: str, path: Path) -> str | None:
+    """The text of a top-level key (None if absent), refused if not text or empty."""
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        what, example = _TEXTS[key]
+        raise _wrong(path, key, what, example, value)
+    return value.strip()
+
+
+def _read(path: Path) -> dict[str, Any]:
     try:
-        data = loads_toml(read_text_file(path, "the table's file"))
+        return loads_toml(read_text_file(path, "the table's file"))
     except FileNotFoundError:
         raise ConfigError(f"the configuration file {path} does not exist; copy "
-                          "docs/table.example.toml and edit it") from None
+                          f"{EXAMPLE} and edit it") from None
     except TextFileError as error:
         raise ConfigError(str(error)) from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path} is not valid TOML: {error}") from None
-    _refuse_unknown(data, _TOP, "the top level", path)
+
+
+def _players(data: Mapping[str, Any], path: Path) -> tuple[PlayerConfig, ...]:
     raw_players = data.get("player", [])
-    if not isinstance(raw_players, list) or not 2 <= len(raw_players) <= 6:
-        raise ConfigError(f"{path}: list 2 to 6 players, each as a [[player]] table")
-    players = []
-    for k, raw in enumerate(raw_players, 1):
-        where = f"player {k}"
-        _refuse_unknown(raw, _PLAYER, where, path)
-        if not isinstance(raw.get("name"), str) or not raw["name"].strip():
-            raise ConfigError(f"{path}: {where} needs a name")
-        station = raw.get("station", k)
-        if not isinstance(station, int) or not 1 <= station <= 6:
-            raise ConfigError(f"{path}: {where}: station must be 1 to 6, not {station!r}")
-        dice = raw.get("dice")
-        players.append(PlayerConfig(raw["name"].strip(), station, _colour(dice, where, path),
-                                    dice.lower() if isinstance(dice, str) else None))
-    if len({p.station for p in players}) != len(players):
-        raise ConfigError(f"{path}: two players share a station; give each their own")
-    if len({p.name for p in players}) != len(players):
-        raise ConfigError(f"{path}: two players have the same name; give each a different one")
-    games = data.get("games")
+    if isinstance(raw_players, Mapping):
+        raise ConfigError(f"{path}: [player] with one pair of brackets is a single table; "
+                          f"write [[player]] above each player: {PLAYER_SHAPE}")
+    if not isinstance(raw_players, list):
+        raise ConfigError(f"{path}: player = {shown(raw_players)} does not seat anyone: "
+                          f"{PLAYER_SHAPE}")
+    if not 2 <= len(raw_players) <= MAX_STATIONS:
+        raise ConfigError(f"{path}: {counted(len(raw_players), 'player')} found; list 2 to "
+                          f"{MAX_STATIONS} players, {PLAYER_SHAPE}")
+    players = tuple(_player(raw, k, path) for k, raw in enumerate(raw_players, 1))
+    for station in sorted({p.station for p in players}):
+        sharing = [p.name for p in players if p.station == station]
+        if len(sharing) > 1:
+            raise ConfigError(f"{path}: {joined(sharing)} {'both' if len(sharing) == 2 else 'all'}"
+                              f" sit at station {station}; give each player a station of "
+                              "their own")
+    names = [p.name for p in players]
+    for name in names:
+        if names.count(name) > 1:
+            raise ConfigError(f"{path}: {names.count(name)} players are named {name}; "
+                              "give each player a name of their own")
+    return players
+
+
+def _player(raw: Any, k: int, path: Path) -> PlayerConfig:
+    where = f"player {k}"
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{path}: {where} is {shown(raw)}, not a table: {PLAYER_SHAPE}")
+    _refuse_unknown(raw, _PLAYER, where, path)
+    name = raw.get("name")
+    if name is None:
+        raise ConfigError(f'{path}: {where} needs a name (e.g. name = "Ana")')
+    if not isinstance(name, str) or not name.strip():
+        raise _wrong(path, f"{where}: name", "the player's name in quotes", 'name = "Ana"', name)
+    where = f"{where} ({name.strip()})"
+    station = raw.get("station", k)
+    if not _is_whole(station) or not 1 <= station <= MAX_STATIONS:
+        raise _wrong(path, f"{where}: station", f"a whole number from 1 to {MAX_STATIONS}",
+                     f"station = {min(k, MAX_STATIONS)}", station)
+    dice = raw.get("dice")
+    return PlayerConfig(name.strip(), station, _colour(dice, where, path),
+                        dice.lower() if isinstance(dice, str) else None)
+
+
+def _screen(data: Mapping[str, Any], path: Path) -> tuple[tuple[int, int], bool]:
     screen = data.get("screen", {})
+    if not isinstance(screen, Mapping):
+        raise ConfigError(f"{path}: [screen] must be a table: a line [screen] with width = 800, "
+                          f"height = 480 and fullscreen = true below it (see {EXAMPLE}), "
+                          f"not screen = {shown(screen)}")
     _refuse_unknown(screen, _SCREEN, "[screen]", path)
     fullscreen = screen.get("fullscreen", True)
     if not isinstance(fullscreen, bool):
-        raise ConfigError(f"{path}: [screen] fullscreen must be true or false, "
-                          f"not {fullscreen!r}")
+        raise _wrong(path, "[screen] fullscreen", "true or false", "fullscreen = true",
+                     fullscreen)
+    size = (_whole(screen.get("width", 800), "[screen] width", path, 320, "width = 800"),
+            _whole(screen.get("height", 480), "[screen] height", path, 240, "height = 480"))
+    return size, fullscreen
+
+
+def load_config(path: Path) -> TableConfig:
+    """Read and check a table configuration file."""
+    data = _read(path)
+    _refuse_unknown(data, _TOP, "the top level", path)
+    texts = {key: _text(data, key, path) for key in _TEXTS}
+    players = _players(data, path)
+    games = data.get("games")
+    size, fullscreen = _screen(data, path)
     base = path.parent
 
     def relative(key: str) -> Path | None:
-        value = data.get(key)
+        value = texts[key]
         if value is None:
             return None
-        candidate = Path(str(value)).expanduser()
+        candidate = Path(value).expanduser()
         return candidate if candidate.is_absolute() else base / candidate
 
-    variant = str(data.get("variant", "einhorn"))
+    variant = texts["variant"] or "einhorn"
     if variant.endswith(".toml"):  # a house variant's file, beside the table's file
         variant = str(relative("variant"))
     return TableConfig(
-        players=tuple(players),
+        players=players,
         variant=variant,
-        games=None if games is None else _whole(games, "games", path, 1),
-        camera=str(data.get("camera", "picamera2")),
+        games=None if games is None else _whole(games, "games", path, 1, "games = 10"),
+        camera=texts["camera"] or "picamera2",
         calibration=relative("calibration"),
         pins=relative("pins"),
         state=relative("state"),
-        size=(_whole(screen.get("width", 800), "[screen] width", path, 320),
-              _whole(screen.get("height", 480), "[screen] height", path, 240)),
+        size=size,
         fullscreen=fullscreen,
     )
