@@ -2,11 +2,15 @@
 
     PYTHONPATH=. python benchmarks/vision.py [--datasets DIR] [--sets NAME ...]
         [--misreads DIR] [--method combined|learned|classical] [--models DIR] [--fold K]
+        [--no-calibrated] [--min-confidence X]
 
 Prints one table per set: detection recall and precision, dice read right,
 abstentions and silent errors (as shares of the labelled dice), rolls of three
 read right / flagged / silently wrong, and the median and 95th-percentile
-reading time per photo on one core (decoding the file is not timed).
+reading time per photo on one core (decoding the file is not timed). Then,
+unless ``--no-calibrated``, the table of ``vision_calibration.py``: each set
+calibrated on one half of its photos and measured on the other half.
+``--min-confidence`` reads with another bar than the reader's default.
 
 The learned reader was trained on these development photos, so its figures here
 are on photos it has seen. ``--fold 1 --models DIR`` measures models trained with
