@@ -20,5 +20,6 @@ def state_dir(environ: Mapping[str, str] | None = None) -> Path:
 
 
 def default_profile_path(environ: Mapping[str, str] | None = None) -> Path:
-    """The profile ``play``, ``demo`` and ``read`` use when no ``--profile`` is given."""
+    """The profile ``play`` reads where its table's file names none, and ``calibrate``
+    writes where there is no table's file (``demo`` and ``read`` take one with ``--profile``)."""
     return state_dir(environ) / PROFILE_NAME
