@@ -191,3 +191,37 @@ def test_a_new_photo_is_shown_even_where_it_takes_an_old_photos_place_in_memory(
     photo = np.full((360, 480, 3), magenta, np.uint8)
     renderer.draw(dataclasses.replace(doubt, photo=photo))
     assert shown(magenta) > 100 and shown(green) == 0
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1920, 1080)])
+def test_the_resume_question_shows_six_long_names_stashes_and_why_in_full(
+        size: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    pygame = pytest.importorskip("pygame")
+    from einhorn_table.screen.renderer import Renderer
+    from einhorn_table.screen.resume_view import resume_view
+    from einhorn_table.table.controller import Seat
+    from einhorn_table.table.resume import Interrupted, ResumePrompt
+
+    names = ("Alexandra", "Benedikt", "Cornelia", "Dorothea", "Emanuel", "Friederike")
+    c, _ = controller(names)
+    why = ("Emanuel and Friederike have no station in the table's configuration: add them "
+           "to go on with this match, or press X for a new one.")
+    prompt = ResumePrompt(Interrupted("7", "2026-11-22 19:40", c.match,
+                                      tuple(Seat(n) for n in names), why), names)
+    view = resume_view(prompt, 0.0)
+    pygame.font.init()
+    renderer = Renderer(pygame.Surface(size))
+    drawn: list[str] = []
+    text = renderer.text
+
+    def noted(words: str, *args: object, **kwargs: object) -> object:
+        drawn.append(words)
+        return text(words, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(renderer, "text", noted)
+    renderer.draw(view)
+    shown = " ".join(drawn)
+    for line in view.lines:  # every word of every line, none cut off at the foot
+        assert " ".join(line.split()) in shown, line
+    assert "for a new one." in shown

@@ -144,7 +144,13 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.calibration.paths import default_profile_path
     from einhorn_table.calibration.profile import load_profile
     from einhorn_table.calibration.tray_reading import tray_reader_for
-    from einhorn_table.cli.table_app import reader_warning, standings_text, start_match
+    from einhorn_table.cli.table_app import (
+        Started,
+        next_match,
+        reader_warning,
+        standings_text,
+        start_match,
+    )
     from einhorn_table.history import MatchStore, TableLog
     from einhorn_table.history.paths import state_dir
     from einhorn_table.history.view import history_line, history_summary
@@ -227,20 +233,32 @@ def run(args: argparse.Namespace) -> int:
             elif blocked:
                 raise ConfigError(f"match {unfinished.match_id} cannot be continued: "
                                   f"{blocked.replace('press X', 'start with --new')}")
-        started = start_match(TableLog(store), setup, unfinished, choice)
-        match = started.match
-        seats, stations, _ = seats_for(match.names, config.players, measured)
-        controller = TableController(match, started.recorder, seats, started.recorder,
-                                     archive=lambda: history_summary(store))
+        log = TableLog(store)
+        started = start_match(log, setup, unfinished, choice)
         tray = VisionTray(source, make_watcher(), reader, clock, follower=reader)
-        loop = TableLoop(controller, WatchedTray(tray, source, watchdog),
-                         SeatControls(buttons, stations), clock, screen)
-        how = "continued" if started.resumed else "started"
-        print(f"einhorn-table: match {started.match_id} {how}; kept in {store.path}",
-              file=sys.stderr)
-        notifier.ready(f"match {started.match_id} {how}")
+        watched = WatchedTray(tray, source, watchdog)
+
+        def play(started: Started) -> TableController:
+            """One match, until the window closes or a player holds OK at its end."""
+            seats, stations, _ = seats_for(started.match.names, config.players, measured)
+            controller = TableController(started.match, started.recorder, seats,
+                                         started.recorder,
+                                         archive=lambda: history_summary(store))
+            loop = TableLoop(controller, watched, SeatControls(buttons, stations), clock,
+                             screen)
+            how = "continued" if started.resumed else "started"
+            print(f"einhorn-table: match {started.match_id} {how}; kept in {store.path}",
+                  file=sys.stderr)
+            notifier.ready(f"match {started.match_id} {how}")
+            loop.run(lambda: controller.next_match_asked is not None)
+            return controller
+
         try:
-            loop.run(lambda: False)
+            controller = play(started)
+            # Held OK at the final standings: the next match, as the table's file says.
+            while controller.next_match_asked is not None and not screen.quit_requested:
+                started = next_match(log, setup, started)
+                controller = play(started)
         finally:
             notifier.stopping()
             started.recorder.close()

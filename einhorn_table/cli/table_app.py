@@ -94,6 +94,18 @@ def start_match(log: TableLog, setup: Setup, unfinished: MatchRow | None,
     return Started(recorder, Match(setup), match_id, False)
 
 
+def next_match(log: TableLog, setup: Setup, current: Started) -> Started:
+    """The match after ``current``, when a player held OK at its final standings: a new
+    match of ``setup`` (the same players and settings), a new record in the history.
+
+    ``current`` stays in the history as it is stored: finished (one not over, which the
+    final standings never offer, is kept as abandoned rather than left open)."""
+    current.recorder.close()
+    if not current.match.over:
+        log.store.abandon(current.match_id)
+    return start_match(log, setup, None, Choice.NEW)
+
+
 def standings_text(ledger: Ledger, go_on: str = "") -> str:
     """The final standings as lines of text, best first; of a match left unfinished,
     where it stands and ``go_on``, how to go on with it."""
@@ -195,11 +207,13 @@ def run_demo(options: DemoOptions) -> DemoResult:
     try:  # the window closes on every way out, a failed set-up included
         store = MatchStore(options.state, now=options.wall)
         setup = Setup.for_variant(options.variant, options.names, games=options.games)
-        started = start_match(TableLog(store), setup, store.unfinished(),
+        log = TableLog(store)
+        started = start_match(log, setup, store.unfinished(),
                               Choice.CONTINUE if options.resume else Choice.NEW)
-        match, recorder = started.match, started.recorder
-        names = list(match.names)
+        names = list(started.match.names)
         players = len(names)
+        # Held OK at the final standings: the next match, the same players and settings.
+        again = Setup.for_variant(options.variant, names, games=options.games)
         camera = SynthSource(clock, seed=options.seed, players=players, size=options.camera_size,
                              mount=options.mount)
         camera.open()
@@ -207,11 +221,9 @@ def run_demo(options: DemoOptions) -> DemoResult:
         tray = VisionTray(camera, make_watcher(), reader, clock, follower=reader)
         colours = camera.table.player_colors
         seats = [Seat(name, colours[i], DICE_PALETTE_NAMES[i]) for i, name in enumerate(names)]
-        controller = TableController(match, recorder, seats, recorder,
-                                     archive=lambda: history_summary(store))
         strategies = [make_strategy(options.strategy) for _ in names]
         for seat in options.bots:
-            strategies[seat].prepare(match.state.variant, players)
+            strategies[seat].prepare(started.match.state.variant, players)
         controls: Controls
         try:
             keyboard = KeyboardControls(clock, players=players, read_event_queue=False)
@@ -219,40 +231,57 @@ def run_demo(options: DemoOptions) -> DemoResult:
             controls = keyboard
         except Exception:  # no keyboard without a display: bots only
             controls = NoControls()
+        playing: list[TableController] = []  # the match at the table now (SPACE rolls in it)
 
         def space(event: Any) -> None:
             pg = screen.pg
-            if event.type == pg.KEYDOWN and event.key == pg.K_SPACE:
-                roller = controller.roller()
+            if event.type == pg.KEYDOWN and event.key == pg.K_SPACE and playing:
+                roller = playing[-1].roller()
                 if roller is not None and not camera.frames_queued and roller not in options.bots:
                     camera.roll(player=roller, settle_frames=2)
 
         screen.listeners.append(space)
-        bots = BotDriver(options.bots, strategies, options.chance,
-                         pace=0.0 if options.fast else 0.8,
-                         linger=0.0 if options.fast else 8.5)
-        loop = TableLoop(controller, tray, controls, clock, screen, bots,
-                         direct_performer(controller, throw_into(camera), clock),
-                         tray_idle=lambda: not camera.frames_queued)
-        ended: list[float] = []
 
-        def done() -> bool:
-            # Counted from when the final standings are on the screen: the roll that
-            # ended the match is shown first (a few seconds), as any other.
-            if not match.over or loop.view is None or loop.view.kind is not ScreenKind.FINAL:
-                return False
-            if not ended:
-                ended.append(clock.monotonic())
-            return clock.monotonic() - ended[0] > FINAL_SECONDS and options.bots == frozenset(
-                range(players))
+        def play(started: Started) -> TableLoop:
+            """One match, until the bots' demo is over, ESC, or a hold of OK at its end."""
+            match, recorder = started.match, started.recorder
+            controller = TableController(match, recorder, seats, recorder,
+                                         archive=lambda: history_summary(store))
+            playing[:] = [controller]
+            bots = BotDriver(options.bots, strategies, options.chance,
+                             pace=0.0 if options.fast else 0.8,
+                             linger=0.0 if options.fast else 8.5)
+            loop = TableLoop(controller, tray, controls, clock, screen, bots,
+                             direct_performer(controller, throw_into(camera), clock),
+                             tray_idle=lambda: not camera.frames_queued)
+            ended: list[float] = []
+
+            def done() -> bool:
+                if controller.next_match_asked is not None:
+                    return True
+                # Counted from when the final standings are on the screen: the roll that
+                # ended the match is shown first (a few seconds), as any other.
+                if not match.over or loop.view is None or \
+                        loop.view.kind is not ScreenKind.FINAL:
+                    return False
+                if not ended:
+                    ended.append(clock.monotonic())
+                return clock.monotonic() - ended[0] > FINAL_SECONDS and \
+                    options.bots == frozenset(range(players))
+
+            loop.run(done)
+            return loop
 
         try:
-            loop.run(done)
+            loop = play(started)
+            while loop.controller.next_match_asked is not None and not screen.quit_requested:
+                started = next_match(log, again, started)
+                loop = play(started)
         finally:
-            recorder.close()
+            started.recorder.close()
             store.close()
             tray.close()
-        ledger = match.ledger()
+        ledger = started.match.ledger()
         go_on = f"Go on with it: einhorn-table demo --continue --state-dir {options.state}"
         return DemoResult(ledger, standings_text(ledger, go_on), loop, started.match_id)
     finally:

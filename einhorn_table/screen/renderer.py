@@ -628,7 +628,8 @@ class Renderer:
         order = final_order([p.stash for p in view.players], view.winner)
         y = area.y + self.s(100)
         hints = [hint for hint in view.buttons if hint.does]
-        bottom = area.bottom - (self.s(44) if hints else 0)
+        strip = self.s(44) if hints else 0  # the buttons that mean something, across the foot
+        bottom = area.bottom - strip
         row = min(self.s(52), (bottom - y) // max(1, len(order)))
         for rank, i in enumerate(order):
             card = view.players[i]
@@ -641,7 +642,7 @@ class Renderer:
                       "midright")
             y += row
         panel = pg.Rect(area.x + self.s(320), area.y + self.s(8), area.width - self.s(330),
-                        area.height - self.s(16))
+                        area.height - self.s(16) - strip)
         # Why the match ended (where its games did not end it) and how a tie was broken,
         # under the chart: the standings keep their room for six players.
         why = [part for line in view.lines
@@ -652,22 +653,28 @@ class Renderer:
         self._chart(view, chart)
         for k, part in enumerate(why):
             self.text(part, 26, TEXT, (panel.x + self.s(12), chart.bottom + k * self.s(28)))
-        for k, hint in enumerate(hints):  # the button that means something here: + history
-            centre = (area.x + self.s(26) + k * self.s(150), area.bottom - self.s(20))
+        x = area.x + self.s(26)
+        for hint in hints:  # + history, hold OK: the next match
+            centre = (x, area.bottom - self.s(20))
             self.sign(hint.sign, centre, self.s(13), ACCENT)
-            self.text(hint.does, 32, ACCENT, (centre[0] + self.s(26), centre[1]), "midleft",
-                      max_width=self.s(116))
+            rect = self.text(hint.does, 32, ACCENT, (x + self.s(26), centre[1]), "midleft",
+                             max_width=area.right - x - self.s(26))
+            x = rect.right + self.s(50)
 
     def _resume(self, view: ScreenView, area: Any) -> None:
         """The interrupted match: who, when, which game, the stashes (the cards below)."""
         y = self._title(view, area) + self.s(6)
         width = area.width - self.s(16)
+        size = 30  # smaller where six long names' stashes and why it cannot go on need it
+        while size > 20 and self.s(size) * sum(
+                len(self.wrap(line, size, width)) for line in view.lines) > area.bottom - y:
+            size -= 2
         for line in view.lines:
-            for part in self.wrap(line, 30, width):
-                if y + self.s(30) > area.bottom:
+            for part in self.wrap(line, size, width):
+                if y + self.s(size) > area.bottom:
                     return
-                self.text(part, 30, TEXT, (area.x + self.s(8), y))
-                y += self.s(30)
+                self.text(part, size, TEXT, (area.x + self.s(8), y))
+                y += self.s(size)
 
     def _history(self, view: ScreenView, area: Any) -> None:
         """The latest matches and the dice in words (left), who wins most (right)."""

@@ -160,7 +160,7 @@ _SHORT: dict[Context, tuple[str, str, str, str]] = {
     Context.TOPUP: ("less", "more", "done", "to 0"),
     Context.CONFIRM_DICE: ("", "", "yes", "no"),
     Context.ENTER_DICE: ("lower", "higher", "next die", "back"),
-    Context.FINAL: ("", "history", "", ""),
+    Context.FINAL: ("", "history", "hold: new match, same players", ""),
     Context.HISTORY: ("", "back", "", "back"),
     Context.RESUME: ("", "history", "go on", "new match"),
 }

@@ -9,7 +9,8 @@ call, and a small sign for everything else the match asks::
 While a player makes their call the buttons are the categories; whenever the
 screen asks that player something (a counterparty, a bid, a top-up, the dice)
 they are − + OK ✗. Two chords work everywhere: the outer two buttons together
-undo the last input, the middle two show the help for the moment.
+undo the last input, the middle two show the help for the moment. At the final
+standings, holding OK starts the next match with the same players.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ class Action(StrEnum):
     UNDO = "undo"
     HELP = "help"
     HISTORY = "history"  # show (or close) the match history screen
+    NEXT_MATCH = "next_match"  # after the final standings: a new match, the same players
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,9 @@ EVERYWHERE = tuple(Context)
 IN_A_MATCH = tuple(c for c in Context if c not in (Context.HISTORY, Context.RESUME))
 UNDO_CHORD = (U, D)
 HELP_CHORD = (W, E)
+#: How long after the input that ended a match a hold of OK may start the next one: the
+#: final standings are seen first (the ending roll shows for a few seconds, then they).
+NEXT_MATCH_AFTER_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -159,6 +164,9 @@ RULES: tuple[Rule, ...] = (
          "back one die; on the first die: leave, and roll again"),
     Rule((Context.FINAL,), GestureKind.TAP, (W,), Intent(Action.HISTORY),
          "show the match history: the latest matches, who wins most, the dice"),
+    Rule((Context.FINAL,), GestureKind.LONG, (E,), Intent(Action.NEXT_MATCH),
+         "start a new match with the same players (once the match has been over for "
+         f"{NEXT_MATCH_AFTER_SECONDS:g} seconds); this one stays in the history"),
     Rule((Context.RESUME,), GestureKind.TAP, (E,), Intent(Action.OK),
          "yes: go on with the match exactly where it stood"),
     Rule((Context.RESUME,), GestureKind.TAP, (D,), Intent(Action.NO),

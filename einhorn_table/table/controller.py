@@ -10,6 +10,7 @@ effect that is not on disk; an input the recorder refuses is not taken.
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -35,7 +36,13 @@ from einhorn_table.rules import (
     TurnResult,
     Undo,
 )
-from einhorn_table.stations.gesture_table import Action, Context, Intent, intent_for
+from einhorn_table.stations.gesture_table import (
+    NEXT_MATCH_AFTER_SECONDS,
+    Action,
+    Context,
+    Intent,
+    intent_for,
+)
 from einhorn_table.table.doubt import (
     RGB,
     Doubt,
@@ -57,7 +64,7 @@ from einhorn_table.table.photos import PhotoStore
 from einhorn_table.table.recorder import MatchRecorder, RecorderError
 from einhorn_table.table.together import rolls_at_once
 from einhorn_table.vision.results import FrameReading
-from einhorn_table.words import input_words, joined
+from einhorn_table.words import counted, input_words, joined
 
 if TYPE_CHECKING:
     from einhorn_table.history.view import HistorySummary
@@ -207,6 +214,9 @@ class TableController:
     motion: TrayMotion | None = None
     #: Who last undid an input, and when (another player's undo just after is the same).
     last_undo: tuple[int, float] | None = None
+    #: When a player held OK at the final standings to start the next match (None: not
+    #: asked). Whoever runs the loop begins it (``cli.table_app.next_match``).
+    next_match_asked: float | None = None
 
     def __post_init__(self) -> None:
         if [s.name for s in self.seats] != list(self.match.names):
@@ -474,6 +484,9 @@ class TableController:
                 context is Context.HISTORY and intent.action is Action.NO):
             self._toggle_history(player, gesture.time)
             return
+        if intent.action is Action.NEXT_MATCH:
+            self._ask_next_match(player, gesture.time)
+            return
         if intent.action is Action.UNDO:
             echo = self.last_undo
             if echo is not None and echo[0] != player \
@@ -515,6 +528,17 @@ class TableController:
             self.shown_history = None
         elif self.archive is not None:
             self.shown_history = HistoryShown(player, time, self.archive())
+
+    def _ask_next_match(self, player: int, time: float) -> None:
+        """A new match is asked for, once the match has been over long enough for everybody
+        to see the final standings (a hold by accident right at the end loses nothing)."""
+        ended = self.last.time if self.last is not None else None
+        if ended is not None and time - ended < NEXT_MATCH_AFTER_SECONDS:
+            wait = math.ceil(NEXT_MATCH_AFTER_SECONDS - (time - ended))
+            self._say(f"The final standings stay a moment: hold OK again in "
+                      f"{counted(wait, 'second')} for a new match.", time, player)
+            return
+        self.next_match_asked = time
 
     def _call(self, player: int, intent: Intent, time: float) -> None:
         if self.call_locked:
