@@ -65,3 +65,14 @@ def test_the_fallbacks_are_the_installed_fonts_of_the_families_asked_for() -> No
     assert len(found) == len(set(found)) <= 1
     if os.path.isfile(DEJAVU):
         assert found and "DejaVu" in found[0]
+
+
+@needs_dejavu
+def test_the_table_s_screen_draws_such_a_name_with_the_fallback() -> None:
+    from einhorn_table.screen.renderer import Renderer
+
+    pygame.font.init()
+    renderer = Renderer(pygame.Surface((800, 480)))
+    own = pygame.font.Font(None, 24)
+    assert renderer.font(24).size("Ana") == own.size("Ana")
+    assert renderer.font(24).size(GEORGIAN) != own.size(GEORGIAN)  # not four empty boxes

@@ -11,7 +11,8 @@ which says so letter by letter, unlike ``pygame.font``.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any
 
 #: Families tried for letters pygame's font lacks, in order: Chinese, Japanese and
@@ -35,7 +36,8 @@ def installed_fallbacks(pg: Any, families: Sequence[str] = FALLBACK_FAMILIES) ->
     found: list[str] = []
     for family in families:
         try:
-            path = pg.font.match_font(family)
+            # Bold, as pygame's own font is (its regular where a family has no bold).
+            path = pg.font.match_font(family, bold=True) or pg.font.match_font(family)
         except Exception:  # no fontconfig, or a font list it cannot read
             return tuple(found)
         if path and path not in found:
@@ -72,15 +74,24 @@ class GlyphCoverage:
 class FontChooser:
     """The font file to draw a text with: None (pygame's own) or a fallback's path."""
 
-    def __init__(self, default: str | None, fallbacks: Sequence[str],
+    def __init__(self, default: str | None,
+                 fallbacks: Sequence[str] | Callable[[], Sequence[str]],
                  coverage: GlyphCoverage) -> None:
         self.default = default
-        self.fallbacks = tuple(fallbacks)
+        self._fallbacks = fallbacks
         self.coverage = coverage
+
+    @property
+    def fallbacks(self) -> tuple[str, ...]:
+        """The fonts tried, looked up on the first text that needs one (asking
+        fontconfig takes a moment, and nearly every name is drawn without)."""
+        if callable(self._fallbacks):
+            self._fallbacks = tuple(self._fallbacks())
+        return tuple(self._fallbacks)
 
     @classmethod
     def for_machine(cls, pg: Any) -> FontChooser:
-        return cls(default_font_path(pg), installed_fallbacks(pg), GlyphCoverage(pg))
+        return cls(default_font_path(pg), lambda: installed_fallbacks(pg), GlyphCoverage(pg))
 
     def path_for(self, text: str) -> str | None:
         if self.default is None or text.isascii():
@@ -130,3 +141,11 @@ class FallbackFont:
 
     def __getattr__(self, name: str) -> Any:  # line size, height...: pygame's own font's
         return getattr(self._by_path[None], name)
+
+
+@cache
+def machine_chooser() -> FontChooser:
+    """The one chooser of this machine's fonts, shared by every screen drawn."""
+    import pygame
+
+    return FontChooser.for_machine(pygame)

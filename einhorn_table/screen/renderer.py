@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from einhorn_table.rules import Category
+from einhorn_table.screen.fonts import FallbackFont, machine_chooser
 from einhorn_table.screen.view_model import (
     ButtonHint,
     DieView,
@@ -80,7 +81,8 @@ class Renderer:
     def font(self, size: float) -> Any:
         px = max(10, round(size * self.u))
         if px not in self._fonts:
-            self._fonts[px] = self.pg.font.Font(None, px)
+            # pygame's own font, or for a name in letters it lacks, one that has them.
+            self._fonts[px] = FallbackFont(self.pg, px, machine_chooser())
         return self._fonts[px]
 
     def text(self, text: str, size: float, colour: Colour, pos: tuple[float, float],
