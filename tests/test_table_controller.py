@@ -156,10 +156,17 @@ def test_a_question_about_a_roll_stands_when_the_dice_are_only_moved() -> None:
     c.on_gesture(tap(0, E))  # the first die is entered as read
     c.on_tray(MotionStarted(5.0))
     assert c.pending is None  # it might have been a new roll
-    c.on_tray(NotRolled(5.6))
+    c.on_tray(NotRolled(5.6, hand_seen=True))
     assert c.pending is pending and c.entry is not None and c.entry.position == 1
     assert c.notice is not None
     assert c.notice.text == "The dice were not rolled again: the question stands."
+    # The light drifting over the dice: the question stands again, and nothing is said.
+    c.notice = None
+    c.on_tray(MotionStarted(8.0))
+    assert c.pending is None
+    c.on_tray(NotRolled(8.4))
+    assert c.pending is pending and c.entry is not None and c.entry.position == 1
+    assert c.notice is None
     assert len(r.items) == before, "the moved dice are not read"
     c.on_gesture(tap(0, W))  # 1 -> 2
     c.on_gesture(tap(0, E))

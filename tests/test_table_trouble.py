@@ -337,6 +337,9 @@ def test_a_lamp_switched_on_and_a_hand_over_the_dice_are_no_rolls_and_rolls_go_o
     assert [type(e).__name__ for e in told] == [
         "Settled", "NotRolled", "NotRolled", "Settled", "Settled"]
     assert _rolls(told) == [[2, 3, 5], [4, 4, 6]]
+    # The hand is told (a question about the roll stands, and the screen says why);
+    # the lamp is only light.
+    assert [e.hand_seen for e in told if isinstance(e, NotRolled)] == [True, False]
 
 
 def test_a_knocked_camera_is_told_with_how_far_it_moved_and_rolls_go_on() -> None:

@@ -170,7 +170,7 @@ class VisionTray:
                 self._lying, self._rest = image, found
                 self._tray_shift = (self._tray_shift[0] + shift[0],
                                     self._tray_shift[1] + shift[1])
-                return [tray.NotRolled(t)]
+                return [tray.NotRolled(t, hand_seen=_hand_seen(event))]
             return [tray.Settled(t, self._thrown(image, found), image)]
         if kind == "nudged":
             # A die pushed; or, where the tray was bumped along the table meanwhile (the
@@ -186,7 +186,8 @@ class VisionTray:
             # knocked camera.
             self._lying = image
         if kind in ("settled", "nudged", "unchanged"):
-            return [tray.NotRolled(t, self._camera_moved_px(event, shown))]
+            return [tray.NotRolled(t, self._camera_moved_px(event, shown),
+                                   hand_seen=_hand_seen(event))]
         return []
 
     def _found_empty(self, image: Image) -> None:
@@ -266,3 +267,11 @@ class VisionTray:
         if self._opened:
             self.source.close()
             self._opened = False
+
+
+def _hand_seen(event: Any) -> bool:
+    """Whether a hand reached into the tray during the motion a watcher event ends. An
+    ``unchanged`` event is the light or the camera (the watcher's arm test sees the
+    whole picture change at the frame's edge then, as an arm would)."""
+    return str(getattr(event, "kind", "")) != "unchanged" and bool(
+        getattr(event, "hand_seen", False))

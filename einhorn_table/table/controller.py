@@ -325,7 +325,7 @@ class TableController:
         self.call_locked = before.call_locked
         if before.pending is not None and self.pending is None:
             self.pending, self.entry = before.pending, before.entry
-            if not knocked:
+            if event.hand_seen and not knocked:  # (the light or a knock: nothing to say)
                 self._say("The dice were not rolled again: the question stands.",
                           event.time, before.pending.roller)
 

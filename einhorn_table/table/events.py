@@ -36,6 +36,9 @@ class NotRolled:
     time: float
     #: How far the camera's picture moved, in the camera's pixels (0: it did not).
     camera_moved_px: float = 0.0
+    #: Whether a hand or arm reached into the tray meanwhile (False: only the light or
+    #: the camera changed, or the tray was pushed along the table).
+    hand_seen: bool = False
 
 
 @dataclass(frozen=True)
