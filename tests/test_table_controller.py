@@ -24,7 +24,7 @@ from einhorn_table.rules import (
 from einhorn_table.screen.view_model import build_view
 from einhorn_table.stations.gesture_table import Context
 from einhorn_table.table.controller import Seat, Shown, TableController
-from einhorn_table.table.doubt import DoubtKind
+from einhorn_table.table.doubt import DoubtKind, nearest_seat
 from einhorn_table.table.events import CameraBack, CameraLost, MotionStarted, NotRolled, Settled
 
 U, W, E, D = Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
@@ -458,3 +458,13 @@ def test_the_counterparty_question_says_whose_payment_will_be_short() -> None:
                     '{"type": "roll", "player": "Ben", "dice": [5, 5, 4]}') == (
         "Ben pays 2: to whom?", "The central stash or a player: Ben holds only 1 and pays that")
 
+
+
+def test_a_die_belongs_to_the_seat_whose_colour_looks_nearest_as_dice_thrown_together_do(
+) -> None:
+    # Navy dice under a dim lamp: nearer to black in plain RGB numbers, but blue to the
+    # eye (and to the grouping of dice thrown together, CIEDE2000).
+    black, blue = (20, 20, 20), (40, 60, 200)
+    assert nearest_seat((30, 30, 90), [black, blue]) == 1
+    assert nearest_seat((30, 30, 90), [None, black]) == 1
+    assert nearest_seat((30, 30, 90), [None, None]) is None

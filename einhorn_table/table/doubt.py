@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from einhorn_table.vision.colours import colors_too_alike
+from einhorn_table.vision.colours import color_difference, colors_too_alike
 from einhorn_table.vision.results import FrameReading
 
 RGB = tuple[int, int, int]
@@ -67,12 +67,13 @@ def dice_owners(reading: FrameReading, seat_colours: Sequence[RGB | None]) -> se
 
 
 def nearest_seat(colour: RGB, seat_colours: Sequence[RGB | None]) -> int | None:
-    """The seat whose dice colour is closest to ``colour`` (seats without one are skipped)."""
+    """The seat whose dice colour looks closest to ``colour`` (seats without one are
+    skipped), by the measure that groups dice thrown together (CIEDE2000)."""
     best: tuple[float, int] | None = None
     for seat, seat_colour in enumerate(seat_colours):
         if seat_colour is None:
             continue
-        distance = sum((a - b) ** 2 for a, b in zip(colour, seat_colour, strict=True))
+        distance = color_difference(colour, seat_colour)
         if best is None or distance < best[0]:
             best = (distance, seat)
     return None if best is None else best[1]
