@@ -186,3 +186,37 @@ def test_bad_requests_are_refused() -> None:
         match_dice_to_players([RED], [])
     with pytest.raises(ColourError, match="roll"):
         dice_set_color(image, [])
+
+
+#: Six players' dice of alike colours, each pair still told apart under the lamp.
+ALIKE_SIX = [(196, 28, 36), (240, 118, 22), (236, 96, 150),
+             (242, 240, 232), (246, 200, 24), (24, 34, 90)]
+
+
+@pytest.mark.parametrize(("light", "rgb_gain"), [
+    ("as registered", (1.0, 1.0, 1.0)), ("warm lamp", (1.1, 0.95, 0.85)),
+    ("cool daylight", (0.9, 1.0, 1.12)), ("dimmed", (0.7, 0.7, 0.7))])
+def test_alike_colours_under_other_light_are_never_given_to_the_wrong_player(
+    light: str, rgb_gain: tuple[float, float, float],
+) -> None:
+    """Red, orange and pink, white and yellow, dark blue: registered under the lamp,
+    18 dice thrown together under other light are each given to their own player, or
+    the table refuses to split them (and asks to roll one by one); never another's."""
+    from einhorn_table.table.together import rolls_at_once
+    from einhorn_table.vision.results import DieReading, FrameReading
+
+    table = SynthTable(seed=4, players=6, dice_colors=ALIKE_SIX, die_size=36)
+    registered = _registered(table)
+    assert alike_pairs(registered) == []
+    owners = [p for p in range(6) for _ in range(3)]
+    random.Random(4).shuffle(owners)
+    frame = table.still([(i % 6) + 1 for i in range(18)], colors=[ALIKE_SIX[p] for p in owners])
+    gain = np.asarray(rgb_gain[::-1], np.float32)  # BGR
+    image = np.clip(frame.image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    dice = tuple(DieReading(d.box, d.value, 1.0, die_color(image, d.box)) for d in frame.dice)
+    rolls = rolls_at_once(FrameReading(dice), list(range(6)), registered)
+    if rolls is None:
+        assert light != "as registered"
+        return
+    owner_of = {d.box: owners[i] for i, d in enumerate(frame.dice)}
+    assert all(owner_of[die.box] == seat for seat, own in rolls for die in own.dice), light

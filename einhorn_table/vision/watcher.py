@@ -19,9 +19,12 @@ Events (:class:`WatchEvent`):
 * ``settled`` once per roll, when dice have lain still for ``still_seconds`` with
   no hand in view; it carries the full-size frame to read and ``same_as_last``
   when the dice lie exactly as at the last settled roll (nobody rolled);
-* ``nudged`` when settled dice lie still again, moved a little (most of what lay
-  in the tray still lies where it lay, and no more lies there than before, unlike
-  after a new roll, also one thrown onto dice left lying): it is not a new roll;
+* ``nudged`` when settled dice lie still again, about one die moved (most of what
+  lay in the tray still lies where it lay, no more lies there than before, and no
+  more than about a die's worth of the tray was left or newly covered, nor seen
+  empty while things moved; unlike after a new roll, also one thrown beside dice
+  left lying, or one player's dice picked up and thrown again among the others'):
+  it is not a new roll;
 * ``emptied`` when the tray is empty and still again (dice taken away, or a hand
   came and went without rolling): no roll;
 * ``unchanged`` when the tray lies still again just as before, only seen otherwise:
@@ -63,6 +66,8 @@ BgrImage = npt.NDArray[np.uint8]
 
 #: Size (width, height) of the grey frames the watcher compares.
 SMALL_SIZE = (160, 120)
+#: Patches of fewer pixels than this, where dice lay, are specks (noise), not dice.
+_SPECK = 4
 
 
 class WatcherError(EinhornError, ValueError):
@@ -127,12 +132,20 @@ class WatcherConfig:
     border_pixels: int = 6
     #: Overlap (intersection over union) of what lies in the tray, before and after a
     #: disturbance of settled dice, from which on it counts as a nudge and not a new roll.
-    #: (On synthetic scenes nudges overlap 0.74 or more, new throws 0.26 or less.)
-    nudge_overlap: float = 0.5
+    #: (On synthetic scenes one of three dice pushed a die's width or more still
+    #: overlaps 0.44 to 0.49, a nudge of a third of a die 0.74 or more; all dice picked
+    #: up and thrown again, 0.26 or less.)
+    nudge_overlap: float = 0.4
     #: How much more of the tray may be covered after a nudge than before it: more means
     #: dice were thrown in beside those left lying, a new roll. (Synthetic nudges cover
     #: 0.98 to 1.02 times what they covered; three dice thrown beside three, 1.7 or more.)
     nudge_growth: float = 0.25
+    #: A nudge moves about one die: it uncovers, and newly covers, at most this many
+    #: dice's worth of the tray (a die's worth: the median patch that lay there). More
+    #: is dice thrown beside many left lying, or one player's dice picked up and thrown
+    #: again among others' (a starting roll): a new roll however much still lies as it
+    #: lay. (Synthetic nudges, near or far: 1.1 dice or less; three dice thrown: 2.6 or more.)
+    nudge_dice: float = 1.6
     #: How fast the empty-tray reference follows slow light changes while the tray is empty.
     learn_rate: float = 0.05
     #: Share of a pixel's expected level it may be off by after a change of light (see
@@ -152,6 +165,8 @@ class WatcherConfig:
             raise WatcherError(f"learn_rate must be within 0..1, not {self.learn_rate}")
         if self.nudge_growth < 0:
             raise WatcherError(f"nudge_growth must be 0 or more, not {self.nudge_growth}")
+        if self.nudge_dice <= 0:
+            raise WatcherError(f"nudge_dice must be more than 0, not {self.nudge_dice}")
 
 
 def shrink(frame: BgrImage, size: tuple[int, int] = SMALL_SIZE) -> SmallImage:
@@ -206,6 +221,9 @@ class RollWatcher:
         self._last_motion_t = 0.0
         self._motion_started_at: float | None = None
         self._hand_seen = False
+        #: The most of the tray where dice had settled seen empty at once while things
+        #: moved since (dice picked up to be thrown again leave all their places empty).
+        self._uncovered_most = 0
         self._settled_small: SmallImage | None = None
         self._settled_occupied: SmallImage | None = None
         #: The still spell (its anchor frame) already looked at for other light or a
@@ -309,8 +327,11 @@ class RollWatcher:
                     )
                 )
                 self._enter_moving(t, emit=True)
-            if self._arm_in_view(small):
+            assert self._reference is not None
+            in_tray = changed_mask(small, self._reference, cfg.pixel_threshold)
+            if self._arm_in_mask(in_tray):
                 self._hand_seen = True
+            self._note_uncovered(in_tray)
             return events
         if self._state == TrayState.EMPTY:
             self._learn_empty(small)
@@ -327,6 +348,7 @@ class RollWatcher:
         self._state = TrayState.MOVING
         self._motion_started_at = t if emit else None
         self._hand_seen = False
+        self._uncovered_most = 0
 
     def _occupied(self, small: SmallImage) -> tuple[bool, SmallImage]:
         assert self._reference is not None
@@ -340,7 +362,7 @@ class RollWatcher:
     ) -> bool:
         """Whether something differs from the empty tray in the frame's border band;
         given ``reference``, an estimate of it, ``inset`` pixels in from the edge."""
-        b, i = self.config.border, inset
+        i = inset
         if reference is None:
             assert self._reference is not None
             mask = changed_mask(small, self._reference, self.config.pixel_threshold)
@@ -349,6 +371,12 @@ class RollWatcher:
                             self.config.relit_tolerance)
         if i > 0:
             mask = mask[i:-i, i:-i]
+        return self._arm_in_mask(mask)
+
+    def _arm_in_mask(self, mask: SmallImage) -> bool:
+        """Whether ``mask`` (what differs from the empty tray) shows something in the
+        frame's border band."""
+        b = self.config.border
         band = (
             cv2.countNonZero(mask[:b])
             + cv2.countNonZero(mask[-b:])
@@ -356,6 +384,14 @@ class RollWatcher:
             + cv2.countNonZero(mask[b:-b, -b:])
         )
         return band >= self.config.border_pixels
+
+    def _note_uncovered(self, in_tray: SmallImage) -> None:
+        """Keeps count of how much of the tray where dice settled last looks empty now
+        (``in_tray``: what differs from the empty tray), while moving after they settled."""
+        if self._came_from != TrayState.SETTLED or self._settled_occupied is None:
+            return
+        uncovered = cv2.countNonZero(cv2.subtract(self._settled_occupied, in_tray))
+        self._uncovered_most = max(self._uncovered_most, uncovered)
 
     def _follow_knocked_camera(self, small: SmallImage) -> bool:
         """Whether what differs at the frame's edge is the empty tray's edge seen by a
@@ -425,6 +461,7 @@ class RollWatcher:
             and came_from == TrayState.SETTLED
             and self._overlap_with_settled(mask) >= self.config.nudge_overlap
             and self._covered_like_settled(mask)
+            and self._about_one_die_moved(mask)
         ):
             kind = EventKind.NUDGED
         self._state = TrayState.SETTLED
@@ -506,6 +543,26 @@ class RollWatcher:
             return False
         before = cv2.countNonZero(self._settled_occupied)
         return bool(cv2.countNonZero(mask) <= (1.0 + self.config.nudge_growth) * before)
+
+    def _about_one_die_moved(self, mask: SmallImage) -> bool:
+        """Whether no more than about a die's worth of the tray was uncovered (now, or at
+        any moment of the motion), nor newly covered, since the dice settled last (a
+        die's worth: the median patch that lay there then, three dice touching each
+        other taken as three)."""
+        before = self._settled_occupied
+        if before is None:
+            return False
+        count, _, stats, _ = cv2.connectedComponentsWithStats(before, connectivity=8)
+        areas = sorted(int(a) for a in stats[1:count, cv2.CC_STAT_AREA] if a >= _SPECK)
+        if not areas:
+            return False
+        die = min(float(np.median(areas)), sum(areas) / 3.0)
+        most = self.config.nudge_dice * die
+        # (Dice picked up and thrown again left their places empty meanwhile, even
+        # where they came to lie near them again.)
+        uncovered = max(cv2.countNonZero(cv2.subtract(before, mask)), self._uncovered_most)
+        covered = cv2.countNonZero(cv2.subtract(mask, before))
+        return uncovered <= most and covered <= most
 
     def _overlap_with_settled(self, mask: SmallImage) -> float:
         if self._settled_occupied is None:
