@@ -30,10 +30,11 @@ class NoScreenError(EinhornError):
     """The demo found no display to show the table on (and no keyboard to play with)."""
 
     def __init__(self, reason: str) -> None:
+        command = os.environ.get("EINHORN_COMMAND", "").strip() or "einhorn-table"
         super().__init__(
             f"there is no screen here to show the demo on ({reason}). Run ./start on a "
             "computer with a desktop, or from the Pi's own screen and keyboard; to let "
-            "bots play a match without a screen: SDL_VIDEODRIVER=dummy einhorn-table demo "
+            f"bots play a match without a screen: SDL_VIDEODRIVER=dummy {command} demo "
             "--bots all")
         self.reason = reason
 

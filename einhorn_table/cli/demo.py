@@ -52,10 +52,14 @@ def register(subparsers: Any) -> None:
                         help="the demo's state directory: its match history and roll photos "
                         "(default ./einhorn-state; read it with `einhorn-table history "
                         "--state-dir einhorn-state stats`)")
-    parser.add_argument("--continue", dest="resume", action="store_true",
-                        help="go on with the unfinished match in the state directory (one left "
-                        "with ESC); without it, an unfinished match is kept as abandoned and a "
-                        "new one starts")
+    unfinished = parser.add_mutually_exclusive_group()
+    unfinished.add_argument("--continue", dest="resume", action="store_true",
+                            help="go on with the unfinished match in the state directory "
+                            "(one left with ESC) without asking; without --continue or --new "
+                            "the screen asks, where people play at the keyboard")
+    unfinished.add_argument("--new", action="store_true",
+                            help="keep an unfinished match as abandoned and start a new one "
+                            "without asking (bots alone always start a new one)")
     parser.add_argument("--profile", type=Path, default=None,
                         help="calibration profile to read the dice with, as `play` does (in "
                         "its tray outline, with its settings), e.g. calibration/synth.toml "
@@ -118,22 +122,30 @@ def run(args: argparse.Namespace) -> int:
         from einhorn_table.calibration.profile import load_profile
 
         calibration = load_profile(args.profile)
+    command = command_name()
     options = DemoOptions(
         names=names, games=args.games, variant=find_variant(args.variant), bots=seats,
         strategy=args.strategy,
         chance=random.Random(args.seed), seed=args.seed, size=parse_size(args.size),
         fullscreen=args.fullscreen, screenshots=args.screenshots, state=args.state_dir,
-        wall=lambda: datetime.now(UTC), fast=fast, resume=args.resume,
+        wall=lambda: datetime.now(UTC), fast=fast, resume=args.resume, new=args.new,
         mount=args.mount, calibration=calibration, calibration_path=args.profile,
+        command=command,
     )
     warning = reader_warning(None if calibration is None else calibration.reader_profile())
     if warning:
         print(warning, file=sys.stderr)
     result = run_demo(options)
     print(result.standings)
-    print(f"match {result.match_id} kept in {args.state_dir}; see it with `einhorn-table "
+    print(f"match {result.match_id} kept in {args.state_dir}; see it with `{command} "
           f"history --state-dir {args.state_dir} show {result.match_id}`", file=sys.stderr)
     return 0
+
+
+def command_name() -> str:
+    """How the person at the terminal runs the companion: what ./start said it is
+    (``./start``: the command in its .venv is on no PATH), else ``einhorn-table``."""
+    return os.environ.get("EINHORN_COMMAND", "").strip() or "einhorn-table"
 
 
 def unfinished_players(state: Path) -> list[str]:

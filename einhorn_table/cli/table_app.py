@@ -6,6 +6,7 @@ Not a sub-command itself: ``demo`` and ``play`` build their parts here.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,12 +19,13 @@ from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Ledger, Match, Setup, Variant, match_end
 from einhorn_table.simulation.strategies import make_strategy
 from einhorn_table.standings import ending_words, final_order, tie_words
+from einhorn_table.stations.gesture_table import Context
 from einhorn_table.table.bots import BotDriver, Move, Press, Throw
 from einhorn_table.table.controller import Seat, TableController
-from einhorn_table.table.loop import TableLoop
+from einhorn_table.table.loop import ScreenOutput, TableLoop
 from einhorn_table.table.resume import Choice
 from einhorn_table.vision.profile import ReaderProfile
-from einhorn_table.words import counted, plural
+from einhorn_table.words import counted, joined, plural
 
 if TYPE_CHECKING:
     from einhorn_table.calibration.profile import CalibrationProfile
@@ -51,6 +53,9 @@ class DemoOptions:
     fast: bool
     #: Go on with the demo history's unfinished match instead of starting one.
     resume: bool = False
+    #: Keep the demo history's unfinished match as abandoned and start a new one, without
+    #: asking (neither: people at the keyboard are asked on the screen).
+    new: bool = False
     variant: Variant = EINHORN
     camera_size: tuple[int, int] = (640, 480)
     #: The synthetic camera set up as the mount guide says (table around the tray),
@@ -61,13 +66,17 @@ class DemoOptions:
     calibration: CalibrationProfile | None = None
     #: Where the calibration was loaded from (its empty-tray picture lies beside it).
     calibration_path: Path | None = None
+    #: How the person at the terminal runs the companion, for the lines it prints:
+    #: ``./start`` when it started the demo (its .venv's command is on no PATH).
+    command: str = "einhorn-table"
 
 
 @dataclass
 class DemoResult:
     ledger: Ledger
     standings: str
-    loop: TableLoop
+    #: None: the window was closed at the question whether to go on (nothing played).
+    loop: TableLoop | None
     match_id: str
 
 
@@ -165,6 +174,36 @@ class NoControls:
         pass
 
 
+class PeopleOnly:
+    """The keyboard's gestures of the seats people play. A bot's keys do nothing while a
+    match is on (a person trying Q W E R would undo, call, bid or settle for Ben), but at
+    the final standings and over the history anyone's keys work: with ``--bots all``
+    holding OK there still starts the next match."""
+
+    simulated = True
+
+    def __init__(self, inner: Controls, bots: frozenset[int],
+                 playing: Callable[[], TableController | None]) -> None:
+        self.inner = inner
+        self.bots = bots
+        self.playing = playing
+        self.description = inner.description
+
+    def _open_to(self, player: int) -> bool:
+        controller = self.playing()
+        return player not in self.bots or (controller is not None and controller.context(
+            player) in (Context.FINAL, Context.HISTORY))
+
+    def poll(self) -> list[Gesture]:
+        return [g for g in self.inner.poll() if self._open_to(g.player)]
+
+    def held(self, player: int) -> tuple[Button, ...]:
+        return self.inner.held(player) if self._open_to(player) else ()
+
+    def close(self) -> None:
+        self.inner.close()
+
+
 def reader_warning(profile: ReaderProfile | None) -> str | None:
     """A line for the installer where the learned reader's models do not load (the
     classical reader then stands in, reading fewer dice and asking more often), else
@@ -188,6 +227,55 @@ def demo_caption(names: Sequence[str], bots: frozenset[int]) -> str:
                                                        else []), "ESC quits"])
 
 
+def keys_words(names: Sequence[str], bots: frozenset[int]) -> str:
+    """What the terminal says as the demo opens: whose keys are which, what they do, and
+    how to stop ("" when bots play every seat: nobody needs keys)."""
+    from einhorn_table.adapters.keyboard_controls import KEY_ROWS
+
+    people = [f"{name}: keys {' '.join(KEY_ROWS[seat].upper())}"
+              for seat, name in enumerate(names) if seat not in bots]
+    if not people:
+        return ""
+    robots = [name for seat, name in enumerate(names) if seat in bots]
+    signs = ("-", "+", "OK", "X")  # (as the screen's button hints show them)
+    buttons = ", ".join(f"{button.label} ({sign})" for button, sign in zip(Button, signs,
+                                                                           strict=True))
+    return "\n".join(filter(None, [
+        f"The demo at the keyboard: {'; '.join(people)}.",
+        f"{joined(robots)} {'is a bot' if len(robots) == 1 else 'are bots'}, playing along."
+        if robots else "",
+        f"Each player's four keys are their buttons, left to right: {buttons}.",
+        "On your turn tap a key to call its category (or call nothing), then SPACE throws "
+        "the dice; when the screen asks you something, the keys are - + OK X.",
+        "The outer two keys together undo the last input; the middle two show the help.",
+        "ESC or closing the window stops; the match is kept.",
+    ]))
+
+
+def go_on_words(options: DemoOptions) -> str:
+    """How to go on with a demo match left unfinished."""
+    return (f"Go on with it: {options.command} demo --continue --state-dir {options.state} "
+            "(or run the demo again: it asks)")
+
+
+def ask_to_go_on(store: MatchStore, unfinished: MatchRow,
+                 colours: Sequence[tuple[int, int, int]], keyboard: Controls, clock: Clock,
+                 screen: ScreenOutput) -> Choice | None:
+    """The table's question after an interrupted match, at the keyboard: OK (key 3) goes
+    on with ``unfinished``, X (key 4) keeps it as abandoned and starts a new match; None
+    when the window is closed."""
+    from einhorn_table.history.view import history_line, history_summary
+    from einhorn_table.table.resume import Interrupted, ResumePrompt, ask
+    from einhorn_table.vision.synth import DICE_PALETTE_NAMES
+
+    match = store.resume(unfinished.match_id)
+    seats = tuple(Seat(name, colours[i], DICE_PALETTE_NAMES[i])
+                  for i, name in enumerate(match.names))
+    interrupted = Interrupted(unfinished.match_id, history_line(unfinished).date, match, seats)
+    prompt = ResumePrompt(interrupted, match.names, lambda: history_summary(store))
+    return ask(prompt, keyboard, clock, screen)
+
+
 def run_demo(options: DemoOptions) -> DemoResult:
     from einhorn_table.adapters.clock import FakeClock, SystemClock
     from einhorn_table.adapters.keyboard_controls import KeyboardControls
@@ -208,30 +296,50 @@ def run_demo(options: DemoOptions) -> DemoResult:
         store = MatchStore(options.state, now=options.wall)
         setup = Setup.for_variant(options.variant, options.names, games=options.games)
         log = TableLog(store)
-        started = start_match(log, setup, store.unfinished(),
-                              Choice.CONTINUE if options.resume else Choice.NEW)
-        names = list(started.match.names)
-        players = len(names)
-        # Held OK at the final standings: the next match, the same players and settings.
-        again = Setup.for_variant(options.variant, names, games=options.games)
+        unfinished = store.unfinished()
+        # (The players of a match gone on with are those of --continue's match.)
+        players = len(options.names)
         camera = SynthSource(clock, seed=options.seed, players=players, size=options.camera_size,
                              mount=options.mount)
         camera.open()
+        colours = camera.table.player_colors
+        playing: list[TableController] = []  # the match at the table now (SPACE rolls in it)
+        keyboard: KeyboardControls | None
+        try:
+            keyboard = KeyboardControls(clock, players=players, read_event_queue=False)
+            screen.listeners.append(keyboard.handle)
+        except Exception:  # no keyboard without a display: bots only
+            keyboard = None
+        if keyboard is not None and (words := keys_words(options.names, options.bots)):
+            print(words, file=sys.stderr)
+        choice = Choice.CONTINUE if options.resume else Choice.NEW
+        if unfinished is not None and keyboard is not None and len(options.bots) < players \
+                and not options.resume and not options.new:  # (people at the keyboard)
+            if unfinished.players == tuple(options.names):
+                asked = ask_to_go_on(store, unfinished, colours, keyboard, clock, screen)
+                if asked is None:  # the window was closed at the question: nothing changes
+                    ledger = store.replay(unfinished.match_id).ledger()
+                    camera.close()
+                    store.close()
+                    return DemoResult(ledger, standings_text(ledger, go_on_words(options)),
+                                      None, unfinished.match_id)
+                choice = asked
+            else:
+                print(f"Match {unfinished.match_id} ({joined(list(unfinished.players))}) was "
+                      "not finished; it is kept in the history as abandoned.",
+                      file=sys.stderr)
+        started = start_match(log, setup, unfinished, choice)
+        names = list(started.match.names)
+        # Held OK at the final standings: the next match, the same players and settings.
+        again = Setup.for_variant(options.variant, names, games=options.games)
         reader = tray_reader_for(options.calibration, options.calibration_path)
         tray = VisionTray(camera, make_watcher(), reader, clock, follower=reader)
-        colours = camera.table.player_colors
         seats = [Seat(name, colours[i], DICE_PALETTE_NAMES[i]) for i, name in enumerate(names)]
         strategies = [make_strategy(options.strategy) for _ in names]
         for seat in options.bots:
             strategies[seat].prepare(started.match.state.variant, players)
-        controls: Controls
-        try:
-            keyboard = KeyboardControls(clock, players=players, read_event_queue=False)
-            screen.listeners.append(keyboard.handle)
-            controls = keyboard
-        except Exception:  # no keyboard without a display: bots only
-            controls = NoControls()
-        playing: list[TableController] = []  # the match at the table now (SPACE rolls in it)
+        controls: Controls = NoControls() if keyboard is None else PeopleOnly(
+            keyboard, options.bots, lambda: playing[-1] if playing else None)
 
         def space(event: Any) -> None:
             pg = screen.pg
@@ -269,21 +377,29 @@ def run_demo(options: DemoOptions) -> DemoResult:
                 return clock.monotonic() - ended[0] > FINAL_SECONDS and \
                     options.bots == frozenset(range(players))
 
+            loops.append(loop)
             loop.run(done)
             return loop
 
+        loops: list[TableLoop] = []
         try:
             loop = play(started)
             while loop.controller.next_match_asked is not None and not screen.quit_requested:
                 started = next_match(log, again, started)
                 loop = play(started)
+        except KeyboardInterrupt:
+            # Ctrl-C in the terminal stops the demo as ESC does: the match is kept and
+            # the terminal says how to go on with it.
+            if not loops:
+                raise
+            loop = loops[-1]
         finally:
             started.recorder.close()
             store.close()
             tray.close()
         ledger = started.match.ledger()
-        go_on = f"Go on with it: einhorn-table demo --continue --state-dir {options.state}"
-        return DemoResult(ledger, standings_text(ledger, go_on), loop, started.match_id)
+        return DemoResult(ledger, standings_text(ledger, go_on_words(options)), loop,
+                          started.match_id)
     finally:
         screen.close()
 
