@@ -363,6 +363,22 @@ def test_help_chord_opens_and_closes_the_help_for_the_moment() -> None:
     assert c.help is None
 
 
+def test_the_bots_wait_while_the_help_is_on_the_screen_and_go_on_once_it_left() -> None:
+    import random
+
+    from einhorn_table.simulation.strategies import make_strategy
+    from einhorn_table.table.bots import BotDriver
+    from einhorn_table.table.controller import HELP_SECONDS
+
+    c, _ = started()  # Ana's turn: Ana is a bot here, Ben asks for the help
+    bots = BotDriver(frozenset({0}), [make_strategy("odds"), make_strategy("odds")],
+                     random.Random(1))
+    c.on_gesture(chord(1, W, E, 3.0))
+    assert c.help is not None
+    assert bots.moves(c, 3.0 + HELP_SECONDS - 1) == []
+    assert bots.moves(c, 3.0 + HELP_SECONDS + 1) != []  # the help left the screen
+
+
 def test_a_full_disk_refuses_the_input_and_says_so() -> None:
     c, r = started()
     assert isinstance(r, MemoryRecorder)

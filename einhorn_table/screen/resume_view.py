@@ -6,8 +6,6 @@ from einhorn_table.screen.view_model import ScreenKind, ScreenView, button_hints
 from einhorn_table.stations.gesture_table import GESTURES
 from einhorn_table.table.resume import ResumePrompt
 
-HELP_SECONDS = 30.0
-
 
 def resume_view(prompt: ResumePrompt, now: float) -> ScreenView:
     """Who played, when, game N of M and the stashes; OK goes on, ✗ starts anew."""
@@ -20,7 +18,7 @@ def resume_view(prompt: ResumePrompt, now: float) -> ScreenView:
     cards = player_cards(ledger, interrupted.seats, unicorn, active, {})
     game = min(ledger.game, ledger.games)
     help_fields: dict[str, object] = {}
-    if prompt.help is not None and now - prompt.help.time < HELP_SECONDS:
+    if prompt.help is not None and prompt.help.shown(now):
         name = prompt.names[prompt.help.player] if prompt.help.player < len(prompt.names) \
             else "Help"
         help_fields = {"help_title": f"{name}: {prompt.help.context.heading}",

@@ -43,7 +43,6 @@ RESULT_SECONDS = 3.5
 GAME_END_SECONDS = 8.0
 REVEAL_SECONDS = 5.0
 FLOW_SECONDS = 1.4
-HELP_SECONDS = 30.0
 
 #: Okabe-Ito colours (told apart by most colour-blind players), one per seat.
 SEAT_COLOURS: tuple[tuple[int, int, int], ...] = (
@@ -218,7 +217,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         "notice": c.notice_at(now),
         "flows": _flows(c, age),
     }
-    if c.help is not None and now - c.help.time < HELP_SECONDS:
+    if c.help is not None and c.help.shown(now):
         base["help_title"] = f"{names[c.help.player]}: {c.help.context.heading}"
         base["help"] = GESTURES[c.help.context]  # type: ignore[assignment]
     to_act = state.to_act

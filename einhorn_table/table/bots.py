@@ -64,7 +64,9 @@ class BotDriver:
     def moves(self, c: TableController, now: float, tray_idle: bool = True) -> list[Move]:
         """The bots' next moves (at most one per bot)."""
         out: list[Move] = []
-        if c.halted is not None or c.help is not None:
+        # (Not while a player reads the help: the screen would move on under it. Once
+        # it has left the screen, the bots go on.)
+        if c.halted is not None or (c.help is not None and c.help.shown(now)):
             return out
         for seat in sorted(self.seats):
             if now - self._last_move.get(seat, -1e9) < self.pace:

@@ -145,11 +145,19 @@ class Notice:
     player: int | None = None
 
 
+#: How long a player's help stays on the screen, in seconds, unless asked away.
+HELP_SECONDS = 30.0
+
+
 @dataclass
 class HelpRequest:
     player: int
     context: Context
     time: float
+
+    def shown(self, now: float) -> bool:
+        """Whether the help is still on the screen at ``now``."""
+        return now - self.time < HELP_SECONDS
 
 
 @dataclass
