@@ -256,3 +256,17 @@ def test_an_import_without_a_usable_date_is_dated_at_the_import(tmp_path: Path,
     moved = store.import_notation(lines)
     row = store.get(moved.match_id)
     assert row.started == row.updated  # no offset, not a date, or after today: now
+
+
+def test_a_match_begun_from_an_earlier_ones_setup_is_dated_now(tmp_path: Path) -> None:
+    """The setup read back from a stored match (played again with the same players and
+    settings) carries that match's date: the new match's line says its own."""
+    store = open_store(tmp_path)
+    first = store.begin(Setup(players=("Ana", "Ben")))
+    earlier = parse_line(store.lines(first.match_id)[0])
+    assert isinstance(earlier, Setup) and "started" in earlier.extra
+    store.now.now = store.now.now.replace(year=2027)  # (the test clock, a year on)
+    again = store.begin(earlier)
+    line = json.loads(store.lines(again.match_id)[0])
+    assert line["started"] == store.get(again.match_id).started
+    assert line["started"] != earlier.extra["started"]

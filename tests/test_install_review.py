@@ -5,12 +5,11 @@ a calibration made on pictures of another shape, a calibration only the parent s
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from table_helpers import players_toml
+from test_hardware_files import load_smoke
 
 from einhorn_table.calibration.profile import CalibrationProfile, TraySection, save_profile
 from einhorn_table.cli import doctor as doctor_cli
@@ -18,7 +17,6 @@ from einhorn_table.doctor import checks, system_checks
 from einhorn_table.doctor.report import Status
 from einhorn_table.stations.pin_map import PinMap, default_pin_map_path, load_pin_map
 
-HARDWARE = Path(__file__).resolve().parents[1] / "hardware"
 SYNTH = "synth:width=160,height=120,fps=60"
 
 
@@ -86,14 +84,6 @@ def test_the_doctor_runs_every_check_when_the_service_is_not_running(
                               "--state-dir", str(tmp_path / "state")])
     out = capsys.readouterr().out
     assert status == 0 and "  service" not in out and "ok    camera       synthetic" in out
-
-
-def load_smoke() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("smoke", HARDWARE / "smoke.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_smoke_test_stops_at_once_while_the_service_runs(

@@ -381,3 +381,44 @@ def test_the_bots_demo_still_ends_after_one_match(tmp_path: Path,
     store = open_store(tmp_path / "state")
     assert [(r.match_id, r.state) for r in store.matches()] == [("1", "finished")]
     store.close()
+
+
+def test_the_next_match_after_one_gone_on_with_keeps_its_variant_and_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``demo --continue`` goes on with a match of wuerfeln, 2 games (the options say
+    einhorn): holding OK at its end begins wuerfeln, 2 games again, dated anew."""
+    from dataclasses import replace
+    from datetime import UTC, datetime
+
+    from einhorn_table.history import MatchStore
+
+    state = tmp_path / "state"
+    then = datetime(2024, 1, 1, 19, 30, tzinfo=UTC)
+    store = MatchStore(state, now=lambda: then)
+    left = start_match(TableLog(store), Setup.for_variant(get_variant("wuerfeln"),
+                                                          ["Ana", "Ben"], games=2), None,
+                       Choice.NEW)
+    left.recorder.close()
+    store.close()
+    runs: list[TableLoop] = []
+
+    def run(self: TableLoop, done: Callable[[], bool], max_steps: int | None = None) -> None:
+        runs.append(self)
+        if len(runs) == 1:
+            self.controller.next_match_asked = 1.0  # (as a hold of OK at its end would)
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setattr(TableLoop, "run", run)
+    options = replace(demo_options(tmp_path, frozenset({0, 1})), games=None, resume=True)
+    run_demo(options)
+    assert len(runs) == 2
+    first, second = (loop.controller.match for loop in runs)
+    assert first.setup.variant == second.setup.variant == "wuerfeln"
+    assert second.setup.games == 2
+    store = open_store(state)
+    rows = {row.match_id: row for row in store.matches()}
+    setup_line = store.lines("2")[0]
+    store.close()
+    assert rows["2"].variant == rows["1"].variant == "wuerfeln"
+    # (The setup line's date goes with an exported match: the new one's, not 2024's.)
+    assert '"started"' in setup_line and "2024-01-01" not in setup_line

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -330,8 +330,10 @@ def run_demo(options: DemoOptions) -> DemoResult:
                       file=sys.stderr)
         started = start_match(log, setup, unfinished, choice)
         names = list(started.match.names)
-        # Held OK at the final standings: the next match, the same players and settings.
-        again = Setup.for_variant(options.variant, names, games=options.games)
+        # Held OK at the final standings: the next match, the same players and settings
+        # as this one (a match gone on with keeps its own variant and games, not the
+        # options'; not its "started", which the history writes anew).
+        again = replace(started.match.setup, extra={})
         reader = tray_reader_for(options.calibration, options.calibration_path)
         tray = VisionTray(camera, make_watcher(), reader, clock, follower=reader)
         seats = [Seat(name, colours[i], DICE_PALETTE_NAMES[i]) for i, name in enumerate(names)]

@@ -201,7 +201,8 @@ class MatchStore:
         """Store a new match's setup; returns the recorder that takes its inputs."""
         match = Match(setup)  # refuses a setup the rules refuse, before anything is stored
         stamp = self._stamp()
-        line = format_input(replace(setup, extra={STARTED: stamp, **setup.extra}))
+        # (Now, also for a setup read back from an earlier match: its date is that one's.)
+        line = format_input(replace(setup, extra={**setup.extra, STARTED: stamp}))
         with self.transaction("start a new match") as conn:
             cursor = conn.execute(
                 "INSERT INTO matches (started, updated, players, variant, setup, state, "
