@@ -176,6 +176,11 @@ def test_a_calibration_in_the_installer_s_home_is_one_the_service_never_reads(
     monkeypatch.setenv("STATE_DIRECTORY", str(state))
     result, _ = checks.check_table_file(table, None, state / "calibration.toml", home=home)
     assert result.status is Status.OK
+    # A desktop runs no service: the calibration in the home folder is the one play reads.
+    monkeypatch.delenv("STATE_DIRECTORY")
+    result, _ = checks.check_table_file(table, None, state / "calibration.toml", home=home,
+                                        service=False)
+    assert result.status is Status.OK
 
 
 def test_the_doctor_runs_alone_as_its_docstring_says(tmp_path: Path) -> None:

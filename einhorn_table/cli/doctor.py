@@ -100,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
     state = args.state_dir or (config.state if config is not None else None)
     state = state.expanduser() if state is not None else checks.default_state_dir()
     default_profile = default_profile_path()
-    table_result, table = checks.check_table_file(args.table, pin_map, default_profile)
+    table_result, table = checks.check_table_file(args.table, pin_map, default_profile,
+                                                  service=machine.is_pi)
     named = table.calibration if table is not None else None
     if named is None and table is not None and default_profile.is_file():
         named = default_profile

@@ -17,12 +17,12 @@ STEP = "docs/install.md step 6"
 
 
 def check_table_file(path: Path, pin_map: PinMap | None, default_profile: Path | None = None,
-                     *, home: Path | None = None,
+                     *, home: Path | None = None, service: bool = True,
                      ) -> tuple[CheckResult, TableConfig | None]:
     """``path`` loads as the table's configuration, every player's station is in
     ``pin_map``, and the calibration it names exists (``play`` reads the one at
     ``default_profile``, the state directory's, where it names none; one in ``home``,
-    the installer's home folder, the service never sees)."""
+    the installer's home folder, the ``service`` of a Pi never sees)."""
     if not path.is_file():
         return CheckResult(
             "table file", Status.SKIP,
@@ -57,7 +57,7 @@ def check_table_file(path: Path, pin_map: PinMap | None, default_profile: Path |
             ), config
     if config.calibration is None and default_profile is not None and default_profile.is_file():
         found = f"{path}: {names}; calibration {default_profile} (the state directory's)"
-        if _in_home(default_profile, home):
+        if service and _in_home(default_profile, home):
             return CheckResult(
                 "table file", Status.WARN,
                 found + ", which only play started by you reads: the table's service keeps "
