@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import unicodedata
 from collections.abc import Sequence
 
@@ -55,3 +56,9 @@ def input_words(item: rules.Input) -> str:
         return f"{who} top-up of {item.stones}"
     return "the last input"
 
+
+def command_name() -> str:
+    """How the person at the terminal runs the companion, for "type this next" lines:
+    what ./start said it is (``./start``: the command in its .venv is on no PATH),
+    else ``einhorn-table``."""
+    return os.environ.get("EINHORN_COMMAND", "").strip() or "einhorn-table"

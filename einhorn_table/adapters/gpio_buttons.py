@@ -10,14 +10,14 @@ called from the main loop, turns them into gestures.
 from __future__ import annotations
 
 import queue
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 from typing import Any
 
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Button, Clock, Gesture, RawButtonEvent
 from einhorn_table.stations.gestures import GestureDecoder, GestureTiming
 from einhorn_table.stations.pin_map import PinMap
-from einhorn_table.words import counted, joined, plural
+from einhorn_table.words import counted
 
 INSTALL_GPIOZERO = (
     "The button library gpiozero is not installed. Run ./start again (it installs "
@@ -32,25 +32,14 @@ class ButtonSetupError(EinhornError):
 def check_seated(pin_map: PinMap, players: int | None = None,
                  stations: Collection[int] | None = None) -> None:
     """Refuse, naming them, the stations (0-based) players sit at that ``pin_map`` lacks."""
-    if stations is None:
+    lacking = None if stations is None else pin_map.lacking(stations, players)
+    if lacking is None:
         return
-    mapped = sorted(s.player for s in pin_map.stations)
-    missing = sorted(s for s in stations
-                     if (players is None or s < players) and s not in mapped)
-    if not missing:
-        return
-    one = len(missing) == 1
-    # Who sits there, where the table's file says (its SeatedStations' names).
-    names: Mapping[int, str] = getattr(stations, "names", {})
-    if all(s in names for s in missing):
-        who = joined([f"{names[s]}'s station {s + 1}" for s in missing])
-    else:
-        who = f"{plural(len(missing), 'station')} {joined([str(s + 1) for s in missing])}"
+    words, count = lacking
     raise ButtonSetupError(
-        f"{who} {'is' if one else 'are'} not in {pin_map.origin} "
-        f"({counted(len(mapped), 'station')}: {', '.join(str(s + 1) for s in mapped)}), "
-        f"so {'its' if one else 'their'} buttons cannot be set up. Give each player a "
-        "station the pin map has (station = N in the table's file), or wire and map one more."
+        f"{words}, so {'its' if count == 1 else 'their'} buttons cannot be set up. Give "
+        "each player a station the pin map has (station = N in the table's file), or wire "
+        "and map one more."
     )
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from einhorn_table.errors import EinhornError
 from einhorn_table.folders import make_folder
 from einhorn_table.screen.view_model import ScreenView
+from einhorn_table.words import command_name
 
 RETRY_SECONDS = 5.0
 
@@ -30,7 +31,7 @@ class NoScreenError(EinhornError):
     """The demo found no display to show the table on (and no keyboard to play with)."""
 
     def __init__(self, reason: str) -> None:
-        command = os.environ.get("EINHORN_COMMAND", "").strip() or "einhorn-table"
+        command = command_name()
         super().__init__(
             f"there is no screen here to show the demo on ({reason}). Run ./start on a "
             "computer with a desktop, or from the Pi's own screen and keyboard; to let "

@@ -19,6 +19,7 @@ from typing import Any
 from einhorn_table.cli.arguments import PLAYER_NAMES, whole_number
 from einhorn_table.errors import EinhornError
 from einhorn_table.rules import find_variant
+from einhorn_table.words import command_name
 
 
 def register(subparsers: Any) -> None:
@@ -140,12 +141,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"match {result.match_id} kept in {args.state_dir}; see it with `{command} "
           f"history --state-dir {args.state_dir} show {result.match_id}`", file=sys.stderr)
     return 0
-
-
-def command_name() -> str:
-    """How the person at the terminal runs the companion: what ./start said it is
-    (``./start``: the command in its .venv is on no PATH), else ``einhorn-table``."""
-    return os.environ.get("EINHORN_COMMAND", "").strip() or "einhorn-table"
 
 
 def unfinished_players(state: Path) -> list[str]:

@@ -303,7 +303,7 @@ def run_demo(options: DemoOptions) -> DemoResult:
                              mount=options.mount)
         camera.open()
         colours = camera.table.player_colors
-        playing: list[TableController] = []  # the match at the table now (SPACE rolls in it)
+        loops: list[TableLoop] = []  # each match's, the last the one at the table now
         keyboard: KeyboardControls | None
         try:
             keyboard = KeyboardControls(clock, players=players, read_event_queue=False)
@@ -341,12 +341,12 @@ def run_demo(options: DemoOptions) -> DemoResult:
         for seat in options.bots:
             strategies[seat].prepare(started.match.state.variant, players)
         controls: Controls = NoControls() if keyboard is None else PeopleOnly(
-            keyboard, options.bots, lambda: playing[-1] if playing else None)
+            keyboard, options.bots, lambda: loops[-1].controller if loops else None)
 
         def space(event: Any) -> None:
             pg = screen.pg
-            if event.type == pg.KEYDOWN and event.key == pg.K_SPACE and playing:
-                roller = playing[-1].roller()
+            if event.type == pg.KEYDOWN and event.key == pg.K_SPACE and loops:
+                roller = loops[-1].controller.roller()
                 if roller is not None and not camera.frames_queued and roller not in options.bots:
                     camera.roll(player=roller, settle_frames=2)
 
@@ -357,7 +357,6 @@ def run_demo(options: DemoOptions) -> DemoResult:
             match, recorder = started.match, started.recorder
             controller = TableController(match, recorder, seats, recorder,
                                          archive=lambda: history_summary(store))
-            playing[:] = [controller]
             bots = BotDriver(options.bots, strategies, options.chance,
                              pace=0.0 if options.fast else 0.8,
                              linger=0.0 if options.fast else 8.5)
@@ -383,7 +382,6 @@ def run_demo(options: DemoOptions) -> DemoResult:
             loop.run(done)
             return loop
 
-        loops: list[TableLoop] = []
         try:
             loop = play(started)
             while loop.controller.next_match_asked is not None and not screen.quit_requested:

@@ -11,7 +11,6 @@ from einhorn_table.doctor.report import CheckResult, Status
 from einhorn_table.rules import MatchState, RulesError, Setup, find_variant
 from einhorn_table.stations.pin_map import PinMap
 from einhorn_table.table.config import ConfigError, TableConfig, load_config
-from einhorn_table.words import counted
 
 STEP = "docs/install.md step 6"
 
@@ -41,20 +40,16 @@ def check_table_file(path: Path, pin_map: PinMap | None, default_profile: Path |
     except RulesError as error:
         return CheckResult("table file", Status.FAIL, f"{path}: {error}",
                            f"Fix the variant or the players in it ({STEP})."), config
-    if pin_map is not None:
-        # By number, not by count: a map may leave a station out (1, 2 and 4 wired).
-        mapped = sorted(s.player + 1 for s in pin_map.stations)
-        missing = [p for p in config.players if p.station not in mapped]
-        if missing:
-            who = ", ".join(f"{p.name}'s station {p.station}" for p in missing)
-            return CheckResult(
-                "table file", Status.FAIL,
-                f"{path}: {who} {'is' if len(missing) == 1 else 'are'} not in {pin_map.origin} "
-                f"({counted(len(mapped), 'station')}: {', '.join(map(str, mapped))}); "
-                f"play refuses to start, as {'its' if len(missing) == 1 else 'their'} buttons "
-                "cannot be set up",
-                "Give each player a station the pin map has, or wire and map one more.",
-            ), config
+    # By number, not by count: a map may leave a station out (1, 2 and 4 wired).
+    lacking = None if pin_map is None else pin_map.lacking(config.stations)
+    if lacking is not None:
+        words, count = lacking
+        return CheckResult(
+            "table file", Status.FAIL,
+            f"{path}: {words}; play refuses to start, as {'its' if count == 1 else 'their'} "
+            "buttons cannot be set up",
+            "Give each player a station the pin map has, or wire and map one more.",
+        ), config
     if config.calibration is None and default_profile is not None and default_profile.is_file():
         found = f"{path}: {names}; calibration {default_profile} (the state directory's)"
         if service and _in_home(default_profile, home):

@@ -282,9 +282,10 @@ class MatchStore:
                               "on; nothing of this file was imported")
         earlier = self._kept_beginning_of(setup_line, inputs)
         summary = summarize(match)
-        stamp = self._stamp()
-        began = started_at(match.setup.extra, self.now())
-        started = stamp if began is None else began.astimezone(self.now().tzinfo).isoformat(
+        now = self.now()
+        stamp = now.isoformat(timespec="seconds")
+        began = started_at(match.setup.extra, now)
+        started = stamp if began is None else began.astimezone(now.tzinfo).isoformat(
             timespec="seconds")
         state = "finished" if match.over else "abandoned"
         games = summary.games if match.over else match.ledger().game

@@ -30,7 +30,7 @@ from einhorn_table.ports import Button
 from einhorn_table.stations import MAX_STATIONS
 from einhorn_table.stations.header import BCM_TO_PHYSICAL, RESERVED, UART, free_gpios
 from einhorn_table.text_files import TextFileError, read_text_file
-from einhorn_table.words import plural
+from einhorn_table.words import counted, joined, plural
 
 PIN_MAP_VERSION = 1
 
@@ -68,6 +68,25 @@ class PinMap:
     @property
     def gpios(self) -> tuple[int, ...]:
         return tuple(pin for s in self.stations for pin in s.pins.values())
+
+    def lacking(self, stations: Collection[int], players: int | None = None,
+                ) -> tuple[str, int] | None:
+        """Of ``stations`` (0-based; of players 1 to ``players``), those this map lacks,
+        said for the installer ("Cem's station 3 is not in pins.toml (3 stations: 1, 2,
+        4)", with the names a table's file's stations carry), and how many; None: none."""
+        mapped = sorted(s.player for s in self.stations)
+        missing = sorted(s for s in stations
+                         if (players is None or s < players) and s not in mapped)
+        if not missing:
+            return None
+        names: Mapping[int, str] = getattr(stations, "names", {})
+        if all(s in names for s in missing):
+            who = joined([f"{names[s]}'s station {s + 1}" for s in missing])
+        else:
+            who = f"{plural(len(missing), 'station')} {joined([str(s + 1) for s in missing])}"
+        return (f"{who} {'is' if len(missing) == 1 else 'are'} not in {self.origin} "
+                f"({counted(len(mapped), 'station')}: {', '.join(str(s + 1) for s in mapped)})",
+                len(missing))
 
     def chosen(self, players: int | None = None,
                stations: Collection[int] | None = None) -> tuple[Station, ...]:
