@@ -113,7 +113,8 @@ def test_a_doubtful_reading_shows_what_was_read() -> None:
     assert view.kind is ScreenKind.DOUBT and "unclear" in view.subtitle
     assert [d.value for d in view.dice] == [6, None, 5]
     assert view.entry == (6, 1, 5) and view.entry_position == 0
-    assert [b.does for b in view.buttons] == ["lower", "higher", "next die", "back"]
+    # On the first die ✗ leaves the entry: the roller throws again.
+    assert [b.does for b in view.buttons] == ["lower", "higher", "next die", "roll again"]
 
 
 def test_help_lists_the_gestures_of_the_moment() -> None:

@@ -8,7 +8,7 @@ renderer only draws it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -176,6 +176,14 @@ def button_hints(context: Context) -> tuple[ButtonHint, ...]:
     )
 
 
+def entry_hints(position: int) -> tuple[ButtonHint, ...]:
+    """The buttons while dice are entered by hand, at die ``position`` (0..2): OK on the
+    third die enters the roll, ✗ on the first leaves for a new throw."""
+    less, more, ok, no = button_hints(Context.ENTER_DICE)
+    return (less, more, replace(ok, does="done" if position >= 2 else ok.does),
+            replace(no, does="roll again" if position == 0 else no.does))
+
+
 _CATEGORY_ORDER = (Category.UNVERMEIDLICH, Category.WUNSCH, Category.EINHORN,
                    Category.DREIFALTIGKEIT)
 
@@ -265,7 +273,8 @@ def build_view(controller: TableController, now: float) -> ScreenView:
             dice=dice, photo=pending.photo,
             entry=tuple(c.entry.values) if c.entry else (),
             entry_position=c.entry.position if c.entry else 0,
-            buttons=button_hints(context), **base,  # type: ignore[arg-type]
+            buttons=entry_hints(c.entry.position) if c.entry else button_hints(context),
+            **base,  # type: ignore[arg-type]
         )
     ended = c.game_ended_at
     if ended is not None and awaiting is Awaiting.BID and \

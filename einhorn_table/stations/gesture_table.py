@@ -26,6 +26,7 @@ class Context(StrEnum):
     """What the match is waiting for from a player."""
 
     CALL = "call"
+    ROLL = "roll"
     COUNTERPARTY = "counterparty"
     BID = "bid"
     TOPUP = "topup"
@@ -44,6 +45,7 @@ class Context(StrEnum):
 
 _TITLES = {
     Context.CALL: "Your turn: make your call, then roll",
+    Context.ROLL: "Your roll: throw your three dice into the tray",
     Context.COUNTERPARTY: "You own the unicorn: choose who pays or is paid",
     Context.BID: "Auction: bid for the unicorn, secretly",
     Context.TOPUP: "Top-up: move stones from your stash to your game stones",

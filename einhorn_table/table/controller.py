@@ -273,6 +273,8 @@ class TableController:
         owing = state.owing()
         if awaiting is Awaiting.ROLL and player == state.to_act:
             return Context.CALL
+        if awaiting in (Awaiting.START_ROLL, Awaiting.TIEBREAK_ROLL) and player in owing:
+            return Context.ROLL  # who starts, an auction's tie, the winner's roll-off
         if awaiting is Awaiting.TOPUP:
             if player in owing:
                 return Context.TOPUP
@@ -297,6 +299,10 @@ class TableController:
     # ------------------------------------------------------------------ the tray
 
     def on_tray(self, event: TrayEvent) -> None:
+        self._on_tray(event)
+        self._close_stale_help()
+
+    def _on_tray(self, event: TrayEvent) -> None:
         if isinstance(event, CameraLost):
             self.camera_lost = event.reason
         elif isinstance(event, CameraBack):
@@ -475,6 +481,16 @@ class TableController:
     # ------------------------------------------------------------------ the buttons
 
     def on_gesture(self, gesture: Gesture) -> None:
+        self._on_gesture(gesture)
+        self._close_stale_help()
+
+    def _close_stale_help(self) -> None:
+        """The help leaves the screen once its moment is over (a roll, a choice, the next
+        turn): it would hide the new moment and tell the buttons of the old one."""
+        if self.help is not None and self.context(self.help.player) is not self.help.context:
+            self.help = None
+
+    def _on_gesture(self, gesture: Gesture) -> None:
         player = gesture.player
         if not 0 <= player < len(self.names):
             return  # a station without a player at this match
@@ -500,6 +516,12 @@ class TableController:
             if echo is not None and echo[0] != player \
                     and gesture.time - echo[1] < UNDO_ECHO_SECONDS:
                 return  # two players undoing the same slip at once: it is undone once
+            if self.pending is not None:
+                # The roll the screen asks about is the misread roll to undo: it is no
+                # input yet, so the question goes and the input before it stays.
+                self._drop_question(gesture.time, "Undone: the dice as read. ")
+                self.last_undo = (player, gesture.time)
+                return
             withdrawn = self.match.inputs[-1] if self.match.inputs else None
             # Bids revealed (the auction was over) cannot be made secret again: undoing
             # the last one takes back the whole auction, and everybody bids again.
@@ -606,6 +628,15 @@ class TableController:
         elif intent.action is Action.NO:
             self.entry = DiceEntry(_prefill(pending.reading))
 
+    def _drop_question(self, time: float, why: str = "") -> None:
+        """The doubtful roll is not taken: its roller throws again (the call stays
+        locked, as for any roll thrown again)."""
+        assert self.pending is not None
+        roller = self.pending.roller
+        self.pending = None
+        self.entry = None
+        self._say(f"{why}{self.names[roller]}: roll again", time, roller)
+
     def _enter(self, player: int, intent: Intent, time: float) -> None:
         pending, entry = self.pending, self.entry
         assert pending is not None and entry is not None
@@ -616,9 +647,7 @@ class TableController:
             entry.values[entry.position] = (die - 2) % 6 + 1
         elif intent.action is Action.NO:
             if entry.position == 0:
-                self.pending = None  # leave: the player rolls again
-                self.entry = None
-                self._say(f"{self.names[player]}: roll again", time, player)
+                self._drop_question(time)  # leave: the player rolls again
             else:
                 entry.position -= 1
         elif intent.action is Action.OK:
@@ -649,7 +678,8 @@ class TableController:
             else:
                 copy.deepcopy(self.match.state).apply(item)
         except RuleViolation as error:
-            self._say(f"Not now: {error}", time)
+            # The reason in the table's words; the rule's section is for the match file.
+            self._say(f"Not now: {error.reason}.", time)
             return False
         try:
             self.recorder.append(item)
