@@ -28,6 +28,7 @@ class FakePicamera2:
     def __init__(self, camera_num: int = 0, *, autofocus: bool = True) -> None:
         self.camera_num = camera_num
         self.camera_properties = {"Model": "imx708"}
+        self.sensor_resolution = (4608, 2592)  # the Camera Module 3's full sensor
         self.camera_controls: dict[str, Any] = {"ExposureTime": (1, 100000, 10000)}
         if autofocus:
             self.camera_controls["AfMode"] = (0, 2, 0)
@@ -46,10 +47,14 @@ class FakePicamera2:
         raise AssertionError("the companion asks for a video configuration")
 
     def create_video_configuration(
-        self, main: dict[str, Any], lores: dict[str, Any], controls: dict[str, Any]
+        self, main: dict[str, Any], lores: dict[str, Any], controls: dict[str, Any],
+        raw: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         self.calls.append("create_video_configuration")
-        return {"main": dict(main), "lores": dict(lores), "controls": dict(controls)}
+        config = {"main": dict(main), "lores": dict(lores), "controls": dict(controls)}
+        if raw is not None:
+            config["raw"] = dict(raw)
+        return config
 
     def configure(self, config: dict[str, Any]) -> None:
         self.calls.append("configure")

@@ -122,10 +122,14 @@ class Picamera2Source(BaseSource):
 
     def _start(self, camera: Any) -> None:
         settings = self.settings
+        # The raw stream's size picks the sensor mode: one that sees the whole sensor.
+        raw_size = full_view_raw_size(getattr(camera, "sensor_resolution", None), settings.size)
+        raw: dict[str, Any] = {} if raw_size is None else {"raw": {"size": raw_size}}
         config = camera.create_video_configuration(
             main={"size": settings.size, "format": "RGB888"},
             lores={"size": settings.lores_size, "format": "YUV420"},
             controls=settings.fixed_controls,
+            **raw,
         )
         camera.configure(config)
         # libcamera may adjust the sizes; picamera2 keeps what it applied in camera_config.
@@ -247,6 +251,30 @@ class Picamera2Source(BaseSource):
             camera.stop()
         finally:
             camera.close()
+
+
+def full_view_raw_size(sensor: Any, main: tuple[int, int]) -> tuple[int, int] | None:
+    """The raw stream size that makes libcamera read the whole sensor, binned 2x2.
+
+    Asked for a main stream of 1280x960 alone, libcamera picks the sensor mode nearest
+    that size: on a Camera Module 3 its 1536x864 mode, which reads only the middle
+    two thirds of the sensor (about 36 x 28 degrees instead of the 52 x 41 degrees the
+    mount guide counts on), so the tray does not fit at the guide's height. The
+    Raspberry Pi cameras with several modes have a 2x2 binned one of half the full
+    resolution that sees all of the sensor, fast enough for 30 frames a second
+    (Camera Module 3: 2304x1296; Camera Module 2: 1640x1232; HQ Camera: 2028x1520).
+    None: leave the choice to libcamera (no sensor size known, or a main stream
+    larger than that mode, as on the one-mode Global Shutter Camera)."""
+    if not isinstance(sensor, tuple | list) or len(sensor) != 2:
+        return None
+    try:
+        width, height = (int(n) // 2 for n in sensor)
+    except (TypeError, ValueError):
+        return None
+    width, height = width - width % 2, height - height % 2
+    if width < main[0] or height < main[1]:
+        return None
+    return width, height
 
 
 def _close(a: Mapping[str, Any], b: Mapping[str, Any], tolerance: float) -> bool:
