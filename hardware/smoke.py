@@ -25,12 +25,14 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # run from a clone without installing
 
 from einhorn_table.adapters.clock import SystemClock  # noqa: E402
+from einhorn_table.cli.arguments import more_than_zero  # noqa: E402
 from einhorn_table.doctor import checks  # noqa: E402
 from einhorn_table.doctor.machine import Machine, detect_machine  # noqa: E402
 from einhorn_table.doctor.report import CheckResult, Status, exit_status, render  # noqa: E402
 from einhorn_table.errors import EinhornError  # noqa: E402
 from einhorn_table.stations.gesture_table import Context, intent_for  # noqa: E402
-from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map  # noqa: E402
+from einhorn_table.stations.pin_map import default_pin_map_path  # noqa: E402
+from einhorn_table.words import command_name  # noqa: E402
 
 STEPS = ("camera", "buttons", "screen")
 
@@ -39,7 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", choices=STEPS, action="append", help="run only this step")
     parser.add_argument("--source", default="picamera2", help="camera source (default picamera2)")
-    parser.add_argument("--seconds", type=float, default=5.0, help="camera measuring time")
+    parser.add_argument("--seconds", type=more_than_zero, default=5.0,
+                        help="camera measuring time (default 5)")
     parser.add_argument("--snapshot", type=Path, default=Path("/tmp/einhorn-smoke.png"))
     parser.add_argument("--pins", type=Path, default=default_pin_map_path())
     parser.add_argument("--players", type=int, choices=range(1, 7), metavar="N")
@@ -50,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     machine = detect_machine()
     if not machine.is_pi:
         print("This is not a Raspberry Pi: the smoke test is for the real table. "
-              "Use 'einhorn-table doctor' on a desktop.")
+              f"Use '{command_name()} doctor' on a desktop.")
     results: list[CheckResult] = []
     service = checks.check_service()  # it holds the camera, the buttons and the screen
     if service is not None:
@@ -117,16 +120,17 @@ def camera_step(args: argparse.Namespace) -> CheckResult:
 
 def buttons_step(args: argparse.Namespace, machine: Machine) -> list[CheckResult]:
     clock = SystemClock()
-    try:
-        pin_map = load_pin_map(args.pins)
-    except EinhornError as error:
-        return [CheckResult("pin map", Status.FAIL, str(error))]
+    # (Said where a station of players 1 to --players is not in the map: the walk would
+    # leave it out without a word.)
+    mapped, pin_map = checks.check_pin_map(args.pins, players=args.players)
+    if pin_map is None:
+        return [mapped]
     setup, controls = checks.check_buttons(
         machine, pin_map, clock, players=args.players, use_gpio=True
     )
+    results = [mapped, setup]
     if controls is None:
-        return [setup]
-    results = [setup]
+        return results
     try:
         print("Buttons: press each button once when asked (10 s each).")
         results.append(checks.walk_buttons(

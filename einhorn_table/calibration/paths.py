@@ -20,6 +20,19 @@ def state_dir(environ: Mapping[str, str] | None = None) -> Path:
 
 
 def default_profile_path(environ: Mapping[str, str] | None = None) -> Path:
-    """The profile ``play`` reads where its table's file names none, and ``calibrate``
-    writes where there is no table's file (``demo`` and ``read`` take one with ``--profile``)."""
+    """The profile ``calibrate`` writes where there is no table's file (``demo`` and
+    ``read`` take one with ``--profile``); ``play`` reads it where its table's file names
+    none (see :func:`state_profile`)."""
     return state_dir(environ) / PROFILE_NAME
+
+
+def state_profile(state: str | Path | None = None,
+                  environ: Mapping[str, str] | None = None) -> Path | None:
+    """The profile ``play`` reads where its table's file names none, and the doctor
+    checks: ``calibration.toml`` in the state directory ``play`` keeps the match history
+    in (``state``: its ``--state-dir``, else the table's file's ``state``), else in the
+    environment's state directory (:func:`default_profile_path`, where ``calibrate``
+    saves one without a table's file); None where neither exists."""
+    places = [Path(state).expanduser() / PROFILE_NAME] if state else []
+    places.append(default_profile_path(environ))
+    return next((place for place in places if place.is_file()), None)

@@ -51,8 +51,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--state-dir", "--state", dest="state_dir", type=Path,
                         default=Path("einhorn-state"),
                         help="the demo's state directory: its match history and roll photos "
-                        "(default ./einhorn-state; read it with `einhorn-table history "
-                        "--state-dir einhorn-state stats`)")
+                        "(default ./einhorn-state; read it with `"
+                        f"{command_name()} history --state-dir einhorn-state stats`)")
     unfinished = parser.add_mutually_exclusive_group()
     unfinished.add_argument("--continue", dest="resume", action="store_true",
                             help="go on with the unfinished match in the state directory "
@@ -111,6 +111,9 @@ def run(args: argparse.Namespace) -> int:
 
     names = [n.strip() for n in args.names.split(",")] if args.names else \
         list(PLAYER_NAMES[: args.players])
+    if "" in names:  # (",," or a comma at the end: the rules would see two alike names)
+        raise EinhornError(f"--names {args.names!r}: a name is missing; write the names with "
+                           "one comma between each two, e.g. Ana,Ben,Cem")
     if not 2 <= len(names) <= 6:
         raise EinhornError("a match needs 2 to 6 players (--players or --names)")
     if args.resume:

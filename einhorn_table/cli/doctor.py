@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from einhorn_table.cli.arguments import existing_file, whole_number
+from einhorn_table.cli.arguments import existing_file, more_than_zero, whole_number
 from einhorn_table.stations import MAX_STATIONS
 from einhorn_table.table.config import TableConfig
 
@@ -75,13 +75,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="frames to read to measure the camera (default 30)"
     )
     parser.add_argument(
-        "--timeout", type=float, default=10.0, help="seconds to wait for each button (default 10)"
+        "--timeout", type=more_than_zero, default=10.0,
+        help="seconds to wait for each button (default 10)"
     )
 
 
 def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.clock import SystemClock
-    from einhorn_table.calibration.paths import default_profile_path
+    from einhorn_table.calibration.paths import state_profile
     from einhorn_table.doctor import checks
     from einhorn_table.doctor.machine import detect_machine
     from einhorn_table.doctor.report import CheckResult, Status, exit_status, render
@@ -98,12 +99,13 @@ def run(args: argparse.Namespace) -> int:
     stations = config.stations if config is not None and args.players is None else None
     pin_result, pin_map = checks.check_pin_map(pins, players=args.players, stations=stations)
     state = args.state_dir or (config.state if config is not None else None)
+    # (As play finds one its table's file names none: in its state directory first.)
+    default_profile = state_profile(state)
     state = state.expanduser() if state is not None else checks.default_state_dir()
-    default_profile = default_profile_path()
     table_result, table = checks.check_table_file(args.table, pin_map, default_profile,
                                                   service=machine.is_pi)
     named = table.calibration if table is not None else None
-    if named is None and table is not None and default_profile.is_file():
+    if named is None and table is not None:
         named = default_profile
     profile = args.profile or (named if named is not None and named.is_file() else None)
     profile_result, settings = checks.check_profile(profile)

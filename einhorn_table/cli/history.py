@@ -19,7 +19,7 @@ from einhorn_table.history.stats import format_statistics, gather
 from einhorn_table.history.store import MatchStore
 from einhorn_table.history.view import history_line
 from einhorn_table.rules import RuleViolation
-from einhorn_table.words import pad, shown_width
+from einhorn_table.words import command_name, pad, shown_width
 
 
 def register(subparsers: Any) -> None:
@@ -178,7 +178,7 @@ def run_stats(args: argparse.Namespace) -> int:
         hint = (f"did you mean {alike[0]!r}?" if alike
                 else f"the players kept are {', '.join(known[:12])}"
                 + (f" and {len(known) - 12} more" if len(known) > 12 else "") if known
-                else "`einhorn-table history list` shows who played")
+                else f"`{command_name()} history list` shows who played")
         raise HistoryError(f"no matches of a player called {args.player!r} are kept; {hint}")
     print(format_statistics(stats))
     if args.charts:

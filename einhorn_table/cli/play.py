@@ -38,8 +38,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--screenshots", type=Path, default=None,
                         help="save a PNG of every new screen in this folder")
     parser.add_argument("--state-dir", default=None,
-                        help="where the match history is kept (default: the config's 'state', "
-                        "else EINHORN_STATE_DIR, systemd's STATE_DIRECTORY, "
+                        help="where the match history is kept, and the calibration.toml read "
+                        "where the config names no calibration (default: the config's "
+                        "'state', else EINHORN_STATE_DIR, systemd's STATE_DIRECTORY, "
                         "~/.local/state/einhorn-table)")
     unfinished = parser.add_mutually_exclusive_group()
     unfinished.add_argument("--continue", dest="resume", action="store_true",
@@ -141,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.sources import create_source
     from einhorn_table.adapters.systemd_notify import FrameWatchdog, SystemdNotifier
     from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
-    from einhorn_table.calibration.paths import default_profile_path
+    from einhorn_table.calibration.paths import state_profile
     from einhorn_table.calibration.profile import load_profile
     from einhorn_table.calibration.tray_reading import tray_reader_for
     from einhorn_table.cli.table_app import (
@@ -169,13 +170,14 @@ def run(args: argparse.Namespace) -> int:
 
     config = load_config(args.config)
     variant = find_variant(config.variant)
-    # The table's calibration (einhorn-table calibrate): named in the config, else the
-    # one calibrate saved in the state directory, else the reader's defaults.
-    profile_path = config.calibration or default_profile_path()
+    # The table's calibration (calibrate): named in the config, else the one in the
+    # state directory the history goes to (or calibrate's, without a table's file),
+    # else the reader's defaults.
+    profile_path = config.calibration or state_profile(args.state_dir or config.state)
     camera_settings: CameraSettings | None = None
     calibration = None
     measured: dict[str, RGB] = {}
-    if config.calibration is not None or profile_path.is_file():
+    if profile_path is not None:
         calibration = load_profile(profile_path)
         camera_settings = calibration.camera
         measured = {p.name: p.colour for p in calibration.players}

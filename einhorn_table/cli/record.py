@@ -87,22 +87,27 @@ def run(args: argparse.Namespace) -> int:
     source_text = args.source or default_source(detect_machine())
     # A misspelt source is refused before any folder is made.
     source = create_source(source_text, clock=clock)
-    recorder = FrameRecorder(args.folder)
+    made = missing_folders(args.folder)
+    recorder = FrameRecorder(args.folder)  # (refuses a folder of pictures before the camera)
     stopped: SourceError | None = None
-    with source, CtrlC() as ctrl_c:
-        start = clock.monotonic()
-        end = start + args.seconds
-        try:
-            while clock.monotonic() < end and not ctrl_c.pressed:
-                frame = source.read()
-                if frame is None:
-                    break
-                recorder.write(frame)
-        except SourceError as error:
-            if not recorder.written:
-                raise
-            stopped = error  # the disk filled or the camera stopped: keep what came
-        took = clock.monotonic() - start
+    try:
+        with source, CtrlC() as ctrl_c:
+            start = clock.monotonic()
+            end = start + args.seconds
+            try:
+                while clock.monotonic() < end and not ctrl_c.pressed:
+                    frame = source.read()
+                    if frame is None:
+                        break
+                    recorder.write(frame)
+            except SourceError as error:
+                if not recorder.written:
+                    raise
+                stopped = error  # the disk filled or the camera stopped: keep what came
+            took = clock.monotonic() - start
+    finally:
+        if not recorder.written:  # a camera that never opened or gave nothing
+            remove_empty(made)
     if stopped is not None:
         print(f"einhorn-table: {stopped}", file=sys.stderr)
     if not recorder.written:
@@ -118,3 +123,23 @@ def run(args: argparse.Namespace) -> int:
         f"(or --source {replay} for the doctor and calibrate)."
     )
     return 1 if stopped is not None else 0
+
+
+def missing_folders(folder: Path) -> list[Path]:
+    """The folders the recording would make for ``folder``, deepest first."""
+    missing = []
+    for path in (folder, *folder.parents):
+        if path.exists():
+            break
+        missing.append(path)
+    return missing
+
+
+def remove_empty(folders: list[Path]) -> None:
+    """Take away the folders a recording made where it saved nothing (only empty ones,
+    deepest first: nothing that holds a file is touched)."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return

@@ -29,6 +29,7 @@ from einhorn_table.words import counted, joined, plural
 
 if TYPE_CHECKING:
     from einhorn_table.calibration.profile import CalibrationProfile
+    from einhorn_table.screen.view_model import ScreenView
 
 #: Seconds the final standings stay on screen before a headless demo exits.
 FINAL_SECONDS = 3.0
@@ -204,6 +205,35 @@ class PeopleOnly:
         self.inner.close()
 
 
+class BotsOnlyScreen:
+    """The screen of a demo whose every seat a bot plays: its final standings close by
+    themselves after ``FINAL_SECONDS``, before a hold of OK could begin a new match
+    (the table takes one only ``NEXT_MATCH_AFTER_SECONDS`` after the match's end), so
+    they do not offer it."""
+
+    def __init__(self, inner: ScreenOutput) -> None:
+        from einhorn_table.screen.view_model import button_hints
+
+        self.inner = inner
+        self.new_match = button_hints(Context.FINAL)[2]  # OK: "hold: new match, ..."
+
+    @property
+    def quit_requested(self) -> bool:
+        return self.inner.quit_requested
+
+    @quit_requested.setter
+    def quit_requested(self, value: bool) -> None:
+        self.inner.quit_requested = value
+
+    def show(self, view: ScreenView, now: float, key: tuple[object, ...] | None = None) -> None:
+        from einhorn_table.screen.view_model import ScreenKind
+
+        if view.kind is ScreenKind.FINAL:
+            view = replace(view, buttons=tuple(replace(hint, does="") if hint == self.new_match
+                                               else hint for hint in view.buttons))
+        self.inner.show(view, now, key)
+
+
 def reader_warning(profile: ReaderProfile | None) -> str | None:
     """A line for the installer where the learned reader's models do not load (the
     classical reader then stands in, reading fewer dice and asking more often), else
@@ -351,6 +381,9 @@ def run_demo(options: DemoOptions) -> DemoResult:
                     camera.roll(player=roller, settle_frames=2)
 
         screen.listeners.append(space)
+        # (Bots alone: the final standings go by themselves, offering no new match.)
+        shown: ScreenOutput = BotsOnlyScreen(screen) if options.bots == frozenset(
+            range(players)) else screen
 
         def play(started: Started) -> TableLoop:
             """One match, until the bots' demo is over, ESC, or a hold of OK at its end."""
@@ -360,7 +393,7 @@ def run_demo(options: DemoOptions) -> DemoResult:
             bots = BotDriver(options.bots, strategies, options.chance,
                              pace=0.0 if options.fast else 0.8,
                              linger=0.0 if options.fast else 8.5)
-            loop = TableLoop(controller, tray, controls, clock, screen, bots,
+            loop = TableLoop(controller, tray, controls, clock, shown, bots,
                              direct_performer(controller, throw_into(camera), clock),
                              tray_idle=lambda: not camera.frames_queued)
             ended: list[float] = []

@@ -30,6 +30,21 @@ def check_pin_map(path: Path, *, boot_dir: Path = Path("/boot/firmware"),
         f"{path}: {counted(len(pin_map.stations), 'station')} x 4 buttons on GPIO "
         f"{_ranges(gpios)}; no pin used twice, none reserved"
     )
+    if players is not None and stations is None:
+        # --players N asks for stations 1 to N: one the map lacks would be left out
+        # without a word, and its player's buttons never checked.
+        lacking = pin_map.lacking(range(players))
+        if lacking is not None:
+            words, count = lacking
+            mapped = {station.player for station in pin_map.stations}
+            fewer = next(n for n in range(players) if n not in mapped)  # 1 to this are wired
+            return CheckResult(
+                "pin map", Status.FAIL,
+                f"{words}, and --players {players} asks to check stations 1 to {players}",
+                f"Wire {'that station' if count == 1 else 'those stations'} and add "
+                f"{'it' if count == 1 else 'them'} to {path} (hardware/wiring.svg)"
+                + (f", or check fewer: --players {fewer}." if fewer else "."),
+            ), pin_map
     used = {gpio for station in pin_map.chosen(players, stations)
             for gpio in station.pins.values()}
     uart_used = sorted(used & set(UART))

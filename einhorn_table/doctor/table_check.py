@@ -11,6 +11,7 @@ from einhorn_table.doctor.report import CheckResult, Status
 from einhorn_table.rules import MatchState, RulesError, Setup, find_variant
 from einhorn_table.stations.pin_map import PinMap
 from einhorn_table.table.config import ConfigError, TableConfig, load_config
+from einhorn_table.words import command_name
 
 STEP = "docs/install.md step 6"
 
@@ -57,7 +58,7 @@ def check_table_file(path: Path, pin_map: PinMap | None, default_profile: Path |
                 "table file", Status.WARN,
                 found + ", which only play started by you reads: the table's service keeps "
                 "its own state directory and may not look into home folders",
-                f"Calibrate again from the folder of {path}: einhorn-table calibrate "
+                f"Calibrate again from the folder of {path}: {command_name()} calibrate "
                 f"--fullscreen --out calibration.toml, then write calibration = "
                 f'"calibration.toml" in {path} ({STEP}).',
                 essential=False,
@@ -73,7 +74,7 @@ def check_table_file(path: Path, pin_map: PinMap | None, default_profile: Path |
         return CheckResult(
             "table file", Status.FAIL,
             f"{path}: its calibration {config.calibration} does not exist",
-            f"Run einhorn-table calibrate --out {config.calibration}, or fix the path ({STEP}).",
+            f"Run {command_name()} calibrate --out {config.calibration}, or fix the path ({STEP}).",
         ), config
     return CheckResult(
         "table file", Status.OK, f"{path}: {names}; calibration {config.calibration}"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from einhorn_table.doctor.report import CheckResult, Status
 from einhorn_table.errors import EinhornError
+from einhorn_table.words import command_name
 
 if TYPE_CHECKING:
     from einhorn_table.ports import Image
@@ -24,10 +25,15 @@ if TYPE_CHECKING:
 #: this many pixels where the calibration measured no die).
 IN_PLACE_DICE = 0.25
 IN_PLACE_PIXELS = 4.0
-CALIBRATE_AGAIN = "Run einhorn-table calibrate again (the tray's step is the first)."
 #: Pictures whose width-to-height differs from the calibration's by more than this
 #: share are of another shape: the calibration's tray outline no longer fits them.
 SHAPE_TOLERANCE = 0.02
+
+
+def calibrate_again() -> str:
+    """What to do where the tray no longer lies as calibrated, with the command as the
+    person runs it (``./start`` where it started the companion)."""
+    return f"Run {command_name()} calibrate again (the tray's step is the first)."
 
 
 def check_picture_size(image: Image, profile_path: Path | None) -> CheckResult | None:
@@ -56,7 +62,7 @@ def check_picture_size(image: Image, profile_path: Path | None) -> CheckResult |
             "picture", Status.FAIL,
             now + ", pictures of another shape: the tray's outline and the dice sizes it "
             "measured do not fit this camera's pictures",
-            "Calibrate again with the camera the table uses (einhorn-table calibrate), or "
+            f"Calibrate again with the camera the table uses ({command_name()} calibrate), or "
             "give the table back the camera it was calibrated with (camera = ... in "
             "table.toml).")
     return CheckResult("picture", Status.OK,
@@ -91,13 +97,14 @@ def check_tray_place(image: Image, profile_path: Path | None) -> CheckResult | N
         return CheckResult(
             "tray", Status.WARN, "no tray found in the camera's picture",
             "Take the dice and anything else out of the tray, and check that the camera sees "
-            f"the whole tray; then run the doctor again. If it still finds none: {CALIBRATE_AGAIN}",
+            "the whole tray; then run the doctor again. If it still finds none: "
+            + calibrate_again(),
             essential=False)
     if rigid_move(found, then, float("inf")) is None:
         return CheckResult(
             "tray", Status.WARN, "the tray looks larger, smaller or otherwise shaped than at "
             "calibration (the camera was raised, lowered or tilted, or this is another tray)",
-            CALIBRATE_AGAIN, essential=False)
+            calibrate_again(), essential=False)
     # How far its farthest corner moved (as the table measures it: a turn moves the
     # corners more than the middle).
     shift = max(math.dist(now, calibrated) for now, calibrated in zip(found, then, strict=True))
@@ -111,4 +118,4 @@ def check_tray_place(image: Image, profile_path: Path | None) -> CheckResult | N
     return CheckResult(
         "tray", Status.WARN, f"the tray stands {away} from where it was calibrated, farther "
         "than the table follows it",
-        f"Set the tray back where it stood, or: {CALIBRATE_AGAIN}", essential=False)
+        f"Set the tray back where it stood, or: {calibrate_again()}", essential=False)

@@ -37,7 +37,9 @@ def write_charts(stats: Statistics, folder: Path) -> list[Path]:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise HistoryError(f"cannot make the chart folder {folder} ({error.strerror})") from None
+        why = "a file has that name" if isinstance(error, FileExistsError) else error.strerror
+        raise HistoryError(f"cannot make the chart folder {folder} ({why}); name a folder "
+                           "you may write to with --charts") from None
     written = [
         _stash_chart(plt, stats, folder / STASH_CHART),
         _calls_chart(plt, stats, folder / CALLS_CHART),

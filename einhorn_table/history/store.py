@@ -40,6 +40,7 @@ from einhorn_table.rules import (
     parse_line,
     replay,
 )
+from einhorn_table.words import command_name
 
 #: Gives the time now (timezone-aware); the store writes it as ISO 8601.
 WallClock = Callable[[], datetime]
@@ -125,8 +126,9 @@ class MatchStore:
         try:
             self.state_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
+            why = "a file has that name" if isinstance(error, FileExistsError) else error.strerror
             raise HistoryError(
-                f"cannot make the state directory {self.state_dir} ({error.strerror}). Choose "
+                f"cannot make the state directory {self.state_dir} ({why}). Choose "
                 "a writable one with --state-dir or EINHORN_STATE_DIR."
             ) from None
         try:
@@ -386,7 +388,7 @@ class MatchStore:
         rows = self._read(f"SELECT {_ROW_COLUMNS} FROM matches WHERE id = ?",
                           (_as_id(match_id),))
         if not rows:
-            raise UnknownMatch(f"there is no match {match_id}; `einhorn-table history list` "
+            raise UnknownMatch(f"there is no match {match_id}; `{command_name()} history list` "
                                "shows the matches kept")
         return _row(rows[0])
 
@@ -406,7 +408,7 @@ class MatchStore:
         """The match file: the setup line, then every input line exactly as written."""
         rows = self._read("SELECT setup FROM matches WHERE id = ?", (_as_id(match_id),))
         if not rows:
-            raise UnknownMatch(f"there is no match {match_id}; `einhorn-table history list` "
+            raise UnknownMatch(f"there is no match {match_id}; `{command_name()} history list` "
                                "shows the matches kept")
         inputs = self._read("SELECT line FROM inputs WHERE match_id = ? ORDER BY seq",
                             (_as_id(match_id),))
@@ -492,9 +494,9 @@ def _as_id(match_id: str) -> int:
         number = int(match_id)
     except ValueError:
         raise UnknownMatch(f"{match_id!r} is not a match id; ids are numbers, as "
-                           "`einhorn-table history list` shows them") from None
+                           f"`{command_name()} history list` shows them") from None
     if not 0 < number < 2**63:  # (SQLite's ids; a larger number is no match either)
-        raise UnknownMatch(f"there is no match {match_id}; `einhorn-table history list` "
+        raise UnknownMatch(f"there is no match {match_id}; `{command_name()} history list` "
                            "shows the matches kept")
     return number
 
