@@ -14,7 +14,12 @@ kind of scene, how many scenes the watcher told right:
 * dice thrown beside dice left lying: a roll; a die pushed: a nudge, no roll;
 * the tray pushed along the table (wood, or a checked tablecloth), with dice in it
   or empty, told by the tray (watcher and reader, reading as ``play`` does): no
-  roll, and the next rolls read.
+  roll, and the next rolls read;
+* something lying still at the picture's edge (a forearm resting across a corner, a
+  cup, a phone, a shadow; in both views): there when the table starts, coming while
+  the dice tumble, over the empty tray, over dice lying, and gone again: each roll
+  seen once, nothing else a roll; a hand held still over the dice: nothing told
+  until it has gone.
 
 Then, per knock (also larger ones, to 32 px and 3 degrees), how the rolls after it
 are read in the mount guide's view when the dice lie against the tray's walls
@@ -45,7 +50,9 @@ from einhorn_table.vision.synth import (
     DICE_PALETTE,
     DICE_PALETTE_NAMES,
     LIGHT_CHANGES,
+    EdgeThing,
     HandPose,
+    SynthFrame,
     SynthTable,
     knocked,
     mount_guide_view,
@@ -170,6 +177,155 @@ def dice_left_lying(seeds: int) -> list[tuple[str, int, int]]:
             ("a die of a roll pushed by a finger: a nudge, no roll", nudged, seeds)]
 
 
+
+
+def _told_same(frames: Iterable[Image]) -> tuple[list[str], list[int]]:
+    """The watcher's events for the frames, motion starts left out ("same": a settled
+    event with the dice lying as at the last), and the frames they came at."""
+    watcher = RollWatcher()
+    kinds: list[str] = []
+    at: list[int] = []
+    for i, image in enumerate(frames):
+        for e in watcher.feed(image, i / FPS):
+            if e.kind != EventKind.MOTION_STARTED:
+                kinds.append("same" if e.same_as_last else e.kind.value)
+                at.append(i)
+    return kinds, at
+
+
+def _edge_things(table: SynthTable, seed: int) -> dict[str, HandPose | EdgeThing]:
+    """A forearm, a cup, a phone and a shadow at the picture's edge (``seed`` picks
+    the corner or side)."""
+    width, height = table.size
+    corner = seed % 4
+    left, top = corner in (0, 3), corner in (2, 3)
+    x = 0.04 * width if left else 0.96 * width
+    y = 0.08 * height if top else 0.92 * height
+    return {
+        "a forearm resting across a corner": table.resting_arm(corner),
+        "a cup": EdgeThing("cup", (x, y), 0.22 * height),
+        "a phone": EdgeThing("phone", (x, -0.02 * height if top else 1.02 * height),
+                             0.4 * height, angle=20.0 if left else -20.0,
+                             colour=(24, 24, 28)),
+        "a shadow": EdgeThing("shadow", (width * (0.3 if left else 0.7),
+                                         -0.04 * height if top else 1.04 * height),
+                              0.5 * height),
+    }
+
+
+#: What lies at the picture's edge, and when, against what the watcher should tell.
+EDGE_SCENES = (
+    "there when the table starts, dice thrown beside it: the roll seen",
+    "coming as the dice are thrown, lying on: the roll seen",
+    "coming over the empty tray, lying on, then a roll: the roll seen",
+    "coming over dice lying, lying on, then the next roll: no roll, the next seen",
+    "gone again with the dice lying, then the next roll: no roll, the next seen",
+)
+
+
+def _rolls(kinds: list[str]) -> list[str]:
+    """The rolls and the trays emptied in the watcher's telling: what is no roll left
+    out (the same dice told again, nudged, seen otherwise), and an empty tray told
+    empty again."""
+    rolls: list[str] = []
+    for kind in kinds:
+        if kind == "emptied" and rolls[-1:] in ([], ["emptied"]):
+            continue
+        if kind in ("settled", "emptied"):
+            rolls.append(kind)
+    return rolls
+
+
+def _edge_scene(table: SynthTable, thing: HandPose | EdgeThing, scene: int
+                ) -> tuple[list[Image], list[str]]:
+    """The frames of the ``scene``-th of :data:`EDGE_SCENES` and the rolls and trays
+    emptied to be told of them (see :func:`_rolls`)."""
+
+    def now(frames: list[SynthFrame]) -> list[Image]:
+        return [f.image for f in frames]
+    table.at_edge = (thing,) if scene == 0 else ()
+    images = now([table.empty() for _ in range(10)])
+    if scene == 0:
+        images += now(table.roll_sequence([2, 3, 5], settle_frames=30))
+        return images, ["settled"]
+    if scene == 1:
+        table.at_edge = (thing,)
+        images += now(table.roll_sequence([2, 3, 5], settle_frames=90, empty_frames=0))
+        return images, ["settled"]
+    if scene == 2:
+        table.at_edge = (thing,)
+        images += now([table.empty() for _ in range(90)])
+        images += now(table.roll_sequence([6, 6, 1], settle_frames=30, empty_frames=0))
+        return images, ["settled"]
+    images += now(table.roll_sequence([2, 3, 5], settle_frames=30, empty_frames=0))
+    table.at_edge = (thing,)
+    images += now(table.settled_frames(90))
+    if scene == 4:
+        table.at_edge = ()
+        images += now(table.settled_frames(90))
+    images += now(table.clear_sequence(empty_frames=20))
+    images += now(table.roll_sequence([6, 4, 4], settle_frames=30, empty_frames=0))
+    return images, ["settled", "emptied", "settled"]
+
+
+def things_at_the_edge(seeds: int) -> list[tuple[str, int, int]]:
+    """Something lying still at the picture's edge (both views): each roll seen
+    once, nothing else a roll; a hand held still over the dice: nothing told till it
+    has gone."""
+    rows = []
+    for scene, what in enumerate(EDGE_SCENES):
+        for name in _edge_things(SynthTable(0), 0):
+            right = total = 0
+            for seed, (_, options) in itertools.product(range(seeds), MOUNTS.items()):
+                table = SynthTable(700 + seed, **options)  # type: ignore[arg-type]
+                thing = _edge_things(table, seed)[name]
+                images, good = _edge_scene(table, thing, scene)
+                total += 1
+                right += _rolls(_told_same(images)[0]) == good
+            rows.append((f"{name} at the picture's edge, {what}", right, total))
+    read = total = 0
+    for seed in range(seeds):
+        for name in _edge_things(SynthTable(0), 0):
+            table = SynthTable(800 + seed, players=2, **MOUNT_GUIDE)
+            thing = _edge_things(table, seed)[name]
+            images = [table.empty().image for _ in range(10)]
+            table.at_edge = (thing,)
+            later = table.roll_sequence([2, 3, 5], settle_frames=90, empty_frames=0)
+            later += table.clear_sequence(empty_frames=20)
+            later += table.roll_sequence([6, 4, 4], player=1, settle_frames=90, empty_frames=0)
+            table.at_edge = ()
+            later += table.settled_frames(30) + table.clear_sequence(empty_frames=20)
+            images += [f.image for f in later]
+            total += 1
+            read += _tray_told(table, images, anchored=True) == [
+                "[2, 3, 5]", "empty", "[4, 4, 6]", "no roll", "empty"]
+    rows.append(("each of those coming as a roll is thrown and lying on, then taken away, "
+                 "told by the tray (the mount guide's view, read as ``play`` reads): the "
+                 "rolls read, its going no roll", read, total))
+    held = total = 0
+    for seed, (_, options), seconds in itertools.product(range(seeds), MOUNTS.items(),
+                                                         (1.0, 3.0)):
+        table = SynthTable(720 + seed, **options)  # type: ignore[arg-type]
+        images = [f.image for f in table.roll_sequence([2, 3, 5], settle_frames=30)]
+        width, height = table.size
+        # Fingertips at a die (held a moment), or over the tray's middle (held long).
+        die = table.layout[0]
+        tip = (die.x, die.y) if seconds < 2 else (width / 2, height / 2)
+        reach = (tip[0] - width / 2, tip[1] - height)
+        norm = float(np.hypot(*reach))
+        pose = HandPose(tip=tip, direction=(reach[0] / norm, reach[1] / norm),
+                        width=0.2 * min(width, height), skin=table.skin)
+        came = len(images)
+        images += [table.render(table.layout, hand=pose).image
+                   for _ in range(round(seconds * FPS))]
+        left = len(images)
+        images += [f.image for f in table.settled_frames(30)]
+        kinds, at = _told_same(images)
+        total += 1
+        held += kinds[:1] == ["settled"] and all(not came <= i < left for i in at)
+    rows.append(("a hand held still over the dice (1 s near them, 3 s over the middle): "
+                 "nothing told till it has gone", held, total))
+    return rows
 
 
 def _knock_name(dx: float, dy: float, turn: float) -> str:
@@ -340,6 +496,7 @@ def main() -> None:
     rows += changed_views(args.seeds)
     rows += dice_left_lying(args.seeds)
     rows += bumped_trays(args.seeds)
+    rows += things_at_the_edge(args.seeds)
     print("| scene | told right | of |")
     print("|---|---|---|")
     for what, good, of in rows:

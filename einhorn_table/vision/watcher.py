@@ -12,6 +12,11 @@ colour channels changed. Grey small frames work too. It compares each frame with
 * the *empty tray*: a reference given up front or taken from the first frame and
   then slowly learnt while the tray lies empty. What differs from it is something
   in the tray. Something in the frame's border band is an arm: dice never get there.
+  But something there that has lain still for ``scene_seconds``, with all else still,
+  and reaches only a little way in from the edge (a forearm resting on the table, a
+  cup, a phone, a shadow) is part of the scene: the empty tray's picture takes it in
+  (and gives it back once it has gone), and dice lying still beside it are told.
+  A hand reaching farther in, over the tray, is waited for however still it is held.
 
 Events (:class:`WatchEvent`):
 
@@ -146,6 +151,19 @@ class WatcherConfig:
     #: again among others' (a starting roll): a new roll however much still lies as it
     #: lay. (Synthetic nudges, near or far: 1.1 dice or less; three dice thrown: 2.6 or more.)
     nudge_dice: float = 1.6
+    #: Seconds something at the frame's edge must lie still, with all else still, to be
+    #: taken for part of the scene (a forearm resting on the table, a cup, a shadow)
+    #: and not an arm reaching in: till then the dice beside it are not told. (Never
+    #: less than ``still_seconds``: only things lying still are looked at.)
+    scene_seconds: float = 2.0
+    #: How far such a thing may reach in from the frame's edge, as a share of the
+    #: frame's shorter side: what reaches farther is a hand over the tray, waited for.
+    #: (Synthetic forearms resting across a corner, cups, phones and shadows reach 0.22
+    #: or less; a hand over the tray's middle, 0.5.)
+    edge_depth: float = 0.3
+    #: The most of the frame such things may cover together (those synthetic ones: 4 %
+    #: or less; a camera knocked far, or a tray pushed far, changes much more).
+    edge_share: float = 0.15
     #: How fast the empty-tray reference follows slow light changes while the tray is empty.
     learn_rate: float = 0.05
     #: Share of a pixel's expected level it may be off by after a change of light (see
@@ -167,6 +185,12 @@ class WatcherConfig:
             raise WatcherError(f"nudge_growth must be 0 or more, not {self.nudge_growth}")
         if self.nudge_dice <= 0:
             raise WatcherError(f"nudge_dice must be more than 0, not {self.nudge_dice}")
+        if self.scene_seconds < 0:
+            raise WatcherError(f"scene_seconds must be 0 or more, not {self.scene_seconds}")
+        if not 0.0 <= self.edge_depth <= 0.5 or not 0.0 <= self.edge_share <= 1.0:
+            raise WatcherError(
+                f"edge_depth must be within 0..0.5 and edge_share within 0..1, not "
+                f"{self.edge_depth} and {self.edge_share}")
 
 
 def shrink(frame: BgrImage, size: tuple[int, int] = SMALL_SIZE) -> SmallImage:
@@ -192,6 +216,12 @@ def changed_mask(a: SmallImage, b: SmallImage, threshold: int) -> SmallImage:
     if mask.ndim == 3:
         mask = cv2.threshold(cv2.cvtColor(mask, cv2.COLOR_BGR2GRAY), 0, 255, cv2.THRESH_BINARY)[1]
     return np.asarray(mask, dtype=np.uint8)
+
+
+def _like(mask: SmallImage, image: SmallImage) -> npt.NDArray[np.bool_]:
+    """``mask`` (255 where set) as a boolean mask for every channel of ``image``."""
+    where = mask > 0
+    return where[..., None] if image.ndim == 3 else where
 
 
 def _check_small(image: SmallImage, what: str) -> None:
@@ -230,6 +260,12 @@ class RollWatcher:
         #: knocked camera.
         self._looked_again_at: SmallImage | None = None
         self._camera = no_move()
+        #: What the empty tray's picture showed where it took in things lying at the
+        #: frame's edge, and where (given back once they have gone).
+        self._behind: tuple[SmallImage, SmallImage] | None = None
+        #: The still spells (their anchor frames) already looked at for that.
+        self._bare_looked_at: SmallImage | None = None
+        self._edge_looked_at: SmallImage | None = None
         if reference is not None:
             self.set_reference(reference)
 
@@ -412,6 +448,79 @@ class RollWatcher:
         self._camera = after(self._camera, warp)
         return True
 
+    def _edge_is_scene(self, small: SmallImage, t: float) -> bool:
+        """Whether what differs from the empty tray at the frame's edge is no arm but
+        part of the scene: what the empty tray's picture took in there has gone again
+        (it gets back what lay behind), or something has lain still there for
+        ``scene_seconds`` without reaching far in (the picture takes it in)."""
+        assert self._reference is not None
+        cfg = self.config
+        # (Each once per still spell: a hand held still is looked at every frame.)
+        if self._behind is not None and self._anchor is not self._bare_looked_at:
+            self._bare_looked_at = self._anchor
+            behind, where = self._behind
+            bare = self._reference.copy()
+            np.copyto(bare, behind, where=_like(where, bare))
+            if not self._arm_in_mask(changed_mask(small, bare, cfg.pixel_threshold)):
+                self._behind = None
+                self._take_in(bare, where, small)
+                return True
+        if (t - self._last_motion_t < cfg.scene_seconds - 1e-9
+                or self._anchor is self._edge_looked_at):
+            return False
+        self._edge_looked_at = self._anchor
+        mask = changed_mask(small, self._reference, cfg.pixel_threshold)
+        edge = self._at_edge(mask)
+        if edge is None:
+            return False
+        where = np.asarray(cv2.dilate(edge, np.ones((5, 5), np.uint8)), dtype=np.uint8)
+        if self._behind is not None:
+            behind, before = self._behind
+            behind = behind.copy()
+            fresh = np.asarray(cv2.subtract(where, before), dtype=np.uint8)
+            np.copyto(behind, self._reference, where=_like(fresh, behind))
+            self._behind = behind, np.asarray(cv2.bitwise_or(where, before), dtype=np.uint8)
+        else:
+            self._behind = self._reference.copy(), where
+        taken = self._reference.copy()
+        np.copyto(taken, small, where=_like(where, taken))
+        self._take_in(taken, where, small)
+        return not self._arm_in_view(small)
+
+    def _take_in(self, reference: SmallImage, where: SmallImage, small: SmallImage) -> None:
+        """The empty tray's picture is ``reference`` from now on, changed ``where`` it
+        shows what lies at the frame's edge (or no longer lies there); the dice's
+        picture at the last rest (if any) shows it there as ``small`` does."""
+        self.set_reference(reference)
+        if self._settled_small is not None:
+            settled = self._settled_small.copy()
+            np.copyto(settled, small, where=_like(where, settled))
+            self._settled_small = settled
+
+    def _at_edge(self, mask: SmallImage) -> SmallImage | None:
+        """The parts of ``mask`` (what differs from the empty tray) that touch the
+        frame's border band, where they reach only a little way in and cover little of
+        the frame (a thing lying at the edge); None where any reaches farther (a hand
+        over the tray) or they cover more (the whole picture moved)."""
+        cfg = self.config
+        height, width = mask.shape[:2]
+        count, labels = cv2.connectedComponents(mask, connectivity=8)
+        if count <= 1:
+            return None
+        band = np.ones((height, width), bool)
+        b = cfg.border
+        band[b:-b, b:-b] = False
+        touching = np.unique(labels[band & (labels > 0)])
+        if touching.size == 0:
+            return None
+        edge = np.isin(labels, touching)
+        if np.count_nonzero(edge) > cfg.edge_share * height * width:
+            return None
+        deep = max(1, round(cfg.edge_depth * min(height, width)))
+        if deep * 2 < min(height, width) and edge[deep:-deep, deep:-deep].any():
+            return None
+        return np.asarray(edge, dtype=np.uint8) * np.uint8(255)
+
     def _learn_empty(self, small: SmallImage) -> None:
         """Follow slow light changes while the tray lies empty and still."""
         rate = self.config.learn_rate
@@ -434,9 +543,10 @@ class RollWatcher:
             if unchanged:
                 return unchanged
             self._follow_overall_light(small)
-            if self._arm_in_view(small) and not self._follow_knocked_camera(small):
+            if (self._arm_in_view(small) and not self._follow_knocked_camera(small)
+                    and not self._edge_is_scene(small, t)):
                 return []  # a hand held still over the tray: wait until it leaves
-        elif self._arm_in_view(small):
+        elif self._arm_in_view(small) and not self._edge_is_scene(small, t):
             return []
         occupied, mask = self._occupied(small)
         started = self._motion_started_at

@@ -2,11 +2,13 @@
 
 Use :class:`SynthTable` for frames and scenes; :class:`SynthFrame` and
 :class:`SynthDie` carry the truth (values, boxes, colours, phase, hand);
+:class:`EdgeThing` and :meth:`SynthTable.resting_arm` lie still at the picture's edge;
 :func:`relit` and :func:`knocked` show a frame under other light or through a
 knocked camera; :func:`mount_guide_view` sets the camera up as the mount guide does.
 """
 
 from einhorn_table.vision.synth.dice import PIP_LAYOUT, DieLook, render_die
+from einhorn_table.vision.synth.edge import EdgeThing
 from einhorn_table.vision.synth.hand import HandPose
 from einhorn_table.vision.synth.layout import PlacedDie
 from einhorn_table.vision.synth.palette import DICE_PALETTE, DICE_PALETTE_NAMES, pip_color_for
@@ -23,6 +25,7 @@ __all__ = [
     "PHASES",
     "PIP_LAYOUT",
     "DieLook",
+    "EdgeThing",
     "HandPose",
     "PlacedDie",
     "SynthDie",

@@ -27,6 +27,7 @@ from einhorn_table.vision.synth.dice import (
     render_die,
     tumbling,
 )
+from einhorn_table.vision.synth.edge import EdgeThing, draw_thing
 from einhorn_table.vision.synth.hand import HandPose, draw_hand
 from einhorn_table.vision.synth.layout import (
     PLAYER_SIDES,
@@ -140,6 +141,10 @@ class SynthTable:
         self._sprites: OrderedDict[tuple[DieLook, tuple[float, float]], Sprite] = OrderedDict()
         #: The dice lying in the tray after the last scene (what the next scene starts from).
         self.layout: tuple[PlacedDie, ...] = ()
+        #: What lies still at the picture's edge in every frame drawn (over the dice,
+        #: under a hand): forearms resting on the table (see :meth:`resting_arm`),
+        #: cups, phones, shadows.
+        self.at_edge: tuple[HandPose | EdgeThing, ...] = ()
 
     # ------------------------------------------------------------------ drawing
 
@@ -238,6 +243,11 @@ class SynthTable:
             box = self._paste(image, die)
             value = die.look.value if die.readable else None
             truth.append(SynthDie(value=value, box=box, color=die.look.body))
+        for thing in self.at_edge:
+            if isinstance(thing, HandPose):
+                image = draw_hand(image, thing, self.tray.light_map, self.tray.light_dir)
+            else:
+                image = draw_thing(image, thing, self.tray.light_map)
         if hand is not None:
             image = draw_hand(image, hand, self.tray.light_map, self.tray.light_dir)
         if blur > 0:
@@ -314,6 +324,23 @@ class SynthTable:
         dx = direction[0] * math.cos(tilt) - direction[1] * math.sin(tilt)
         dy = direction[0] * math.sin(tilt) + direction[1] * math.cos(tilt)
         return HandPose(tip=(x, y), direction=(dx, dy), width=palm, skin=self.skin, fist=fist)
+
+    def resting_arm(self, corner: int = 0, reach: float = 0.12) -> HandPose:
+        """A forearm resting on the table across the picture's corner ``corner`` (0:
+        bottom left, then bottom right, top right, top left), lying at 30 degrees to
+        the edge, its fingertips ``reach`` of the frame's shorter side in from it."""
+        width, height = self.size
+        short = min(width, height)
+        palm = 0.2 * short * (1.2 if self.die_size > 40 else 1.0)
+        slope = math.radians(30.0)
+        along = reach * short / math.sin(slope)
+        x, y = along * math.cos(slope), height - reach * short
+        direction = (math.cos(slope), -math.sin(slope))
+        if corner in (1, 2):
+            x, direction = width - x, (-direction[0], direction[1])
+        if corner in (2, 3):
+            y, direction = height - y, (direction[0], -direction[1])
+        return HandPose(tip=(x, y), direction=direction, width=palm, skin=self.skin)
 
     # ------------------------------------------------------------------ public scenes
 
