@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from einhorn_table import rules
 
@@ -57,8 +59,18 @@ def input_words(item: rules.Input) -> str:
     return "the last input"
 
 
-def command_name() -> str:
+def command_name(environ: Mapping[str, str] | None = None,
+                 argv0: str | None = None) -> str:
     """How the person at the terminal runs the companion, for "type this next" lines:
     what ./start said it is (``./start``: the command in its .venv is on no PATH),
-    else ``einhorn-table``."""
-    return os.environ.get("EINHORN_COMMAND", "").strip() or "einhorn-table"
+    else the path the command was run by when it was run by one
+    (``.venv/bin/einhorn-table``, as the install guide does), else ``einhorn-table``."""
+    given = (os.environ if environ is None else environ).get("EINHORN_COMMAND", "").strip()
+    if given:
+        return given
+    ran = sys.argv[0] if argv0 is None else argv0
+    on_path = shutil.which("einhorn-table")
+    if os.path.basename(ran) == "einhorn-table" and os.sep in ran and not (
+            on_path and os.path.samefile(on_path, ran)):
+        return ran
+    return "einhorn-table"

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from einhorn_table.words import counted, plural
 
 
@@ -26,3 +30,21 @@ def test_names_are_padded_by_the_columns_they_take() -> None:
     assert [pad(name, 6) + "|" for name in ("Ana", "李娜", normalize("NFD", "Zoë"))] == [
         "Ana   |", "李娜  |", normalize("NFD", "Zoë") + "   |"]
     assert pad("Dorothea", 6) == "Dorothea"
+
+
+def test_the_command_is_named_as_the_person_ran_it(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from einhorn_table.words import command_name
+
+    script = tmp_path / ".venv" / "bin" / "einhorn-table"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\n", encoding="utf-8")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    # ./start says how it was run; else the path the command was typed as; else its name.
+    assert command_name({"EINHORN_COMMAND": "./start"}, str(script)) == "./start"
+    assert command_name({}, str(script)) == str(script)
+    assert command_name({}, "/usr/lib/python3/einhorn_table/__main__.py") == "einhorn-table"
+    # On the PATH (a venv activated), the bare name is what to type.
+    monkeypatch.setenv("PATH", f"{script.parent}:/usr/bin:/bin")
+    assert command_name({}, str(script)) == "einhorn-table"

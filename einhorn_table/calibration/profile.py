@@ -33,6 +33,7 @@ from einhorn_table.errors import EinhornError
 from einhorn_table.parsing import loads_toml
 from einhorn_table.text_files import TextFileError, read_text_file
 from einhorn_table.vision.profile import ReaderProfile
+from einhorn_table.words import command_name
 
 #: The profile format this code reads and writes.
 VERSION = 1
@@ -41,7 +42,9 @@ Point = tuple[float, float]
 RGB = tuple[int, int, int]
 POLARITIES = ("dark", "light", "both")
 READER_METHODS = ("combined", "learned", "classical")
-REMAKE = "make the profile again with 'einhorn-table calibrate'"
+def remake() -> str:
+    """What to do about a profile that cannot be used: make it again."""
+    return f"make the profile again with '{command_name()} calibrate'"
 #: The reader's ``max_side`` limits: below 64 px no die has pips to see; above 8192 px
 #: (a 33-megapixel frame; the Pi's largest camera gives 4608) a frame is never shrunk,
 #: and reading it takes minutes and more memory than a Pi has.
@@ -151,7 +154,7 @@ def _number(where: str, value: Any) -> float:
     if not math.isfinite(value):
         raise ProfileError(
             f"{where} = {value}: nan and inf are not usable here; write an ordinary number "
-            f"such as 48.5, or {REMAKE}"
+            f"such as 48.5, or {remake()}"
         )
     return float(value)
 
@@ -164,7 +167,7 @@ def _at_least(low: float, unit: str, reason: str = "") -> Check:
         if number < low:
             raise ProfileError(
                 f"{where} must be {low:g} or more ({unit}{reason}), not {number:g}; "
-                f"write the right size or {REMAKE}"
+                f"write the right size or {remake()}"
             )
         return number
 
@@ -177,7 +180,7 @@ def _above_zero(unit: str) -> Check:
         if number <= 0:
             raise ProfileError(
                 f"{where} must be above 0 ({unit}), not {number:g}; write the "
-                f"right size or {REMAKE}"
+                f"right size or {remake()}"
             )
         return number
 
@@ -190,7 +193,7 @@ def _within(low: float, high: float, unit: str) -> Check:
         if not low <= number <= high:
             raise ProfileError(
                 f"{where} must be {low:g} to {high:g} ({unit}), not {number:g}; write a "
-                f"value in that range or {REMAKE}"
+                f"value in that range or {remake()}"
             )
         return number
 
@@ -203,7 +206,7 @@ def _frame_size(where: str, value: Any) -> tuple[int, int]:
     if size[0] <= 0 or size[1] <= 0:
         raise ProfileError(
             f"{where} must be {wanted}, not {list(size)}; write the camera frame's size "
-            f"or {REMAKE}"
+            f"or {remake()}"
         )
     return size
 
@@ -219,7 +222,7 @@ def _file_name(where: str, value: Any) -> str:
         raise ProfileError(
             f"{where} must be the bare name of a picture in the profile's own folder "
             f'(e.g. "calibration-empty-tray.jpg", no folders and no ".."), not {name!r}; '
-            f"put the picture beside the profile and write its name, or {REMAKE}"
+            f"put the picture beside the profile and write its name, or {remake()}"
         )
     return name
 
@@ -380,7 +383,7 @@ def check_tray(tray: TraySection) -> None:
             "[tray] corners must be the tray floor's 4 corners in order around it "
             "(clockwise from the top left), making a four-sided shape with no side "
             f"crossing another and no corner on a straight line, not {_points(tray.corners)}; "
-            f"{REMAKE} and mark the corners again"
+            f"{remake()} and mark the corners again"
         )
     if tray.frame_size is None:
         return
@@ -391,7 +394,7 @@ def check_tray(tray: TraySection) -> None:
             raise ProfileError(
                 f"[tray] corners[{i}] [{x:g}, {y:g}] lies outside the camera frame: each "
                 f"corner must be a point inside [0, 0] to [{width}, {height}] "
-                f"(frame_size); {REMAKE} and mark the corners again"
+                f"(frame_size); {remake()} and mark the corners again"
             )
 
 
@@ -411,7 +414,7 @@ def parse_profile(data: Mapping[str, Any]) -> CalibrationProfile:
     if top["version"] != VERSION:
         raise ProfileError(
             f"version = {top['version']}: this einhorn-table reads version {VERSION} "
-            f"profiles only; {REMAKE}"
+            f"profiles only; {remake()}"
         )
     camera_values = _table("camera", _sub_table(data, "camera"), CAMERA_CHECKS)
     try:
@@ -426,7 +429,7 @@ def parse_profile(data: Mapping[str, Any]) -> CalibrationProfile:
     ):
         raise ProfileError(
             f"[reader] min_die_px must be smaller than max_die_px (here {reader.min_die_px:g} "
-            f"and {reader.max_die_px:g}); swap them or {REMAKE}"
+            f"and {reader.max_die_px:g}); swap them or {remake()}"
         )
     if not 0.0 <= reader.min_confidence <= 1.0:
         raise ProfileError(f"[reader] min_confidence must be within 0 to 1, not "
@@ -454,7 +457,7 @@ def parse_profile(data: Mapping[str, Any]) -> CalibrationProfile:
     ):
         raise ProfileError(
             f"[dice] die_px_min ({dice.die_px_min:g}) must not be larger than die_px_max "
-            f"({dice.die_px_max:g}); swap them or {REMAKE}"
+            f"({dice.die_px_max:g}); swap them or {remake()}"
         )
     return CalibrationProfile(
         version=top["version"],
@@ -527,7 +530,7 @@ def load_profile(path: Path) -> CalibrationProfile:
         text = read_text_file(path, "a calibration profile")
     except FileNotFoundError:
         raise ProfileError(
-            f"no calibration profile at {path}: run 'einhorn-table calibrate' first, or "
+            f"no calibration profile at {path}: run '{command_name()} calibrate' first, or "
             "name the right file (calibration = \"...\" in table.toml; --profile for "
             "the commands that take it)"
         ) from None
@@ -538,7 +541,7 @@ def load_profile(path: Path) -> CalibrationProfile:
     except tomllib.TOMLDecodeError as error:
         raise ProfileError(
             f"the calibration profile {path} is not valid TOML ({error}); fix that line "
-            f"or {REMAKE}"
+            f"or {remake()}"
         ) from None
     try:
         return parse_profile(data)
