@@ -102,7 +102,10 @@ def camera_step(args: argparse.Namespace) -> CheckResult:
                            "Run the smoke test again; if this stays, report this line to "
                            "the project.")
     if last is None:
-        return CheckResult("camera", Status.FAIL, "no picture at all")
+        return CheckResult(
+            "camera", Status.FAIL, f"{args.source}: no picture at all",
+            "Check the camera's ribbon cable at both ends (seated straight, contacts the "
+            "right way round), then `rpicam-hello --list-cameras` should list the camera.")
     cv2.imwrite(str(args.snapshot), last.image)
     if last.small is not None:
         cv2.imwrite(str(args.snapshot.with_name(args.snapshot.stem + "-small.png")), last.small)
@@ -172,7 +175,8 @@ def screen_step() -> CheckResult:
     try:
         width, height = surface.get_size()
         colours = [(255, 255, 255), (255, 255, 0), (0, 255, 255), (0, 255, 0),
-                   (255, 0, 255), (255, 0, 0), (0, 0, 255), (0, 0, 0)]
+                   (255, 0, 255), (255, 0, 0), (0, 0, 255), (128, 128, 128)]
+        surface.fill((0, 0, 0))
         bar = width // len(colours)
         for i, colour in enumerate(colours):
             surface.fill(colour, (i * bar, 0, bar, height * 2 // 3))
@@ -182,7 +186,8 @@ def screen_step() -> CheckResult:
         surface.blit(text, (20, height * 2 // 3 + 20))
         pygame.display.flip()
         driver = pygame.display.get_driver()
-        answer = input("Screen: do you see eight colour bars and white text? [y/n] ")
+        answer = input("Screen: do you see eight bars (white, yellow, cyan, green, magenta, "
+                       "red, blue, grey) and white text? [y/n] ")
     finally:
         pygame.display.quit()
     if answer.strip().lower().startswith("y"):

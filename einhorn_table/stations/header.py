@@ -41,29 +41,8 @@ UART = MappingProxyType(
     }
 )
 
-#: Other jobs a GPIO can have; using it for a button is fine unless that job is wanted.
-ALTERNATE_USE = MappingProxyType(
-    {
-        4: "1-Wire (if enabled)",
-        7: "SPI0 CE1",
-        8: "SPI0 CE0",
-        9: "SPI0 MISO",
-        10: "SPI0 MOSI",
-        11: "SPI0 SCLK",
-        18: "PCM/I2S audio CLK",
-        19: "PCM/I2S audio FS",
-        20: "PCM/I2S audio DIN",
-        21: "PCM/I2S audio DOUT",
-    }
-)
-
-
 def free_gpios(*, reserve_uart: bool) -> tuple[int, ...]:
     """BCM numbers a button may use, in order."""
     taken = set(RESERVED) | (set(UART) if reserve_uart else set())
     return tuple(n for n in sorted(BCM_TO_PHYSICAL) if n not in taken)
 
-
-def nearest_ground(physical: int) -> int:
-    """The ground pin closest to a physical pin on the header (same row preferred)."""
-    return min(GROUND_PINS, key=lambda g: (abs((g - physical) // 2), (g - physical) % 2))
