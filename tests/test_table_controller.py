@@ -398,8 +398,8 @@ def test_a_lost_camera_is_shown_and_the_match_is_kept() -> None:
     assert c.camera_lost == "no frames. Check the cable or run the doctor"
     # What to do comes first, the reason's first sentence after: the banner has 4 lines.
     assert build_view(c, 2.0).banner == (
-        "Camera lost. The match is kept and goes on when the camera is back: check the "
-        "camera cable. (No frames.)")
+        "Camera lost: check its cable. To go on without it, throw, then hold OK (Einhorn) "
+        "to enter your dice. (No frames.)")
     c.on_tray(CameraBack(5.0))
     assert c.camera_lost is None
     roll(c, [2, 2, 3], t=6.0)

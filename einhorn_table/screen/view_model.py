@@ -377,17 +377,28 @@ def _banner(c: TableController) -> str:
     if c.halted:
         return c.halted
     if c.camera_lost:
-        # What to do first: the banner has room for four lines, and the whole reason
-        # (an installer's instructions, say) goes to the journal.
-        return ("Camera lost. The match is kept and goes on when the camera is back: check "
-                f"the camera cable. ({_first_sentence(c.camera_lost)})")
+        if c.pending is not None and c.pending.by_hand:
+            return ""  # the entry's own title says it (a banner would hide it)
+        # What to do first, in two lines above the call tiles at 800x480; the reason's
+        # start after, and the whole reason (an installer's instructions, say) goes to
+        # the journal.
+        return ("Camera lost: check its cable. To go on without it, throw, then hold OK "
+                f"(Einhorn) to enter your dice. ({_first_sentence(c.camera_lost)})")
     return ""
 
 
-def _first_sentence(text: str) -> str:
-    """"The library is missing. On the Pi run..." -> "The library is missing."."""
+#: The most characters of the reason the camera-lost banner shows (two lines in all).
+REASON_CHARS = 32
+
+
+def _first_sentence(text: str, limit: int = REASON_CHARS) -> str:
+    """"The library is missing. On the Pi run..." -> "The library is missing."; cut
+    short with "…" past ``limit`` characters."""
     first = text.split(". ", 1)[0].strip().rstrip(".")
-    return first[:1].upper() + first[1:] + "."
+    first = first[:1].upper() + first[1:] + "."
+    if len(first) > limit:
+        first = first[:limit - 1].rstrip() + "…"
+    return first
 
 
 def _statuses(c: TableController) -> dict[int, str]:

@@ -10,7 +10,9 @@ While a player makes their call the buttons are the categories; whenever the
 screen asks that player something (a counterparty, a bid, a top-up, the dice)
 they are − + OK ✗. Two chords work everywhere: the outer two buttons together
 undo the last input, the middle two show the help for the moment. At the final
-standings, holding OK starts the next match with the same players.
+standings, holding OK starts the next match with the same players. While the
+camera is lost, the player to roll holds OK to enter the dice they threw by hand
+(a hold means nothing else while a player calls or rolls).
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ class Action(StrEnum):
     HELP = "help"
     HISTORY = "history"  # show (or close) the match history screen
     NEXT_MATCH = "next_match"  # after the final standings: a new match, the same players
+    ENTER_BY_HAND = "enter_by_hand"  # the camera is lost: enter the dice thrown by hand
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,11 @@ RULES: tuple[Rule, ...] = (
         "call it; tap another to change your call, the same one again to take it back "
         "(no call = silent). The call is locked when the dice start moving",
     ),
+    # (A hold is no tap: holding Einhorn never calls it. Only while the camera is lost
+    # does the hold do anything here; the tray reads the dice otherwise.)
+    Rule((Context.CALL, Context.ROLL), GestureKind.LONG, (E,), Intent(Action.ENTER_BY_HAND),
+         "only while the camera is lost: throw your dice, then hold OK to enter what they "
+         "show by hand (your call is locked then)"),
     Rule((Context.COUNTERPARTY,), GestureKind.TAP, (W,), Intent(Action.MORE),
          "next: the central stash, then each other player in turn"),
     Rule((Context.COUNTERPARTY,), GestureKind.TAP, (U,), Intent(Action.LESS), "previous"),

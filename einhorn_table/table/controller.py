@@ -93,6 +93,9 @@ class PendingRoll:
     time: float
     photo: Image | None = None
     photo_path: str | None = None
+    #: Opened by the roller's hold of OK while the camera was lost: nothing was read,
+    #: and the tray is not watched until the dice are entered (or the entry is left).
+    by_hand: bool = False
 
     @property
     def confirmable(self) -> bool:
@@ -319,7 +322,7 @@ class TableController:
                                  self.pending, self.entry, self.roller())
         if self.roller() is not None:
             self.call_locked = True  # rules 4.1: the call is locked when the dice move
-        if self.pending is not None:
+        if self.pending is not None and not self.pending.by_hand:
             self.pending = None  # the doubtful dice are rolled again
             self.entry = None
 
@@ -347,6 +350,14 @@ class TableController:
         before, self.motion = self.motion, None
         self.settles += 1
         reading = event.reading
+        if self.pending is not None and self.pending.by_hand:
+            # The camera came back while dice are entered by hand: the entry counts.
+            if reading.dice:
+                entering = self.pending.roller
+                self._say(f"{self.names[entering]}: finish entering your dice by hand (or "
+                          "leave with ✗ on the first die and roll again)", event.time,
+                          entering)
+            return
         if not reading.dice:
             if self.pending is None and (before is None or before.pending is None):
                 # The dice were taken out: that was no roll. (Dice taken out after a
@@ -511,6 +522,9 @@ class TableController:
         if intent.action is Action.NEXT_MATCH:
             self._ask_next_match(player, gesture.time)
             return
+        if intent.action is Action.ENTER_BY_HAND:
+            self._enter_by_hand(player, gesture.time)
+            return
         if intent.action is Action.UNDO:
             echo = self.last_undo
             if echo is not None and echo[0] != player \
@@ -519,7 +533,8 @@ class TableController:
             if self.pending is not None:
                 # The roll the screen asks about is the misread roll to undo: it is no
                 # input yet, so the question goes and the input before it stays.
-                self._drop_question(gesture.time, "Undone: the dice as read. ")
+                what = "the dice entry" if self.pending.by_hand else "the dice as read"
+                self._drop_question(gesture.time, f"Undone: {what}. ")
                 self.last_undo = (player, gesture.time)
                 return
             withdrawn = self.match.inputs[-1] if self.match.inputs else None
@@ -569,6 +584,22 @@ class TableController:
                       f"{counted(wait, 'second')} for a new match.", time, player)
             return
         self.next_match_asked = time
+
+    def _enter_by_hand(self, player: int, time: float) -> None:
+        """The camera is lost: ``player``, who is to roll (their context is CALL or ROLL),
+        threw the dice and enters them by hand. The call is locked as when dice move."""
+        if self.camera_lost is None:
+            return  # the camera reads the dice: a hold means nothing here (as ever)
+        if self.pending is not None:
+            other = self.names[self.pending.roller]
+            self._say(f"{other} is entering their dice first: hold OK again after that.",
+                      time, player)
+            return
+        self.motion = None  # (what moved when the camera went, nobody will ever see)
+        self.call_locked = True
+        doubt = Doubt(DoubtKind.COUNT, "Camera lost: enter the dice you threw", again="")
+        self.pending = PendingRoll(player, FrameReading(()), doubt, time, by_hand=True)
+        self.entry = DiceEntry([1, 1, 1])
 
     def _call(self, player: int, intent: Intent, time: float) -> None:
         if self.call_locked:
@@ -635,7 +666,9 @@ class TableController:
         roller = self.pending.roller
         self.pending = None
         self.entry = None
-        self._say(f"{why}{self.names[roller]}: roll again", time, roller)
+        again = ("throw again, then hold OK to enter the dice" if self.camera_lost
+                 else "roll again")
+        self._say(f"{why}{self.names[roller]}: {again}", time, roller)
 
     def _enter(self, player: int, intent: Intent, time: float) -> None:
         pending, entry = self.pending, self.entry
@@ -658,6 +691,8 @@ class TableController:
                                         pending.time)
             extra["entered"] = "by hand"
             extra["read"] = list(pending.reading.values)
+            if pending.by_hand:
+                extra["camera"] = "lost"  # nothing was read: the camera gave no picture
             self._commit_roll(player, tuple(entry.values), extra, time, pending.reading,
                               pending.photo)
 
