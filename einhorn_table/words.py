@@ -69,8 +69,11 @@ def command_name(environ: Mapping[str, str] | None = None,
     if given:
         return given
     ran = sys.argv[0] if argv0 is None else argv0
+    if os.path.basename(ran) != "einhorn-table" or os.sep not in ran:
+        return "einhorn-table"
     on_path = shutil.which("einhorn-table")
-    if os.path.basename(ran) == "einhorn-table" and os.sep in ran and not (
-            on_path and os.path.samefile(on_path, ran)):
-        return ran
-    return "einhorn-table"
+    try:
+        same = on_path is not None and os.path.samefile(on_path, ran)
+    except OSError:  # (the file run is gone: its .venv made anew meanwhile)
+        same = False
+    return "einhorn-table" if same else ran

@@ -102,10 +102,8 @@ def camera_step(args: argparse.Namespace) -> CheckResult:
                            "Run the smoke test again; if this stays, report this line to "
                            "the project.")
     if last is None:
-        return CheckResult(
-            "camera", Status.FAIL, f"{args.source}: no picture at all",
-            "Check the camera's ribbon cable at both ends (seated straight, contacts the "
-            "right way round), then `rpicam-hello --list-cameras` should list the camera.")
+        return CheckResult("camera", Status.FAIL, f"{args.source}: no picture at all",
+                           no_picture_todo(args.source))
     cv2.imwrite(str(args.snapshot), last.image)
     if last.small is not None:
         cv2.imwrite(str(args.snapshot.with_name(args.snapshot.stem + "-small.png")), last.small)
@@ -119,6 +117,26 @@ def camera_step(args: argparse.Namespace) -> CheckResult:
     todo = " ".join(notes) + (" Look at the snapshot: the dice sharp, no bright glare spot, "
                               "the whole tray inside the picture (hardware/camera-mount.md).")
     return CheckResult("camera", status, detail, todo.strip())
+
+
+def no_picture_todo(source: str) -> str:
+    """What to check where the camera ``source`` opened but gave no picture: the Pi
+    camera's ribbon cable, a USB webcam's plug, a recording's contents."""
+    from einhorn_table.adapters.source_spec import parse_source
+
+    try:
+        kind = parse_source(source).kind
+    except EinhornError:
+        kind = ""
+    if kind == "opencv":
+        return ("Check the USB camera's plug and that no other program uses the camera "
+                "(close it, or stop the companion); `v4l2-ctl --list-devices` lists the "
+                "cameras: try the next number (opencv:1).")
+    if kind in ("file", "dir"):
+        return ("The recording holds no picture: name one that does "
+                f"(`{command_name()} record FOLDER` makes one).")
+    return ("Check the camera's ribbon cable at both ends (seated straight, contacts the "
+            "right way round), then `rpicam-hello --list-cameras` should list the camera.")
 
 
 def buttons_step(args: argparse.Namespace, machine: Machine) -> list[CheckResult]:
