@@ -111,3 +111,23 @@ def test_the_watchdog_is_fed_only_while_frames_arrive(
     # Frames again: the next tick pets at once (it is long overdue).
     assert dog.tick(frames + 1)
     assert received(sock) == ["WATCHDOG=1"] * 4
+
+
+def test_the_watchdog_is_fed_while_the_camera_is_told_lost(
+    listener: tuple[socket.socket, str],
+) -> None:
+    """The tray told the camera lost (the players enter dice by hand): the loop running
+    is the sign of life; once the camera is back, frames are again."""
+    sock, path = listener
+    clock = FakeClock(1000.0)
+    dog = FrameWatchdog(SystemdNotifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "4000000"}),
+                        clock)
+    assert dog.tick(5)
+    pets = []
+    for _ in range(100):  # 10 s without a frame, the camera told lost: a pet each 2 s
+        clock.advance(0.1)
+        pets.append(dog.tick(5, camera_lost=True))
+    assert pets.count(True) == 5
+    clock.advance(2.0)
+    assert dog.tick(5) is False  # not lost, and no new frame: no pet
+    assert received(sock) == ["WATCHDOG=1"] * 6

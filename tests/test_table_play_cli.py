@@ -249,10 +249,13 @@ class _Feed:
 
 
 class _Counts:
-    frames_read = 0
+    def __init__(self) -> None:
+        self.frames_read = 0
+        self.lost: list[bool] = []
 
-    def tick(self, frames: int) -> None:
+    def tick(self, frames: int, *, camera_lost: bool = False) -> None:
         self.frames_read = frames
+        self.lost = [*self.lost, camera_lost]
 
 
 def test_a_lost_camera_s_whole_reason_goes_to_the_journal(
@@ -262,6 +265,7 @@ def test_a_lost_camera_s_whole_reason_goes_to_the_journal(
     tray = WatchedTray(_Feed([CameraLost(1.0, reason)], [], [CameraBack(9.0)]),
                        counts, counts)  # type: ignore[arg-type]
     assert [type(e) for e in tray.poll() + tray.poll() + tray.poll()] == [CameraLost, CameraBack]
+    assert counts.lost == [True, True, False]  # the watchdog told, from the lost frame on
     assert capsys.readouterr().err.splitlines() == [
         f"einhorn-table: camera lost: {reason}", "einhorn-table: camera back"]
 

@@ -84,7 +84,8 @@ class SystemdNotifier:
 
 
 class FrameWatchdog:
-    """Pets systemd's watchdog at half ``WATCHDOG_USEC``, but only if frames arrived since.
+    """Pets systemd's watchdog at half ``WATCHDOG_USEC``, but only if frames arrived since
+    (or the camera is known lost: see :meth:`tick`).
 
     Call :meth:`tick` from the main loop with the count of frames read so far.
     """
@@ -99,14 +100,19 @@ class FrameWatchdog:
         self._frames_at_last_pet: int | None = None
         self.pets = 0
 
-    def tick(self, frames_read: int) -> bool:
-        """Pet the watchdog if it is due and the frame count moved; True if it petted."""
+    def tick(self, frames_read: int, *, camera_lost: bool = False) -> bool:
+        """Pet the watchdog if it is due and the frame count moved; True if it petted.
+
+        With ``camera_lost`` (the tray told the camera lost and is reopening it, while
+        the players may enter their dice by hand) the main loop running is the sign of
+        life: a restart would not bring the camera back and would stop their match."""
         if self.interval is None:
             return False
         now = self._clock.monotonic()
         if self._last_pet is not None and now - self._last_pet < self.interval:
             return False
-        if self._frames_at_last_pet is not None and frames_read <= self._frames_at_last_pet:
+        if not camera_lost and self._frames_at_last_pet is not None \
+                and frames_read <= self._frames_at_last_pet:
             return False
         if not self._notifier.watchdog():
             return False

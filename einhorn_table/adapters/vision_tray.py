@@ -14,8 +14,8 @@ after a nudge are read too, and a tray found empty is the empty tray. The outlin
 told of the first frame too (the watcher takes it for the empty tray), so that a
 tray set back off its calibrated place is found there before the first roll. A camera
 that stops delivering frames is reported once (:class:`CameraLost`) and reopened
-every few seconds until frames come again (:class:`CameraBack`); the match waits
-meanwhile.
+every few seconds until frames come again (:class:`CameraBack`); meanwhile the players
+may go on entering their dice by hand.
 """
 
 from __future__ import annotations

@@ -81,21 +81,26 @@ class SeatControls:
 
 
 class WatchedTray:
-    """The tray, petting systemd's watchdog while the camera's frames keep coming."""
+    """The tray, petting systemd's watchdog while the camera's frames keep coming, and
+    while the camera is told lost (the tray reopens it; the players may go on entering
+    their dice by hand). A camera read that hangs stops the pets: systemd restarts."""
 
     def __init__(self, inner: TrayFeed, source: BaseSource, watchdog: FrameWatchdog) -> None:
         self.inner = inner
         self.source = source
         self.watchdog = watchdog
+        self.camera_lost = False
 
     def poll(self) -> list[TrayEvent]:
         events = self.inner.poll()
-        self.watchdog.tick(self.source.frames_read)
         for event in events:  # the whole reason, for the journal; the screen says it short
             if isinstance(event, CameraLost):
+                self.camera_lost = True
                 print(f"einhorn-table: camera lost: {event.reason}", file=sys.stderr)
             elif isinstance(event, CameraBack):
+                self.camera_lost = False
                 print("einhorn-table: camera back", file=sys.stderr)
+        self.watchdog.tick(self.source.frames_read, camera_lost=self.camera_lost)
         return events
 
 
