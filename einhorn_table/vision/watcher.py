@@ -15,8 +15,10 @@ colour channels changed. Grey small frames work too. It compares each frame with
   But something there that has lain still for ``scene_seconds``, with all else still,
   and reaches only a little way in from the edge (a forearm resting on the table, a
   cup, a phone, a shadow) is part of the scene: the empty tray's picture takes it in
-  (and gives it back once it has gone), and dice lying still beside it are told.
-  A hand reaching farther in, over the tray, is waited for however still it is held.
+  (and gives it back once it has gone), and dice lying still beside it are told;
+  but dice touching it (thrown against a resting hand, maybe partly under its
+  fingers, and then read wrong) are waited for until it has gone. A hand reaching
+  farther in, over the tray, is waited for however still it is held.
 
 Events (:class:`WatchEvent`):
 
@@ -497,6 +499,19 @@ class RollWatcher:
             np.copyto(settled, small, where=_like(where, settled))
             self._settled_small = settled
 
+    def _against_taken_in(self, small: SmallImage, mask: SmallImage) -> bool:
+        """Whether something lying in the tray (``mask``: what differs from the empty
+        tray) touches what the empty tray's picture took in at the frame's edge, where
+        it is new (not what lay there before that was taken in, gone again): a die
+        thrown against a resting hand or cup may lie partly under it, and a die partly
+        covered may be read wrong."""
+        if self._behind is None:
+            return False
+        behind, where = self._behind
+        touching = cv2.bitwise_and(mask, where)
+        new = cv2.bitwise_and(touching, changed_mask(small, behind, self.config.pixel_threshold))
+        return cv2.countNonZero(new) >= _SPECK
+
     def _at_edge(self, mask: SmallImage) -> SmallImage | None:
         """The parts of ``mask`` (what differs from the empty tray) that touch the
         frame's border band, where they reach only a little way in and cover little of
@@ -549,6 +564,8 @@ class RollWatcher:
         elif self._arm_in_view(small) and not self._edge_is_scene(small, t):
             return []
         occupied, mask = self._occupied(small)
+        if self._against_taken_in(small, mask):
+            return []  # a die may lie partly under what lies at the edge: wait till it goes
         started = self._motion_started_at
         came_from = self._came_from
         if not occupied:
