@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -600,6 +600,14 @@ def set_down_off_its_place(seeds: int) -> list[tuple[str, int, int, int, int, in
     return rows
 
 
+def print_table(header: str, rows: Iterable[Sequence[object]]) -> None:
+    """A Markdown table of six columns after a blank line: ``header``, then ``rows``."""
+    print("\n" + header)
+    print("|---|---|---|---|---|---|")
+    for row in rows:
+        print("| " + " | ".join(str(v) for v in row) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=2, help="seeds per kind of scene")
@@ -616,23 +624,15 @@ def main() -> None:
     print("|---|---|---|")
     for what, good, of in rows:
         print(f"| {what} | {good} | {of} |")
-    print("\n| camera | rolls against the walls | outline following: right | silently "
-          "wrong | outline as calibrated: right | silently wrong |")
-    print("|---|---|---|---|---|---|")
-    for row in read_after_a_knock(args.seeds):
-        print("| " + " | ".join(str(v) for v in row) + " |")
-    print("\n| a hand still for 3 to 5 s by a die near the rim (then gone; both views, read "
-          "as ``play`` reads) | rolls | read right | asked about | silently wrong | not "
-          "told |")
-    print("|---|---|---|---|---|---|")
-    for row in hands_resting_by_the_dice(args.seeds):
-        print("| " + " | ".join(str(v) for v in row) + " |")
-    print("\n| tray set down off its calibrated place by | first rolls against the walls | "
-          "measured from the calibration: right | silently wrong | from the first empty "
-          "tray seen: right | silently wrong |")
-    print("|---|---|---|---|---|---|")
-    for row in set_down_off_its_place(args.seeds):
-        print("| " + " | ".join(str(v) for v in row) + " |")
+    print_table("| camera | rolls against the walls | outline following: right | silently "
+                "wrong | outline as calibrated: right | silently wrong |",
+                read_after_a_knock(args.seeds))
+    print_table("| a hand still for 3 to 5 s by a die near the rim (then gone; both views, "
+                "read as ``play`` reads) | rolls | read right | asked about | silently wrong "
+                "| not told |", hands_resting_by_the_dice(args.seeds))
+    print_table("| tray set down off its calibrated place by | first rolls against the walls "
+                "| measured from the calibration: right | silently wrong | from the first "
+                "empty tray seen: right | silently wrong |", set_down_off_its_place(args.seeds))
     if missed:
         print("\nrolls into the empty tray not told right (faint dice the watcher cannot "
               "tell from the tray):")

@@ -11,7 +11,7 @@ import pytest
 
 from einhorn_table.adapters.clock import FakeClock
 from einhorn_table.adapters.replay_source import ReplaySource
-from einhorn_table.adapters.vision_tray import VisionTray, make_reader, make_watcher
+from einhorn_table.adapters.vision_tray import Reader, VisionTray, make_reader, make_watcher
 from einhorn_table.calibration.tray_finder import find_tray
 from einhorn_table.calibration.tray_reading import TrayReader
 from einhorn_table.table.events import NotRolled, Settled
@@ -166,19 +166,8 @@ def test_the_tray_reads_rolls_beside_an_arm_leant_in_the_corner() -> None:
     frames += table.roll_sequence([6, 4, 4], player=1, settle_frames=75, empty_frames=0)
     table.at_edge = ()
     frames += table.settled_frames(20)
-    times = table.frame_times(len(frames))
-    clock = FakeClock(0.0)
-    tray = VisionTray(ReplaySource([f.image for f in frames], times), make_watcher(),
-                      make_reader(), clock)
-    told = []
-    for t in times:
-        clock.now = t
-        for event in tray.poll():
-            if isinstance(event, Settled):
-                told.append(sorted(v or 0 for v in event.reading.values))
-            elif isinstance(event, NotRolled):
-                told.append("no roll")
-    assert told == [[2, 3, 5], [], [4, 4, 6], "no roll"]
+    assert _told_by_the_tray(table, frames, make_reader()) == [
+        [2, 3, 5], [], [4, 4, 6], "no roll"]
 
 
 # A hand or forearm taken in as part of the scene must never let a die lying partly
@@ -231,10 +220,17 @@ def _tray_told(table: SynthTable, frames: list[SynthFrame]) -> list[object]:
     values, sorted, and "no roll"."""
     calibrated = find_tray(table.empty().image)
     reader = TrayReader(ReaderProfile(), calibrated, 40.0, anchor=calibrated)
+    return _told_by_the_tray(table, frames, reader, follower=reader)
+
+
+def _told_by_the_tray(table: SynthTable, frames: list[SynthFrame], reader: Reader,
+                      follower: TrayReader | None = None) -> list[object]:
+    """What a VisionTray with ``reader`` tells of ``frames``: each roll's values,
+    sorted, and "no roll"."""
     times = table.frame_times(len(frames))
     clock = FakeClock(0.0)
     tray = VisionTray(ReplaySource([f.image for f in frames], times), make_watcher(), reader,
-                      clock, follower=reader)
+                      clock, follower=follower)
     told: list[object] = []
     for t in times:
         clock.now = t

@@ -51,7 +51,8 @@ def where_it_stood(state: MatchState) -> str:
     """Who the match waited for, in words: every player still owing a bid, a top-up or
     a roll where several give theirs at once, else the one whose move it was."""
     names = state.names
-    owing = joined([names[i] for i in state.owing()]) if state.owing() else ""
+    waited_for = [names[i] for i in state.owing()]
+    owing = joined(waited_for) if waited_for else ""
     awaiting, phase = state.awaiting, state.phase
     if awaiting is Awaiting.BID:
         return f"The auction for the unicorn was under way: {owing} still to bid."
