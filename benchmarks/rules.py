@@ -15,10 +15,11 @@ wall-clock figure of the bots' runs is printed beside it.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import time
+
+from one_core import pin_to_one_core
 
 from einhorn_table.rules import EINHORN, WUERFELN, MatchState, Roll, Setup, Variant
 from einhorn_table.simulation.simulate import play_match, play_recorded
@@ -62,10 +63,9 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=300)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    core = pin_to_one_core()
     print(f"rules engine: turns per CPU second, median of {args.repeats} runs of "
-          f"{args.matches} whole matches, one core")
+          f"{args.matches} whole matches, {core}")
     print()
     print(f"{'variant':<10} {'players':>7} {'with bots':>12} {'(wall clock)':>13} "
           f"{'engine only':>12}  bar {BAR:,}")

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from one_core import pin_to_one_core
 
 from einhorn_table.vision.drawing import draw_reading
 from einhorn_table.vision.labelled import find_sets, fold_of, load_set
@@ -140,13 +141,14 @@ def main(argv: list[str] | None = None) -> int:
         print(refused, file=sys.stderr)
         return 1
     cv2.setNumThreads(1)
+    core = pin_to_one_core()
     profile = ReaderProfile(method=args.method, min_confidence=args.min_confidence)
     print(f"reader: {args.method}"
           + (f", models from {args.models}" if args.models else "")
           + ("" if small_dice_detector_present(args.models or MODEL_DIR)
              else ", no small-dice detector")
           + (f", fold {args.fold} only" if args.fold is not None else "")
-          + f", min_confidence {args.min_confidence:g}")
+          + f", min_confidence {args.min_confidence:g}, {core}")
     folders = find_sets(args.datasets)
     if args.sets:
         folders = [f for f in folders if f.name in args.sets]

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 
 import cv2
+from one_core import pin_to_one_core
 
 from einhorn_table.vision.synth import SynthFrame, SynthTable
 from einhorn_table.vision.watcher import RollWatcher, SmallImage, shrink, shrink_grey
@@ -68,6 +69,7 @@ def main() -> None:
     args = parser.parse_args()
     clock = CLOCKS[args.clock]
     cv2.setNumThreads(1)
+    print(f"watcher: {pin_to_one_core()}")
 
     render_times: list[float] = []
     frames: list[SynthFrame] = []
