@@ -136,12 +136,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the photos of this fold (einhorn_table.vision.labelled.fold_of)")
     parser.add_argument("--min-confidence", type=float, default=ReaderProfile.min_confidence)
     args = parser.parse_args(argv)
+    # One thread, set before any model is loaded: the learned reader sizes its
+    # sessions' thread pools from OpenCV's thread count when it loads them.
+    cv2.setNumThreads(1)
+    core = pin_to_one_core()
     refused = models_refused([args.models or MODEL_DIR], args.method)
     if refused:
         print(refused, file=sys.stderr)
         return 1
-    cv2.setNumThreads(1)
-    core = pin_to_one_core()
     profile = ReaderProfile(method=args.method, min_confidence=args.min_confidence)
     print(f"reader: {args.method}"
           + (f", models from {args.models}" if args.models else "")

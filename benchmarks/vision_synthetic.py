@@ -45,6 +45,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import cv2
+from one_core import pin_to_one_core
 from vision import models_refused
 
 from einhorn_table.vision.learned import MODEL_DIR
@@ -186,10 +187,13 @@ def main() -> None:
         "--tables", nargs="+", choices=tables, default=list(tables), help="which tables"
     )
     args = parser.parse_args()
+    # One thread, set before any model is loaded (the learned reader sizes its
+    # sessions' thread pools from OpenCV's thread count when it loads them).
+    cv2.setNumThreads(1)
+    print(f"reader: {pin_to_one_core()}")
     refused = models_refused([args.models], args.method)
     if refused:
         sys.exit(refused)
-    cv2.setNumThreads(1)
     profile = ReaderProfile(method=args.method)
     columns = (
         f"{'dice':>5} {'right':>8} {'asked':>8} {'silent':>8} {'stray':>6} {'frames':>8} {'ms':>7}"
