@@ -15,7 +15,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from einhorn_table.adapters.camera_settings import CameraSettings
-from einhorn_table.adapters.source_base import BaseSource, CameraLibraryMissing, SourceError
+from einhorn_table.adapters.source_base import (
+    BaseSource,
+    CameraLibraryMissing,
+    CameraView,
+    SourceError,
+)
 from einhorn_table.ports import Clock, Frame
 
 #: libcamera's ``controls.AfModeEnum.Manual`` (control_ids: AfModeManual = 0).
@@ -136,6 +141,7 @@ class Picamera2Source(BaseSource):
         applied = getattr(camera, "camera_config", None) or config
         width, height = applied["lores"]["size"]
         self._lores_size = (int(width), int(height))
+        self.view = camera_view(getattr(camera, "camera_properties", {}), applied)
         camera.start()
         self._focus(camera)
         if settings.lock_when_settled:
@@ -251,6 +257,22 @@ class Picamera2Source(BaseSource):
             camera.stop()
         finally:
             camera.close()
+
+
+def camera_view(properties: Mapping[str, Any], applied: Mapping[str, Any]) -> CameraView | None:
+    """The view the camera was configured for: its sensor's name and the sensor mode
+    libcamera chose (the raw stream's size in the configuration applied); None where
+    either is not known."""
+    model = properties.get("Model") if isinstance(properties, Mapping) else None
+    raw = applied.get("raw") if isinstance(applied, Mapping) else None
+    size = raw.get("size") if isinstance(raw, Mapping) else None
+    if not isinstance(model, str) or not model or not isinstance(size, tuple | list):
+        return None
+    try:
+        width, height = (int(n) for n in size)
+    except (TypeError, ValueError):
+        return None
+    return CameraView(model, (width, height))
 
 
 def full_view_raw_size(sensor: Any, main: tuple[int, int]) -> tuple[int, int] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Self
 
@@ -17,11 +18,30 @@ class CameraLibraryMissing(SourceError):
     """The camera's library cannot be loaded here: no waiting makes the camera come."""
 
 
+@dataclass(frozen=True)
+class CameraView:
+    """What part of the world a camera's pictures show, as far as the camera tells: its
+    sensor and the sensor mode it reads (the Pi camera: a mode of another size reads
+    another part of the sensor, so the same picture size shows more or less of the
+    table). A calibration made in one view does not fit the pictures of another."""
+
+    #: The sensor's name as the camera gives it, e.g. "imx708" (Camera Module 3).
+    camera: str
+    #: The sensor mode read (the raw stream's size), (width, height).
+    mode: tuple[int, int]
+
+    def __str__(self) -> str:
+        return f"{self.camera} in its {self.mode[0]}x{self.mode[1]} sensor mode"
+
+
 class BaseSource:
     """Open/close bookkeeping and the context manager; subclasses fill in the three hooks."""
 
     description: str = "frame source"
     simulated: bool = False
+    #: The camera's view once open, where it tells one (the Pi camera); None for webcams,
+    #: recordings and the synthetic table, whose view no setting of ours changes.
+    view: CameraView | None = None
 
     def __init__(self) -> None:
         self._opened = False

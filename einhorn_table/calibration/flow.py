@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from einhorn_table.adapters.camera_settings import CameraSettings
+from einhorn_table.adapters.source_base import CameraView
 from einhorn_table.calibration.fit import (
     CalibrationError,
     Tally,
@@ -52,6 +53,7 @@ from einhorn_table.calibration.profile import (
     PlayerDice,
     ProfileError,
     TraySection,
+    ViewSection,
     check_tray,
 )
 from einhorn_table.calibration.screens import build_view, marks
@@ -88,6 +90,7 @@ class CalibrationFlow:
         made_by: str = "",
         made_at: str = "",
         save: SaveProfile | None = None,
+        camera_view: CameraView | None = None,
     ) -> None:
         self.eyes = eyes
         self.lock_camera = lock_camera
@@ -95,6 +98,9 @@ class CalibrationFlow:
         self.base = base or ReaderProfile()
         self.made_by = made_by
         self.made_at = made_at
+        #: The camera's view (the Pi camera's sensor and sensor mode), kept in the
+        #: profile so that play and the doctor can tell when it is not the same.
+        self.camera_view = camera_view
         #: Called with the profile and the empty-tray picture on OK on the result,
         #: before the screen says "saved"; None: the runner saves :attr:`profile`.
         self.save = save
@@ -475,6 +481,7 @@ class CalibrationFlow:
             made_by=self.made_by,
             made_at=self.made_at,
             camera=camera,
+            view=ViewSection.of(self.camera_view),
             tray=TraySection(
                 corners=tuple((round(x, 1), round(y, 1)) for x, y in s.corners),
                 frame_size=(int(s.image.shape[1]), int(s.image.shape[0])),

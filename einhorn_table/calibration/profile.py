@@ -6,6 +6,7 @@ A versioned TOML file (``version = 1``) in the state directory, written by
     version = 1
     made_by = "einhorn-table calibrate --source picamera2"
     [camera]            # CameraSettings: the values locked after settling
+    [view]              # the camera's view: its sensor and sensor mode (Pi camera)
     [tray]              # corners (4 points, clockwise from top left), empty-tray picture
     [dice]              # measured die and pip sizes, pip polarity and contrast
     [reader]            # ReaderProfile: the reader's tunables for this table
@@ -15,7 +16,8 @@ A versioned TOML file (``version = 1``) in the state directory, written by
 Loading refuses unknown keys, wrong types and other versions, and values the table
 could read no dice with (nan or inf, die sizes of 0 or less, a tray outline that is
 not four corners inside the frame, an empty-tray picture outside the profile's
-folder...), and names the key and what it may be.
+folder...), and names the key and what it may be. A profile without ``[view]`` (made
+before the view was kept, or with a camera that tells none) loads as before.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from einhorn_table.adapters.camera_settings import CameraSettings, CameraSettingsError
+from einhorn_table.adapters.source_base import CameraView
 from einhorn_table.calibration.toml_writer import TomlValue, toml_document
 from einhorn_table.errors import EinhornError
 from einhorn_table.parsing import loads_toml
@@ -75,6 +78,29 @@ class TraySection:
 
 
 @dataclass(frozen=True)
+class ViewSection:
+    """The camera's view at calibration, as the camera told it (the Pi camera's sensor
+    and sensor mode); left empty for cameras that tell none (webcams, recordings, the
+    synthetic table) and in profiles made before the view was kept."""
+
+    #: The sensor's name, e.g. "imx708"; "" none told.
+    camera: str = ""
+    #: The sensor mode read, (width, height).
+    mode: tuple[int, int] | None = None
+
+    @classmethod
+    def of(cls, view: CameraView | None) -> ViewSection:
+        return cls() if view is None else cls(view.camera, view.mode)
+
+    @property
+    def told(self) -> CameraView | None:
+        """The view kept, None where the profile keeps none."""
+        if not self.camera or self.mode is None:
+            return None
+        return CameraView(self.camera, self.mode)
+
+
+@dataclass(frozen=True)
 class DiceSection:
     """The dice as the camera sees them (pixels of the full frame)."""
 
@@ -116,6 +142,7 @@ class CalibrationProfile:
     made_by: str = ""
     made_at: str = ""
     camera: CameraSettings = field(default_factory=CameraSettings)
+    view: ViewSection = field(default_factory=ViewSection)
     tray: TraySection = field(default_factory=TraySection)
     dice: DiceSection = field(default_factory=DiceSection)
     reader: ReaderProfile = field(default_factory=ReaderProfile)
@@ -338,8 +365,9 @@ READER_CHECKS = _checks_from_defaults(
     },
 )
 CHECK_CHECKS: dict[str, Check] = {"rolls": _integer, "dice": _integer, "right": _integer}
+VIEW_CHECKS: dict[str, Check] = {"camera": _text, "mode": _frame_size}
 TOP_CHECKS: dict[str, Check] = {"version": _integer, "made_by": _text, "made_at": _text}
-SECTIONS = ("camera", "tray", "dice", "reader", "players", "check")
+SECTIONS = ("camera", "view", "tray", "dice", "reader", "players", "check")
 
 
 def _table(name: str, data: Mapping[str, Any], checks: Mapping[str, Check]) -> dict[str, Any]:
@@ -464,6 +492,7 @@ def parse_profile(data: Mapping[str, Any]) -> CalibrationProfile:
         made_by=top.get("made_by", ""),
         made_at=top.get("made_at", ""),
         camera=camera,
+        view=ViewSection(**_table("view", _sub_table(data, "view"), VIEW_CHECKS)),
         tray=tray,
         dice=dice,
         reader=reader,
@@ -499,6 +528,7 @@ def profile_to_toml(profile: CalibrationProfile) -> str:
         top["made_at"] = profile.made_at
     tables: dict[str, dict[str, TomlValue]] = {
         "camera": _changed(profile.camera),
+        "view": _changed(profile.view),
         "tray": _changed(profile.tray),
         "dice": _changed(profile.dice),
         # All of the reader's tunables, so the profile keeps meaning the same
@@ -514,6 +544,8 @@ def profile_to_toml(profile: CalibrationProfile) -> str:
     }
     comments = {
         "camera": "Camera settings locked after settling (left out: found automatically)",
+        "view": "The camera's view: its sensor and the sensor mode read (left out: a "
+        "camera that tells none)",
         "tray": "The tray floor in the camera frame",
         "dice": "Measured dice (pixels of the full frame)",
         "reader": "The dice reader's tunables (die sizes in full-frame pixels; left out: "

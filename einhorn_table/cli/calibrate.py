@@ -114,6 +114,25 @@ def default_out(config: Path | None) -> Path:
     return default_profile_path()
 
 
+def calibrate_command(config: Path | None, profile: Path) -> str:
+    """The whole command line that makes the calibration at ``profile`` again, as the
+    person runs the companion (``./start``, ``.venv/bin/einhorn-table``...), on the
+    table's screen: ``--config`` where the table's file is not ./table.toml (the
+    players it asks for, its camera and buttons), ``--out`` where the calibration
+    would otherwise be saved elsewhere (``play`` would not read it)."""
+    import shlex
+
+    from einhorn_table.words import command_name
+
+    words = [command_name(), "calibrate", "--fullscreen"]
+    table = config if config is not None and config.is_file() else None
+    if table is not None and table.resolve() != Path("table.toml").resolve():
+        words += ["--config", shlex.quote(str(table))]
+    if default_out(table).resolve() != profile.resolve():
+        words += ["--out", shlex.quote(str(profile))]
+    return " ".join(words)
+
+
 def writable_out(out: Path) -> None:
     """Refuse an ``--out`` that cannot be written, before anything is measured."""
     from einhorn_table.calibration.fit import CalibrationError
@@ -222,11 +241,7 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     width, height = _size(args.size)
     machine = detect_machine()
     clock = SystemClock()
-    pygame.display.init()
-    pygame.font.init()
-    flags = pygame.FULLSCREEN if args.fullscreen else 0
-    screen = pygame.display.set_mode((0, 0) if args.fullscreen else (width, height), flags)
-    pygame.display.set_caption("Einhorn Table: calibration")
+    screen = open_screen((width, height), args.fullscreen)
     renderer = CalibrationRenderer(screen)
     shots = ScreenshotWriter(args.screenshots) if args.screenshots else None
     settings = FlowSettings(players=names, test_rolls=args.rolls,
@@ -256,6 +271,7 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
                     pin_map_path=config.pins if config is not None else None)
             flow = CalibrationFlow(
                 CameraEyes(), lock_for(source), settings, made_by=made_by, made_at=_now(),
+                camera_view=source.view,
                 # Saved on OK on the result screen: "Calibration saved" only once it is.
                 save=lambda profile, reference: save_calibration(profile, reference, out))
 
@@ -286,6 +302,46 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
         print("If you stopped the table to calibrate, start it again: "
               "sudo systemctl start einhorn-table")
     return 0
+
+
+#: What SDL falls back to where it finds no display: a window nobody sees.
+INVISIBLE_DRIVER = "offscreen"
+
+
+def open_screen(size: tuple[int, int], fullscreen: bool) -> Any:
+    """The calibration's window (the whole screen with ``fullscreen``); where none can be
+    shown (none found, or one held by the table's service) a CalibrationError says what
+    to do, instead of a traceback or a calibration nobody sees waiting for the buttons."""
+    import pygame
+
+    from einhorn_table.calibration.fit import CalibrationError
+
+    try:
+        pygame.display.init()
+        pygame.font.init()
+        if (pygame.display.get_driver() == INVISIBLE_DRIVER
+                and os.environ.get("SDL_VIDEODRIVER") != INVISIBLE_DRIVER):
+            raise pygame.error("no display was found")
+        flags = pygame.FULLSCREEN if fullscreen else 0
+        screen = pygame.display.set_mode((0, 0) if fullscreen else size, flags)
+        pygame.display.set_caption("Einhorn Table: calibration")
+    except pygame.error as error:
+        pygame.quit()
+        raise CalibrationError(no_screen(str(error))) from None
+    return screen
+
+
+def no_screen(reason: str) -> str:
+    """What to do where the calibration's screen cannot be opened."""
+    from einhorn_table.words import command_name
+
+    return (
+        f"the calibration's screen could not be opened ({reason}). It shows on the table's "
+        "screen, where the players' buttons answer it: if the table's service runs, it "
+        "holds the screen, so stop it first (sudo systemctl stop einhorn-table, and start "
+        "it again afterwards); run it from the Pi's own console, or over SSH as "
+        f"SDL_VIDEODRIVER=kmsdrm {command_name()} calibrate --fullscreen (with the options "
+        "you gave). On a computer with a desktop, run it in a terminal on the desktop.")
 
 
 def save_calibration(profile: CalibrationProfile, reference: Image | None, out: Path) -> None:

@@ -17,6 +17,7 @@ from einhorn_table.stations import MAX_STATIONS
 from einhorn_table.table.config import TableConfig
 
 if TYPE_CHECKING:
+    from einhorn_table.adapters.source_base import CameraView
     from einhorn_table.doctor.report import CheckResult
 
 
@@ -83,6 +84,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.clock import SystemClock
     from einhorn_table.calibration.paths import state_profile
+    from einhorn_table.cli.calibrate import calibrate_command
     from einhorn_table.doctor import checks
     from einhorn_table.doctor.machine import detect_machine
     from einhorn_table.doctor.report import CheckResult, Status, exit_status, render
@@ -104,8 +106,10 @@ def run(args: argparse.Namespace) -> int:
     state = state.expanduser() if state is not None else checks.default_state_dir()
     table_result, table = checks.check_table_file(args.table, pin_map, default_profile,
                                                   service=machine.is_pi)
+    # The calibration play reads: the one the table's file names, else the state
+    # directory's (also without a table's file: play run with another one reads it).
     named = table.calibration if table is not None else None
-    if named is None and table is not None:
+    if named is None:
         named = default_profile
     profile = args.profile or (named if named is not None and named.is_file() else None)
     profile_result, settings = checks.check_profile(profile)
@@ -113,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
                              else checks.default_source(machine))
     frames = max(2, args.frames)
     pictures: list[Any] = []
+    views: list[CameraView] = []
     # The table's service holds the camera, the buttons and the screen while it runs:
     # checking them then would fail with the wrong advice.
     service_result = checks.check_service()
@@ -121,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         results.append(_held_by_the_service("camera"))
     else:
         results.append(checks.check_camera(source, clock, frames=frames, settings=settings,
-                                           seen=pictures.append))
+                                           seen=pictures.append, viewed=views.append))
     results.append(pin_result)
     controls = None
     if service_result is not None:
@@ -139,14 +144,22 @@ def run(args: argparse.Namespace) -> int:
     if names_result is not None:
         results.append(names_result)
     results.append(profile_result)
-    size_result = checks.check_picture_size(pictures[-1], profile) if pictures else None
+    again = calibrate_command(args.table, profile) if profile is not None else ""
+    size_result = (checks.check_picture_size(pictures[-1], profile, again) if pictures
+                   else None)
     if size_result is not None:
         results.append(size_result)
-    if pictures and (size_result is None or size_result.status is not Status.FAIL):
-        # (On pictures of another shape the tray would only look "otherwise shaped".)
-        tray_result = checks.check_tray_place(pictures[-1], profile)
-        if tray_result is not None:
-            results.append(tray_result)
+    view = views[-1] if views else None
+    view_note = checks.check_camera_view(view, profile, again)
+    tray_result = None
+    if pictures and (size_result is None or size_result.status is not Status.FAIL) and (
+            view_note is None or view_note.status is not Status.FAIL):
+        # (On pictures of another shape or view the tray would only look "otherwise
+        # shaped", as if the camera had been moved.)
+        tray_result = checks.check_tray_place(pictures[-1], profile, again)
+    # (Whether a calibration that keeps no view still fits shows in the tray's place.)
+    view_result = checks.check_camera_view(view, profile, again, tray_result)
+    results.extend(r for r in (view_result, tray_result) if r is not None)
     results.append(checks.check_reader())
     groups = checks.check_groups(machine)
     if groups is not None:

@@ -19,8 +19,9 @@ from einhorn_table.table.doubt import RGB
 from einhorn_table.table.events import CameraBack, CameraLost
 
 if TYPE_CHECKING:
-    from einhorn_table.adapters.source_base import BaseSource
+    from einhorn_table.adapters.source_base import BaseSource, CameraView
     from einhorn_table.adapters.systemd_notify import FrameWatchdog
+    from einhorn_table.calibration.profile import CalibrationProfile
     from einhorn_table.table.events import TrayEvent
     from einhorn_table.table.loop import TrayFeed
 
@@ -138,6 +139,60 @@ def dice_colours_note(profile: Path, names: Sequence[str], measured: Mapping[str
     return note + (f"; from the table's file: {', '.join(rest)}." if rest else ".")
 
 
+def play_command(args: argparse.Namespace, *options: str) -> str:
+    """The command line that runs ``play`` as the person ran it (the command as they
+    run the companion, the same table's file and state directory), with ``options``
+    instead of how it went on with a match left unfinished."""
+    import shlex
+
+    from einhorn_table.words import command_name
+
+    words = [command_name(), "play"]
+    if Path(args.config) != Path("table.toml"):
+        words.append(shlex.quote(str(args.config)))
+    if args.state_dir is not None:
+        words += ["--state-dir", shlex.quote(str(args.state_dir))]
+    if args.screenshots is not None:
+        words += ["--screenshots", shlex.quote(str(args.screenshots))]
+    return " ".join([*words, *options])
+
+
+def doctor_command(args: argparse.Namespace) -> str:
+    """The doctor's command line for the table ``play`` runs (its file, its state
+    directory), as the person runs the companion."""
+    import shlex
+
+    from einhorn_table.words import command_name
+
+    words = [command_name(), "doctor"]
+    if Path(args.config) != Path("table.toml"):
+        words += ["--table", shlex.quote(str(args.config))]
+    if args.state_dir is not None:
+        words += ["--state-dir", shlex.quote(str(args.state_dir))]
+    return " ".join(words)
+
+
+def view_warning(calibration: CalibrationProfile, profile_path: Path,
+                 view: CameraView | None, again: str, doctor: str) -> str:
+    """What ``play`` says where the calibration was made in another camera view than
+    the camera's now, or keeps none and may have been ("" where it fits, or where the
+    camera tells no view: webcams, recordings, the synthetic table); ``again``: the
+    command that makes it again, ``doctor``: the doctor's for this table."""
+    from einhorn_table.calibration.camera_view import view_note
+
+    note = view_note(calibration, profile_path, view)
+    if note is None or note.fits is True:
+        return ""
+    how = (f"stop the table if its service runs (sudo systemctl stop einhorn-table), in "
+           f"{Path.cwd()} run {again}, then start the table again (sudo systemctl start "
+           "einhorn-table)")
+    if note.fits is False:
+        return (f"einhorn-table: {note.text}. Dice will be misread or not read until it is "
+                f"made again: {how}.")
+    return (f"einhorn-table: {note.text}. {doctor} tells whether it still fits (its view "
+            f"line); where it does not, or the dice are misread, calibrate again: {how}.")
+
+
 def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.camera_settings import CameraSettings
     from einhorn_table.adapters.clock import SystemClock
@@ -150,6 +205,7 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.calibration.paths import state_profile
     from einhorn_table.calibration.profile import load_profile
     from einhorn_table.calibration.tray_reading import tray_reader_for
+    from einhorn_table.cli.calibrate import calibrate_command
     from einhorn_table.cli.table_app import (
         Started,
         next_match,
@@ -201,6 +257,12 @@ def run(args: argparse.Namespace) -> int:
         raise
     except SourceError:
         pass  # (a loose cable, a webcam unplugged: the screen says so, the table waits)
+    if calibration is not None and profile_path is not None:
+        warning = view_warning(calibration, profile_path, source.view,
+                               calibrate_command(args.config, profile_path),
+                               doctor_command(args))
+        if warning:
+            print(warning, file=sys.stderr)
     names = [p.name for p in config.players]
     setup = Setup.for_variant(variant, names, games=config.games)
     state = state_dir(args.state_dir or config.state, os.environ, Path.home())
@@ -238,8 +300,10 @@ def run(args: argparse.Namespace) -> int:
                 if choice is None:
                     return 0  # the window was closed: nothing chosen, nothing changed
             elif blocked:
+                new = f"keep it as abandoned and start a new one: {play_command(args, '--new')}"
+                why = blocked.replace("the table's configuration", str(args.config))
                 raise ConfigError(f"match {unfinished.match_id} cannot be continued: "
-                                  f"{blocked.replace('press X', 'start with --new')}")
+                                  f"{why.replace('press X for a new one.', new)}")
         log = TableLog(store)
         started = start_match(log, setup, unfinished, choice)
         tray = VisionTray(source, make_watcher(), reader, clock, follower=reader)

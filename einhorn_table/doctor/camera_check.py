@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from einhorn_table.adapters.camera_settings import CameraSettings
+from einhorn_table.adapters.source_base import CameraView
 from einhorn_table.doctor.report import CheckResult, Status
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Clock
@@ -27,9 +28,11 @@ def check_camera(
     frames: int = 30,
     settings: CameraSettings | None = None,
     seen: Callable[[Image], None] | None = None,
+    viewed: Callable[[CameraView], None] | None = None,
 ) -> CheckResult:
     """Open the frame source, read ``frames`` frames, and report size and frame rate;
-    ``seen`` is handed the last picture read."""
+    ``seen`` is handed the last picture read, ``viewed`` the camera's view where it
+    tells one (the Pi camera's sensor and sensor mode)."""
     from einhorn_table.adapters.sources import create_source
 
     try:
@@ -44,6 +47,7 @@ def check_camera(
                 count += 1
             elapsed = clock.monotonic() - started
             notes = list(getattr(source, "notes", []))
+            view = source.view
             locked = dict(getattr(source, "locked", {}))
     except EinhornError as error:
         return CheckResult("camera", Status.FAIL, f"{source_text}: {error}")
@@ -63,6 +67,8 @@ def check_camera(
         )
     if seen is not None:
         seen(last.image)
+    if viewed is not None and view is not None:
+        viewed(view)
     width, height = first.size
     rate = (count - 1) / elapsed if count > 1 and elapsed > 0 else None
     shown = f"{rate:.1f} frames/s" if rate is not None else counted(count, 'frame')

@@ -22,6 +22,7 @@ from einhorn_table.doctor.system_checks import (
 )
 from einhorn_table.doctor.table_check import check_names_shown, check_table_file
 from einhorn_table.doctor.tray_check import check_picture_size, check_tray_place
+from einhorn_table.doctor.view_check import check_camera_view
 
 __all__ = [
     "GOOD_FPS",
@@ -31,6 +32,7 @@ __all__ = [
     "STOP_THE_SERVICE",
     "check_buttons",
     "check_camera",
+    "check_camera_view",
     "check_groups",
     "check_names_shown",
     "check_picture_size",

@@ -60,13 +60,15 @@ def check_profile(path: Path | None) -> tuple[CheckResult, CameraSettings | None
         return CheckResult("profile", Status.FAIL, str(error)), None
     except tomllib.TOMLDecodeError as error:
         return _profile_fail(path, f"is not valid TOML ({error})", "Fix that line."), None
+    from einhorn_table.calibration.profile import remake
+
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         return (
             _profile_fail(
                 path,
                 f"has no valid 'version' (found {version!r})",
-                "Add 'version = 1' at the top, or make the profile again.",
+                f"Add 'version = 1' at the top, or {remake()}.",
             ),
             None,
         )

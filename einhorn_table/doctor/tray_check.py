@@ -28,19 +28,26 @@ IN_PLACE_PIXELS = 4.0
 #: Pictures whose width-to-height differs from the calibration's by more than this
 #: share are of another shape: the calibration's tray outline no longer fits them.
 SHAPE_TOLERANCE = 0.02
+#: How the tray check begins where the tray is of another size or shape than calibrated.
+OTHERWISE_SHAPED = "the tray looks larger, smaller or otherwise shaped"
 
 
-def calibrate_again() -> str:
+def calibrate_again(command: str = "") -> str:
     """What to do where the tray no longer lies as calibrated, with the command as the
-    person runs it (``./start`` where it started the companion)."""
+    person runs it (``./start`` where it started the companion): ``command``, the whole
+    command line that makes the calibration the table reads again, where given."""
+    if command:
+        return f"Calibrate again: {command} (the tray's step is the first)."
     return f"Run {command_name()} calibrate again (the tray's step is the first)."
 
 
-def check_picture_size(image: Image, profile_path: Path | None) -> CheckResult | None:
+def check_picture_size(image: Image, profile_path: Path | None,
+                       again: str = "") -> CheckResult | None:
     """Whether the camera's pictures have the shape of those the calibration was made
     on (``[tray] frame_size``): another size of the same shape is scaled, another shape
     (another camera, or one set to another mode) stretches the tray's outline and the
-    dice sizes. None where there is nothing to compare."""
+    dice sizes. ``again``: the command that makes the calibration again. None where
+    there is nothing to compare."""
     from einhorn_table.calibration.profile import load_profile
 
     if profile_path is None:
@@ -62,16 +69,19 @@ def check_picture_size(image: Image, profile_path: Path | None) -> CheckResult |
             "picture", Status.FAIL,
             now + ", pictures of another shape: the tray's outline and the dice sizes it "
             "measured do not fit this camera's pictures",
-            f"Calibrate again with the camera the table uses ({command_name()} calibrate), or "
+            f"Calibrate again with the camera the table uses "
+            f"({again or command_name() + ' calibrate'}), or "
             "give the table back the camera it was calibrated with (camera = ... in "
             "table.toml).")
     return CheckResult("picture", Status.OK,
                        now + ", the same shape: the table scales the calibration to them")
 
 
-def check_tray_place(image: Image, profile_path: Path | None) -> CheckResult | None:
+def check_tray_place(image: Image, profile_path: Path | None,
+                     again: str = "") -> CheckResult | None:
     """Where the tray lies in ``image`` (the camera's picture now) against where it
-    lay at calibration (the profile at ``profile_path``); None without a profile."""
+    lay at calibration (the profile at ``profile_path``); None without a profile.
+    ``again``: the command that makes the calibration again."""
     # OpenCV and numpy are imported only when the check runs (the doctor starts without).
     from einhorn_table.calibration.profile import load_profile
     from einhorn_table.calibration.tray_finder import find_tray
@@ -98,13 +108,13 @@ def check_tray_place(image: Image, profile_path: Path | None) -> CheckResult | N
             "tray", Status.WARN, "no tray found in the camera's picture",
             "Take the dice and anything else out of the tray, and check that the camera sees "
             "the whole tray; then run the doctor again. If it still finds none: "
-            + calibrate_again(),
+            + calibrate_again(again),
             essential=False)
     if rigid_move(found, then, float("inf")) is None:
         return CheckResult(
-            "tray", Status.WARN, "the tray looks larger, smaller or otherwise shaped than at "
+            "tray", Status.WARN, f"{OTHERWISE_SHAPED} than at "
             "calibration (the camera was raised, lowered or tilted, or this is another tray)",
-            calibrate_again(), essential=False)
+            calibrate_again(again), essential=False)
     # How far its farthest corner moved (as the table measures it: a turn moves the
     # corners more than the middle).
     shift = max(math.dist(now, calibrated) for now, calibrated in zip(found, then, strict=True))
@@ -118,4 +128,4 @@ def check_tray_place(image: Image, profile_path: Path | None) -> CheckResult | N
     return CheckResult(
         "tray", Status.WARN, f"the tray stands {away} from where it was calibrated, farther "
         "than the table follows it",
-        f"Set the tray back where it stood, or: {calibrate_again()}", essential=False)
+        f"Set the tray back where it stood, or: {calibrate_again(again)}", essential=False)

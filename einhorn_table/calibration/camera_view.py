@@ -1,0 +1,80 @@
+"""Whether a calibration fits the camera's view of now.
+
+The calibration keeps the view the camera told when it was made (``[view]``: the Pi
+camera's sensor and the sensor mode read). The same picture size can show more or
+less of the table: since the update that reads a Pi camera's whole sensor (its
+binned full-view mode, :func:`~einhorn_table.adapters.picamera2_source.full_view_raw_size`),
+a Camera Module 3 shows about half as much again of the table as before, in pictures
+of the same size. A calibration made in another view has the tray's outline and the
+dice sizes of other pictures: it must be made again, which no moved camera explains.
+
+Webcams, recordings and the synthetic table tell no view: nothing of theirs changed,
+and their calibrations are left alone. So are calibrations that keep no view and
+were made with one of them (their ``made_by`` names the camera).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from einhorn_table.adapters.source_base import CameraView
+from einhorn_table.calibration.profile import CalibrationProfile
+
+#: The Pi camera's source kind, as ``made_by`` names it (``--source picamera2...``).
+PI_CAMERA = "picamera2"
+
+
+@dataclass(frozen=True)
+class ViewNote:
+    """What a calibration's view is to the camera's view now."""
+
+    #: True: the view calibrated; False: another view; None: cannot tell (a Pi camera's
+    #: calibration made before the view was kept).
+    fits: bool | None
+    #: What it means, in words (without what to do).
+    text: str
+
+
+def made_with_another_camera(made_by: str) -> bool:
+    """Whether ``made_by`` (the profile's command line) names a camera that is not
+    the Pi camera (a webcam, a recording, the synthetic table): the update changed
+    nothing of its view."""
+    words = made_by.split()
+    if "--source" not in words:
+        return False
+    at = words.index("--source") + 1
+    return at < len(words) and not words[at].startswith(PI_CAMERA)
+
+
+def view_note(profile: CalibrationProfile, profile_path: Path,
+              now: CameraView | None) -> ViewNote | None:
+    """How the calibration at ``profile_path`` stands to the camera's view ``now``
+    (as the opened source tells it); None where there is nothing to say (the
+    camera tells no view, or the calibration was made with another kind of camera)."""
+    if now is None:
+        return None
+    then = profile.view.told
+    if then is None:
+        if made_with_another_camera(profile.made_by):
+            return None
+        return ViewNote(
+            None,
+            f"{profile_path} was made before the companion kept the camera's view; since "
+            "then it reads the Pi camera's whole sensor, where a Camera Module 3 (and "
+            "some others) read only its middle before: the pictures may now show more of "
+            "the table than the tray's outline and the dice sizes were measured on",
+        )
+    if then == now:
+        return ViewNote(True, f"the camera's view is the one calibrated ({now})")
+    if then.camera != now.camera:
+        what = (f"another camera than when {profile_path} was made (then {then}, now "
+                f"{now})")
+    else:
+        what = (f"the camera shows another part of the table than when {profile_path} was "
+                f"made (then {then}, now in its {now.mode[0]}x{now.mode[1]} sensor mode)")
+    return ViewNote(
+        False,
+        f"{what}: the tray's outline and the dice sizes measured then do not fit its "
+        "pictures",
+    )
