@@ -53,6 +53,14 @@ def test_a_file_not_saved_as_utf8_says_how_to_save_it(tmp_path: Path) -> None:
         load_config(path)
 
 
+def test_a_missing_table_file_gives_the_command_that_makes_it(tmp_path: Path) -> None:
+    missing = tmp_path / "table.toml"
+    with pytest.raises(ConfigError) as raised:
+        load_config(missing)
+    assert f"cp docs/table.example.toml {missing}" in str(raised.value)
+    assert "docs/install.md step 6" in str(raised.value)
+
+
 def test_a_folder_named_as_the_table_file_is_refused_plainly(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="is a folder, not the table's file"):
         load_config(tmp_path)

@@ -192,8 +192,9 @@ def _read(path: Path) -> dict[str, Any]:
     try:
         return loads_toml(read_text_file(path, "the table's file"))
     except FileNotFoundError:
-        raise ConfigError(f"the configuration file {path} does not exist; copy "
-                          f"{EXAMPLE} and edit it") from None
+        raise ConfigError(f"the configuration file {path} does not exist; make it from the "
+                          f"example (cp {EXAMPLE} {path}) and write in who plays, as "
+                          "docs/install.md step 6 shows") from None
     except TextFileError as error:
         raise ConfigError(str(error)) from None
     except tomllib.TOMLDecodeError as error:
