@@ -52,6 +52,12 @@ PIPS = {
 }
 
 
+#: The top bar's height and the banner's font size (at 800x480; scaled for bigger screens).
+BAR = 56
+BANNER_SIZE = 28
+#: The column left of a row of button tiles that says whose buttons they are.
+LEAD = 118
+
 #: Signs pygame's default font lacks, and what stands in for them.
 _PLAIN = str.maketrans({"\u2717": "X", "\u2212": "-", "\u2192": "->"})
 
@@ -152,12 +158,17 @@ class Renderer:
         full_screen = view.kind in (ScreenKind.FINAL, ScreenKind.HISTORY)
         if not full_screen:
             self._cards(view.players)
-        middle = self.pg.Rect(self.s(10), self.s(62), self.w - self.s(20),
-                              self.h - self.s(62) - self.s(160))
+        # The banner (the camera lost, the match not written) takes its own band under
+        # the top bar, and the screen goes on below it: its title stays in view.
+        banner = self._banner_lines(view.banner) if view.banner else []
+        top = self.s(BAR + 6) + (self._banner_height(len(banner)) if banner else 0)
+        self._tight = bool(banner)
+        middle = self.pg.Rect(self.s(10), top, self.w - self.s(20),
+                              self.h - top - self.s(160))
         kind = view.kind
         if full_screen:
-            area = self.pg.Rect(self.s(10), self.s(62), self.w - self.s(20),
-                                self.h - self.s(72))
+            area = self.pg.Rect(self.s(10), top, self.w - self.s(20),
+                                self.h - top - self.s(10))
             if kind is ScreenKind.HISTORY:
                 area.height -= self.s(58)
                 self._button_strip(view.buttons, self.pg.Rect(
@@ -170,7 +181,8 @@ class Renderer:
             if view.buttons:
                 area.height -= self.s(58)
                 self._button_strip(view.buttons, self.pg.Rect(
-                    middle.x, middle.bottom - self.s(54), middle.width, self.s(54)))
+                    middle.x, middle.bottom - self.s(54), middle.width, self.s(54)),
+                    [view.players[i] for i in view.buttons_for])
             {
                 ScreenKind.TURN: self._turn,
                 ScreenKind.RESULT: self._result,
@@ -187,14 +199,14 @@ class Renderer:
             self._notice(view.notice)
         if view.help:
             self._help(view)
-        if view.banner:
-            self._banner(view.banner)
+        if banner:
+            self._banner(banner)
 
     # ------------------------------------------------------------------ pieces
 
     def _top_bar(self, view: ScreenView) -> None:
         pg = self.pg
-        pg.draw.rect(self.surface, PANEL, (0, 0, self.w, self.s(56)))
+        pg.draw.rect(self.surface, PANEL, (0, 0, self.w, self.s(BAR)))
         if view.kind is not ScreenKind.FINAL:
             self.text("Game", 22, DIM, (self.s(12), self.s(6)))
             self.text(f"{view.game} / {view.games}", 40, TEXT, (self.s(12), self.s(24)))
@@ -423,18 +435,65 @@ class Renderer:
                          self.s(13))
             left += self.s(36)
             width -= self.s(36)
-        self.text(view.title, 46, colour, (left, area.y + self.s(4)), max_width=width)
-        y: float = area.y + self.s(48)
+        # Under a banner, a little smaller: the screen's own choices keep their room.
+        big, row, small, step = (40, 42, 25, 24) if self._tight else (46, 48, 28, 26)
+        self.text(view.title, big, colour, (left, area.y + self.s(4)), max_width=width)
+        y: float = area.y + self.s(row)
         if view.subtitle:
-            for line in self.wrap(view.subtitle, 28, width)[:2]:
-                self.text(line, 28, DIM, (left, y))
-                y += self.s(26)
+            for line in self.wrap(view.subtitle, small, width)[:2]:
+                self.text(line, small, DIM, (left, y))
+                y += self.s(step)
         return y
 
-    def _button_strip(self, hints: tuple[ButtonHint, ...], area: Any) -> None:
+    def _button_strip(self, hints: tuple[ButtonHint, ...], area: Any,
+                      whose: Sequence[PlayerCard] = ()) -> None:
+        """The button hints; ``whose``: the players they are for, shown by their shapes at
+        the left (where the other players' buttons do something else)."""
+        if whose:
+            lead, area = self._lead(area)
+            step = min(self.s(23), (lead.width - self.s(4)) / len(whose))
+            for k, card in enumerate(whose):
+                self._marker(card.marker, card.colour,
+                             (lead.x + self.s(12) + k * step, lead.centery), self.s(10))
         self.button_tiles(
             [(h.sign, h.category.label if h.does == "call it" else h.does) for h in hints], area
         )
+
+    def _lead(self, area: Any) -> tuple[Any, Any]:
+        """``area`` cut into a column at its left that says whose the row is, and the rest
+        (the four tiles, aligned with those of the row above or below)."""
+        width = self.s(LEAD)
+        lead = self.pg.Rect(area.x, area.y, width, area.height)
+        rest = self.pg.Rect(area.x + width + self.s(6), area.y,
+                            area.width - width - self.s(6), area.height)
+        return lead, rest
+
+    def _call_row(self, view: ScreenView, card: PlayerCard, area: Any) -> None:
+        """The caller's four buttons as the categories they call, the called one lit (the
+        top-ups, the owner done with theirs): their marker and name at the left."""
+        pg = self.pg
+        lead, rest = self._lead(area)
+        self._marker(card.marker, card.colour, (lead.x + self.s(12), lead.centery),
+                     self.s(10))
+        name, size = self.shortened(card.name, 28, 20, lead.width - self.s(28))
+        self.text(name, size, TEXT, (lead.x + self.s(26), lead.centery), "midleft")
+        gap = self.s(6)
+        width = (rest.width - gap * 3) / 4
+        for k, category in enumerate(ICON_DICE):
+            rect = pg.Rect(round(rest.x + k * (width + gap)), rest.y, round(width),
+                           rest.height)
+            called = view.call is category
+            pg.draw.rect(self.surface, ACCENT if called else PANEL, rect,
+                         border_radius=self.s(8))
+            if called and view.call_locked:
+                pg.draw.rect(self.surface, BAD, rect, width=self.s(3), border_radius=self.s(8))
+            words = category.label.split(" ")
+            lines = [" ".join(words[:-1]), words[-1]] if len(words) > 1 else words
+            size = min(24.0, rect.height / self.u / len(lines) - 1)
+            for n, line in enumerate(lines):
+                self.text(line, size, BACKGROUND if called else TEXT,
+                          (rect.centerx, rect.centery + (n - (len(lines) - 1) / 2)
+                           * self.s(size)), "center", max_width=rect.width - self.s(8))
 
     def button_tiles(self, tiles: Sequence[tuple[str, str]], area: Any) -> None:
         """The four buttons left to right: each its sign and what it does now ("": nothing)."""
@@ -527,9 +586,12 @@ class Renderer:
 
     def _counterparty(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area)
-        size = self.s(44)
+        room = area.bottom - y - self.s(6)  # (less under a banner)
+        label = self.s(34) if view.category is not None and room >= self.s(74) else 0
+        size = min(self.s(44), room - label)
         self._dice_row(view.dice, area.x + self.s(10), y + self.s(6), size)
-        if view.category is not None:
+        if label:
+            assert view.category is not None
             self.text(view.category.label, 26, ACCENT, (area.x + self.s(10), y + size +
                                                         self.s(12)), max_width=self.s(166))
         x = area.x + self.s(190)
@@ -537,7 +599,7 @@ class Renderer:
         width = (area.right - x - self.s(8)) / max(count, 1)
         for k, choice in enumerate(view.choices):
             rect = self.pg.Rect(round(x + k * width) + self.s(3), y + self.s(6),
-                                round(width) - self.s(6), self.s(64))
+                                round(width) - self.s(6), min(self.s(64), room))
             chosen = k == view.chosen
             self.pg.draw.rect(self.surface, ACCENT if chosen else PANEL, rect,
                               border_radius=self.s(8))
@@ -551,7 +613,7 @@ class Renderer:
         left = (shown.right if shown is not None else area.x) + self.s(14)
         sub = self.pg.Rect(left, area.y, area.right - left, area.height)
         y = self._title(view, sub, left)
-        size = self.s(58)
+        size = min(self.s(58), area.bottom - y - self.s(14))  # (less under a banner)
         if view.entry:
             self._dice_row(view.entry, left + self.s(6), y + self.s(10), size,
                            marked=view.entry_position)
@@ -592,14 +654,24 @@ class Renderer:
                                             area.bottom, self.s(30))
             for line, place in zip(view.lines, places, strict=True):
                 self.text(line, size, TEXT, place)
-        self._unicorn_icon((area.right - self.s(60), y + self.s(40)), self.s(34))
+        r = min(self.s(34), (area.bottom - y) // 2 - self.s(6))  # (less under a banner)
+        if r >= self.s(12):
+            self._unicorn_icon((area.right - self.s(60), y + self.s(6) + r), r)
 
     def _topup(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area) + self.s(8)
+        bottom = area.bottom
+        if view.caller is not None:  # right above the others' buttons, aligned with them
+            height = min(self.s(54), area.bottom - y)
+            bottom -= height + self.s(4)
+            self._call_row(view, view.players[view.caller],
+                           self.pg.Rect(area.x, area.bottom - height, area.width, height))
         labels = [f"{card.name} {card.status.replace(' ?', '')}" for card in view.players]
         size, places = self.fitted_flow(labels, 40, area.x + self.s(10),
-                                        area.right - self.s(10), y, area.bottom,
+                                        area.right - self.s(10), y, bottom,
                                         self.s(24), lead=30)
+        if view.caller is not None and (size < 28 or places[-1][1] + self.s(size) > bottom):
+            return  # (no room for them readable: the cards say who is ready, who counts)
         half = self.s(size) / 2
         for card, label, (x, row) in zip(view.players, labels, places, strict=True):
             self._marker(card.marker, card.colour, (x + self.s(12), row + half),
@@ -792,6 +864,8 @@ class Renderer:
                 self._stone(x, y, self.s(11))
 
     _players_count = 2
+    #: Whether a banner takes room from the screen (titles and tiles drawn smaller).
+    _tight = False
 
     def _notice(self, text: str) -> None:
         pg = self.pg
@@ -804,14 +878,20 @@ class Renderer:
         for k, line in enumerate(lines):
             self.text(line, 30, TEXT, (rect.x + self.s(14), rect.y + self.s(8) + k * self.s(30)))
 
-    def _banner(self, text: str) -> None:
+    def _banner_lines(self, text: str) -> list[str]:
+        """The banner's lines (two for the camera lost at 800x480, four at most)."""
+        return self.wrap(text, BANNER_SIZE, self.w - self.s(48))[:4]
+
+    def _banner_height(self, lines: int) -> int:
+        return self.s(12) + lines * self.s(BANNER_SIZE)
+
+    def _banner(self, lines: list[str]) -> None:
         pg = self.pg
-        lines = self.wrap(text, 32, self.w - self.s(60))[:4]
-        height = self.s(20) + len(lines) * self.s(32)
-        rect = pg.Rect(0, self.s(56), self.w, height)
+        rect = pg.Rect(0, self.s(BAR), self.w, self._banner_height(len(lines)))
         pg.draw.rect(self.surface, (150, 30, 30), rect)
         for k, line in enumerate(lines):
-            self.text(line, 32, TEXT, (self.s(24), rect.y + self.s(10) + k * self.s(32)))
+            self.text(line, BANNER_SIZE, TEXT,
+                      (self.s(24), rect.y + self.s(6) + k * self.s(BANNER_SIZE)))
 
     def _help(self, view: ScreenView) -> None:
         pg = self.pg

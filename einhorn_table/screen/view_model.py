@@ -29,7 +29,7 @@ from einhorn_table.rules import (
     categorize,
 )
 from einhorn_table.standings import ending_words, tie_words
-from einhorn_table.stations.gesture_table import GESTURES, Context, HelpLine
+from einhorn_table.stations.gesture_table import Context, HelpLine, help_lines
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.doubt import DoubtKind, alike_seats, dice_owners
 from einhorn_table.table.together import told_apart
@@ -150,6 +150,12 @@ class ScreenView:
     winner: int | None = None
     #: The match history, on the history screen.
     archive: HistorySummary | None = None
+    #: The seats whose buttons the strip tells, where other players' buttons do something
+    #: else (the top-ups with the owner calling); empty: everyone the moment asks.
+    buttons_for: tuple[int, ...] = ()
+    #: The unicorn owner, done with their top-up and calling while the others still top
+    #: up: the top-up screen shows their buttons as the categories, the call lit.
+    caller: int | None = None
 
 
 _SHORT: dict[Context, tuple[str, str, str, str]] = {
@@ -227,7 +233,8 @@ def build_view(controller: TableController, now: float) -> ScreenView:
     }
     if c.help is not None and c.help.shown(now):
         base["help_title"] = f"{names[c.help.player]}: {c.help.context.heading}"
-        base["help"] = GESTURES[c.help.context]  # type: ignore[assignment]
+        base["help"] = help_lines(c.help.context,  # type: ignore[assignment]
+                                  c.camera_lost is not None)
     to_act = state.to_act
 
     if c.shown_history is not None:
@@ -334,17 +341,21 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         )
     if awaiting is Awaiting.TOPUP:
         focus = min(owing) if owing else None
-        then = "The unicorn owner then rolls."
-        if unicorn is not None and unicorn not in owing:
-            # The owner, done with their own top-up, may call already.
+        subtitle = "Everyone at once; OK when done. The unicorn owner then rolls."
+        caller = unicorn if unicorn is not None and unicorn not in owing else None
+        if caller is not None:
+            # The owner, done with their own top-up, may call already: their buttons
+            # are the categories now, and the strip tells only the others'.
             called = c.call_draft.label if c.call_draft is not None else "no call yet"
-            then = f"Then {names[unicorn]} rolls ({called})."
+            subtitle = (f"{joined([names[i] for i in sorted(owing)])}: top up, OK when "
+                        f"done. Then {names[caller]} rolls ({called}).")
         return ScreenView(
             ScreenKind.TOPUP, players=cards(owing), focus=focus,
-            title="Top-up: stash to game stones",
-            subtitle=f"Everyone at once; OK when done. {then}",
-            call=c.call_draft, call_locked=c.call_locked,
-            buttons=button_hints(Context.TOPUP), **base,  # type: ignore[arg-type]
+            title="Top-up: stash to game stones", subtitle=subtitle,
+            call=c.call_draft, call_locked=c.call_locked, caller=caller,
+            buttons=button_hints(Context.TOPUP),
+            buttons_for=tuple(sorted(owing)) if caller is not None else (),
+            **base,  # type: ignore[arg-type]
         )
     if awaiting in (Awaiting.START_ROLL, Awaiting.TIEBREAK_ROLL):
         contenders = ", ".join(names[i] for i in state.contenders)

@@ -208,16 +208,27 @@ def intent_for(context: Context, gesture: Gesture) -> Intent | None:
 class HelpLine:
     gesture: str
     does: str
+    #: Whether the gesture does anything only while the camera is lost (the hold of OK
+    #: that enters the dice by hand): the screen's help shows it only then.
+    camera_lost_only: bool = False
 
 
 def _help(context: Context) -> tuple[HelpLine, ...]:
-    return tuple(HelpLine(r.gesture_text, r.help) for r in RULES if context in r.contexts)
+    return tuple(HelpLine(r.gesture_text, r.help, r.intent.action is Action.ENTER_BY_HAND)
+                 for r in RULES if context in r.contexts)
 
 
 #: Per context, the help lines the screen shows (gesture, what it does).
 GESTURES: MappingProxyType[Context, tuple[HelpLine, ...]] = MappingProxyType(
     {context: _help(context) for context in Context}
 )
+
+
+def help_lines(context: Context, camera_lost: bool) -> tuple[HelpLine, ...]:
+    """The help the screen shows in ``context``: what works now (the hold of OK that
+    enters dice by hand only while the camera is lost)."""
+    return tuple(line for line in GESTURES[context]
+                 if camera_lost or not line.camera_lost_only)
 
 
 def help_markdown() -> str:
