@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import unicodedata
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,8 +20,8 @@ from einhorn_table.history.paths import DATABASE, state_dir
 from einhorn_table.history.stats import format_statistics, gather
 from einhorn_table.history.store import MatchStore
 from einhorn_table.history.view import history_line
-from einhorn_table.rules import RuleViolation
-from einhorn_table.words import command_name, pad, shown_width
+from einhorn_table.rules import NotationError, RuleViolation
+from einhorn_table.words import command_name, shown_width
 
 
 def register(subparsers: Any) -> None:
@@ -81,6 +83,8 @@ def open_store(args: argparse.Namespace, *, reading: bool = True) -> MatchStore:
             f"no match history in {folder}. Name the folder the table keeps it in with "
             "--state-dir (the Pi's service keeps it in /var/lib/einhorn-table: read it as "
             "the service's user, sudo -u einhorn); a demo keeps its own, in its --state-dir.")
+    if reading:  # (needs no write access: a copied folder, a card mounted read-only)
+        return MatchStore.for_reading(folder, now=lambda: datetime.now(UTC))
     return MatchStore(folder, now=lambda: datetime.now(UTC))
 
 
@@ -95,12 +99,23 @@ def run_list(args: argparse.Namespace) -> int:
     header = ("id", "date", "players", "variant", "winner", "games", "state")
     table = [header, *[(x.match_id, x.date, x.players, x.variant, x.winner, x.games, x.state)
                        for x in lines]]
-    widths = [max(shown_width(row[i]) for row in table) for i in range(len(header))]
-    for row in table:
-        print("  ".join(pad(cell, w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    sys.stdout.write("".join(["  ".join(row).rstrip() + "\n" for row in _padded(table)]))
     if len(rows) < total:
         print(f"({len(rows)} of {total} matches; --all shows every one)")
     return 0
+
+
+def _padded(table: Sequence[Sequence[str]]) -> Iterator[tuple[str, ...]]:
+    """The rows with each cell padded to its column's width in a terminal. Column by
+    column, each cell measured once, plain ASCII by its length: `list --all` over a
+    club's thousands of matches answers at once."""
+    columns = []
+    for column in zip(*table, strict=True):
+        shown = [len(cell) if cell.isascii() else shown_width(cell) for cell in column]
+        width = max(shown)
+        columns.append([cell.ljust(width + len(cell) - n)
+                        for cell, n in zip(column, shown, strict=True)])
+    return zip(*columns, strict=True)
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -118,7 +133,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     with open_store(args) as store:
-        lines = store.lines(args.match_id)
+        lines = store.export_lines(args.match_id)
     text = "".join(line + "\n" for line in lines) if args.format == "notation" else \
         match_csv(lines)
     if args.output is None:
@@ -150,7 +165,8 @@ def run_import(args: argparse.Namespace) -> int:
                 status = 1
                 continue
             except RuleViolation as error:
-                print(f"{path}: {error}; nothing of this file was imported", file=sys.stderr)
+                print(f"{path}: {error}; nothing of this file was imported"
+                      f"{_cut_short(text, error)}", file=sys.stderr)
                 status = 1
                 continue
             except EinhornError as error:
@@ -165,6 +181,17 @@ def run_import(args: argparse.Namespace) -> int:
     return status
 
 
+def _cut_short(text: str, error: RuleViolation) -> str:
+    """What to do, when the line refused is the file's last and has no end: the file was
+    cut short while it was written or copied (a full stick, a pulled plug)."""
+    if (not isinstance(error, NotationError) or text.endswith("\n")
+            or error.line != len(text.splitlines())):
+        return ""
+    return (". The file stops in the middle of that line: it was cut short while it was "
+            "written or copied. Export or copy it again; or delete that last line to import "
+            "the rest (a match cut short is kept as set aside, its rolls counted)")
+
+
 def run_stats(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         stats = gather(store, args.player)
@@ -172,9 +199,10 @@ def run_stats(args: argparse.Namespace) -> int:
                    and not any(c.made for c in stats.calls)
                    and not stats.abandoned and not stats.playing)
         known = [name for (name,) in store.query(
-            "SELECT name FROM totals_players ORDER BY name", ())] if unknown else []
+            "SELECT DISTINCT nfc(name) FROM totals_players ORDER BY 1", ())] if unknown else []
     if unknown:
-        alike = [name for name in known if name.casefold() == args.player.casefold()]
+        typed = unicodedata.normalize("NFC", args.player).casefold()
+        alike = [name for name in known if name.casefold() == typed]
         hint = (f"did you mean {alike[0]!r}?" if alike
                 else f"the players kept are {', '.join(known[:12])}"
                 + (f" and {len(known) - 12} more" if len(known) > 12 else "") if known

@@ -18,6 +18,9 @@ On the ``setup`` line:
 - ``"started"``: when the match began, ISO 8601 with its offset
   (``"2026-11-27T19:30:00+01:00"``), written by the history that kept it; a match
   imported on another table keeps that date.
+- ``"practice": true``: a practice match, written by ``history export``; ``history
+  import`` keeps the match as practice (left out of all statistics) and keeps the
+  mark in the history's ``practice`` column, not in the line.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ rolls happened). See :mod:`einhorn_table.history.extras` for the roll extras rea
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -117,28 +118,33 @@ def gather(store: MatchStore, player: str | None = None) -> Statistics:
     """The statistics of every (non-practice) match in ``store``, or of one player.
 
     Reads the running totals (:mod:`einhorn_table.history.totals`): a few hundred
-    rows, however many matches are kept.
+    rows, however many matches are kept. A name typed in either Unicode form ("Zoë"
+    as one letter, or as "e" and its dots) is one player: the store's ``nfc``
+    function makes them one.
     """
     def where(column: str) -> str:
-        return "" if player is None else f" WHERE {column} = ?"
+        return "" if player is None else f" WHERE nfc({column}) = ?"
 
-    params: tuple[str, ...] = () if player is None else (player,)
-    players = store.query("SELECT name, matches, wins, stash FROM totals_players"
-                          + where("name"), params)
+    params: tuple[str, ...] = () if player is None else (unicodedata.normalize("NFC", player),)
+    players = store.query("SELECT nfc(name), sum(matches), sum(wins), sum(stash) "
+                          "FROM totals_players" + where("name") + " GROUP BY nfc(name)", params)
+    # (Over every match kept: a name of plain ASCII is compared as it is, at once.)
     played_by = "" if player is None else \
-        " AND EXISTS (SELECT 1 FROM json_each(matches.players) WHERE value = ?)"
+        " AND EXISTS (SELECT 1 FROM json_each(matches.players) WHERE value = ?1 " \
+        "OR (value GLOB '*[^ -~]*' AND nfc(value) = ?1))"
     states = dict(store.query("SELECT state, count(*) FROM matches WHERE practice = 0"
                               + played_by + " GROUP BY state", params))
     matches = states.get("finished", 0)
-    stash = store.query("SELECT name, game, stash, matches FROM totals_stash" + where("name"),
-                        params)
+    stash = store.query("SELECT nfc(name), game, sum(stash), sum(matches) FROM totals_stash"
+                        + where("name") + " GROUP BY nfc(name), game", params)
     calls = store.query("SELECT call, sum(made), sum(came_true) FROM totals_calls"
                         + where("player") + " GROUP BY call", params)
     unicorn = store.query("SELECT how, sum(spells), sum(paid), sum(gained) FROM totals_unicorn"
                           + where("player") + " GROUP BY how", params)
     faces = store.query(
-        "SELECT dice, sum(rolls), sum(f1), sum(f2), sum(f3), sum(f4), sum(f5), sum(f6) "
-        "FROM totals_faces" + where("player") + " GROUP BY dice ORDER BY dice", params)
+        "SELECT nfc(dice), sum(rolls), sum(f1), sum(f2), sum(f3), sum(f4), sum(f5), sum(f6) "
+        "FROM totals_faces" + where("player") + " GROUP BY nfc(dice) ORDER BY nfc(dice)",
+        params)
     return Statistics(player, int(matches), player_stats(players, stash), call_stats(calls),
                       unicorn_stats(unicorn), dice_fairness(faces),
                       abandoned=int(states.get("abandoned", 0)),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -20,12 +21,13 @@ from einhorn_table.history import schema
 from einhorn_table.history.errors import (
     AlreadyKept,
     HistoryError,
+    StoreReadOnly,
     StoreRefusing,
     StoreUnreadable,
     UnknownMatch,
     explain,
 )
-from einhorn_table.history.extras import STARTED, started_at
+from einhorn_table.history.extras import PRACTICE, STARTED, started_at
 from einhorn_table.history.paths import DATABASE, PHOTOS
 from einhorn_table.history.photos import DEFAULT_LIMIT_BYTES, PhotoShelf, encode_jpeg
 from einhorn_table.history.summary import MatchSummary, summarize
@@ -52,6 +54,40 @@ def connect_file(path: str) -> sqlite3.Connection:
     return sqlite3.connect(path, isolation_level=None, timeout=5.0, check_same_thread=False)
 
 
+def connect_read_only(path: str) -> sqlite3.Connection:
+    """Opens the history only to read it, also where nothing may be written (a folder
+    copied off the Pi, an SD card mounted read-only, another user's folder).
+
+    SQLite reads a WAL file through its ``-shm`` file, which it must create when it is
+    not there; where it cannot, the file is read as it lies (``immutable``), which is
+    all of it unless a ``-wal`` file holds changes not yet written into it.
+    """
+    uri = Path(path).absolute().as_uri()
+    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None, timeout=5.0,
+                           check_same_thread=False)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError as error:
+        conn.close()
+        if getattr(error, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            raise  # being written right now: not to be read as it lies
+        wal = Path(f"{path}-wal")
+        if wal.is_file() and wal.stat().st_size > 0:
+            raise StoreReadOnly(
+                f"the last changes to {path} are still in {wal.name} beside it, which can "
+                "only be read where the folder may be written. Copy the whole folder "
+                "somewhere you may write and name that copy with --state-dir."
+            ) from None
+    return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None,
+                           check_same_thread=False)
+
+
+def _nfc(text: str | None) -> str | None:
+    """A name in one Unicode form: "Zoë" typed as one letter or as "e" and its dots."""
+    return unicodedata.normalize("NFC", text) if isinstance(text, str) else text
+
+
 @dataclass(frozen=True, slots=True)
 class MatchRow:
     """One stored match, as ``history list`` shows it."""
@@ -72,8 +108,9 @@ class MatchRow:
     agreed_games: int | None = None
 
 
+# (The setup line only where it is read: not for a finished match, see _row.)
 _ROW_COLUMNS = ("id, started, updated, finished, players, variant, state, winner, games, "
-                "practice, source, setup")
+                "practice, source, CASE WHEN state = 'finished' THEN NULL ELSE setup END")
 
 
 def _row(values: Sequence[Any]) -> MatchRow:
@@ -118,13 +155,16 @@ class MatchStore:
         now: WallClock,
         photo_limit_bytes: int = DEFAULT_LIMIT_BYTES,
         connect: Connector = connect_file,
+        read_only: bool = False,
     ) -> None:
         self.state_dir = Path(state_dir)
         self.path = self.state_dir / DATABASE
         self.now = now
+        self.read_only = read_only
         self.photos = PhotoShelf(self.state_dir / PHOTOS, photo_limit_bytes)
         try:
-            self.state_dir.mkdir(parents=True, exist_ok=True)
+            if not read_only:
+                self.state_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             why = "a file has that name" if isinstance(error, FileExistsError) else error.strerror
             raise HistoryError(
@@ -133,6 +173,8 @@ class MatchStore:
             ) from None
         try:
             self._conn = connect(str(self.path))
+            # Names typed in either Unicode form count as one player (see gather).
+            self._conn.create_function("nfc", 1, _nfc, deterministic=True)
         except sqlite3.Error as error:
             raise explain(error, self.path, "open the match history") from None
         try:
@@ -143,6 +185,17 @@ class MatchStore:
         except HistoryError:
             self._conn.close()
             raise
+
+    @classmethod
+    def for_reading(cls, state_dir: Path, *, now: WallClock) -> MatchStore:
+        """The history opened to read it (``history list``, ``show``, ``stats``): as
+        usual where it may be written (a history of an older companion is updated), else
+        only to read, so that a folder copied off the Pi or a card mounted read-only
+        can be read."""
+        try:
+            return cls(state_dir, now=now)
+        except StoreReadOnly:
+            return cls(state_dir, now=now, connect=connect_read_only, read_only=True)
 
     def _open(self) -> None:
         conn = self._conn
@@ -160,6 +213,14 @@ class MatchStore:
                 f"{self.path} was written by a newer Einhorn Table (history version {found}; "
                 f"this one reads up to {schema.LATEST}). Update the companion."
             )
+        if self.read_only:
+            if found < schema.LATEST:
+                raise StoreReadOnly(
+                    f"{self.path} was written by an older Einhorn Table and must be updated "
+                    "before it can be read, which needs write access. Copy the whole folder "
+                    "somewhere you may write and name that copy with --state-dir."
+                )
+            return
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
@@ -272,7 +333,7 @@ class MatchStore:
         # Keep each line exactly as written, but checked: a line must parse on its own.
         for number, text in numbered:
             parse_line(text, number)
-        setup_line = numbered[0][1]
+        setup_line, practice = _practice_mark(numbered[0][1])
         inputs = [text for _, text in numbered[1:]]
         kept = self.same_match(setup_line, inputs)
         if kept is not None:
@@ -296,9 +357,9 @@ class MatchStore:
                 match_id, held = earlier
                 conn.execute(
                     "UPDATE matches SET updated = ?, finished = ?, state = ?, winner = ?, "
-                    "games = ? WHERE id = ?",
+                    "games = ?, practice = max(practice, ?) WHERE id = ?",
                     (stamp, stamp if match.over else None, state, summary.winner, games,
-                     match_id))
+                     int(practice), match_id))
                 conn.executemany(
                     "INSERT INTO inputs (match_id, seq, line) VALUES (?, ?, ?)",
                     [(match_id, seq, text) for seq, text in enumerate(inputs[held:],
@@ -306,10 +367,12 @@ class MatchStore:
             else:
                 cursor = conn.execute(
                     "INSERT INTO matches (started, updated, finished, players, variant, "
-                    "setup, state, winner, games, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "setup, state, winner, games, source, practice) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (started, stamp, stamp if match.over else None,
                      json.dumps(list(match.names), ensure_ascii=False),
-                     match.ledger().variant, setup_line, state, summary.winner, games, source),
+                     match.ledger().variant, setup_line, state, summary.winner, games, source,
+                     int(practice)),
                 )
                 assert cursor.lastrowid is not None
                 match_id = cursor.lastrowid
@@ -414,8 +477,17 @@ class MatchStore:
                             (_as_id(match_id),))
         return [rows[0][0], *(line for (line,) in inputs)]
 
+    def export_lines(self, match_id: str) -> list[str]:
+        """The match file to take elsewhere: :meth:`lines`, the setup line marked
+        ``"practice": true`` for a practice match, so that an import keeps it practice."""
+        lines = self.lines(match_id)
+        if self.get(match_id).practice:
+            setup = parse_line(lines[0])
+            lines[0] = format_input(replace(setup, extra={**setup.extra, PRACTICE: True}))
+        return lines
+
     def notation(self, match_id: str) -> str:
-        return "".join(line + "\n" for line in self.lines(match_id))
+        return "".join(line + "\n" for line in self.export_lines(match_id))
 
     def replay(self, match_id: str) -> Match:
         """The match rebuilt from its stored lines."""
@@ -487,6 +559,18 @@ def write_summary(conn: sqlite3.Connection, match_id: int, summary: MatchSummary
     elif not practice:
         add_summary(conn, summary, finished=state == "finished")
 
+
+
+def _practice_mark(setup_line: str) -> tuple[str, bool]:
+    """An imported setup line as the history keeps it, and whether it marks a practice
+    match. The mark is kept in the ``practice`` column, not in the line, so that the line
+    is the one the table that played the match keeps (and a file imported again is
+    known as the same match)."""
+    setup = parse_line(setup_line)
+    if not isinstance(setup, Setup) or PRACTICE not in setup.extra:
+        return setup_line, False
+    extra = {k: v for k, v in setup.extra.items() if k != PRACTICE}
+    return format_input(replace(setup, extra=extra)), setup.extra[PRACTICE] is True
 
 
 def _as_id(match_id: str) -> int:
