@@ -29,6 +29,8 @@ def counted(count: int, noun: str, many: str | None = None) -> str:
 def shown_width(text: str) -> int:
     """How many columns ``text`` takes in a terminal: Chinese, Japanese and Korean
     letters take two, accents typed as a separate mark none."""
+    if text.isascii():
+        return len(text)
     return sum(0 if unicodedata.combining(c) or unicodedata.category(c) == "Cf" else
                2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 

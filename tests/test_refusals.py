@@ -152,6 +152,7 @@ def test_refused_with_line_and_rule_and_nothing_changes(
         ({"players": ["Ana"]}, "2 to 6 players"),
         ({"players": ["A", "B", "C", "D", "E", "F", "G"]}, "2 to 6 players"),
         ({"players": ["Ana", "Ana"]}, "same name"),
+        ({"players": ["Zo\u00eb", "Zoe\u0308"]}, "same name"),
         ({"players": ["Ana", "central"]}, "central stash"),
         ({"players": ["Ana", "Ben"], "central": 12}, "more than 6 stones per player"),
         ({"players": ["Ana", "Ben"], "variant": "yahtzee"}, "no variant"),

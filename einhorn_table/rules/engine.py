@@ -183,7 +183,8 @@ class MatchState:
                      central: int) -> None:
         n = len(names)
         variant.check_players(n)
-        if len(set(names)) != n:
+        # (A name typed with its accents as separate marks is the same name.)
+        if len({unicodedata.normalize("NFC", name) for name in names}) != n:
             raise RuleViolation("two players have the same name; give each a different one",
                                 rule="3.1")
         if CENTRAL in names:
