@@ -249,3 +249,33 @@ def test_a_match_file_cut_short_says_so_and_what_to_do(
     file.write_text(whole.replace('"players": ["Ana"', '"players": ["Ana", "Ana"', 1))
     assert history(tmp_path / "state", "import", str(file)) == 1
     assert "cut short" not in capsys.readouterr().err
+
+
+# --- an export to a stick that fills up ------------------------------------------------
+
+
+def test_an_export_that_cannot_be_written_whole_leaves_nothing_half_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    state = tmp_path / "state"
+    with open_store(state) as store:
+        match_id = _keep(store, bot_match(5))
+        whole = "".join(line + "\n" for line in store.export_lines(match_id))
+    out = tmp_path / "stick" / "match.jsonl"
+    out.parent.mkdir()
+    out.write_text("last week's match\n")
+    real_write = Path.write_text
+
+    def fills_up(path: Path, text: str, *args: object, **kwargs: object) -> int:
+        real_write(path, text[: len(text) // 2])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", fills_up)
+    assert history(state, "export", match_id, "-o", str(out)) == 1
+    assert "No space left on device" in capsys.readouterr().err
+    assert out.read_text() == "last week's match\n"
+    assert sorted(p.name for p in out.parent.iterdir()) == ["match.jsonl"]
+    monkeypatch.undo()
+    assert history(state, "export", match_id, "-o", str(out)) == 0
+    assert out.read_text() == whole
+    assert sorted(p.name for p in out.parent.iterdir()) == ["match.jsonl"]

@@ -139,12 +139,22 @@ def run_export(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return 0
-    try:
-        Path(args.output).write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise HistoryError(f"cannot write {args.output} ({error.strerror})") from None
+    write_whole(Path(args.output), text)
     print(f"match {args.match_id} written to {args.output}")
     return 0
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: a full stick or a pulled one
+    leaves no half-written file (nor a file there before half overwritten)."""
+    partial = path.with_name(path.name + ".part")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, path)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        raise HistoryError(f"cannot write {path} ({error.strerror}); nothing was "
+                           "written there") from None
 
 
 def run_import(args: argparse.Namespace) -> int:
