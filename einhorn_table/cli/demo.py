@@ -19,6 +19,7 @@ from typing import Any
 from einhorn_table.cli.arguments import PLAYER_NAMES, whole_number
 from einhorn_table.errors import EinhornError
 from einhorn_table.rules import find_variant
+from einhorn_table.simulation.strategies import DEFAULT_STRATEGY
 from einhorn_table.words import command_name
 
 
@@ -41,8 +42,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--bots", default="none",
                         help="seats played by bots: all, a number (the last N seats), "
                         "or comma-separated names (default none)")
-    parser.add_argument("--strategy", default="odds",
-                        help="the bots' strategy: silent, random, odds, bidder (default odds)")
+    parser.add_argument("--strategy", default=DEFAULT_STRATEGY,
+                        help="the bots' strategy: silent, random, odds, bidder "
+                        f"(default {DEFAULT_STRATEGY})")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--size", default="800x480", help="window size (default 800x480)")
     parser.add_argument("--fullscreen", action="store_true")

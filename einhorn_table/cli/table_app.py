@@ -5,7 +5,9 @@ Not a sub-command itself: ``demo`` and ``play`` build their parts here.
 
 from __future__ import annotations
 
+import os
 import random
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -17,9 +19,9 @@ from einhorn_table.adapters.history_log import HistoryRecorder
 from einhorn_table.history import MatchRow, MatchStore, TableLog
 from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Ledger, Match, Setup, Variant, match_end
-from einhorn_table.simulation.strategies import make_strategy
+from einhorn_table.simulation.strategies import DEFAULT_STRATEGY, make_strategy
 from einhorn_table.standings import ending_words, final_order, tie_words
-from einhorn_table.stations.gesture_table import Context
+from einhorn_table.stations.gesture_table import Context, HelpLine
 from einhorn_table.table.bots import BotDriver, Move, Press, Throw
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.loop import ScreenOutput, TableLoop
@@ -234,6 +236,56 @@ class BotsOnlyScreen:
         self.inner.show(view, now, key)
 
 
+class KeyboardScreen:
+    """The demo's screen where people play at the keyboard. The table's screen speaks of
+    buttons and real dice: where a person at the keyboard is to throw, its line under the
+    title adds that SPACE throws (and, before the call, which keys call); the help adds
+    which keys are the player's buttons."""
+
+    def __init__(self, inner: ScreenOutput, names: Sequence[str], bots: frozenset[int],
+                 playing: Callable[[], TableController | None],
+                 thrower: Callable[[], int | None]) -> None:
+        self.inner = inner
+        self.names = list(names)
+        self.bots = bots
+        self.playing = playing
+        #: The seat SPACE throws for now (None: SPACE does nothing now).
+        self.thrower = thrower
+
+    @property
+    def quit_requested(self) -> bool:
+        return self.inner.quit_requested
+
+    @quit_requested.setter
+    def quit_requested(self, value: bool) -> None:
+        self.inner.quit_requested = value
+
+    def show(self, view: ScreenView, now: float, key: tuple[object, ...] | None = None) -> None:
+        self.inner.show(self.with_keys(view), now, key)
+
+    def with_keys(self, view: ScreenView) -> ScreenView:
+        from einhorn_table.adapters.keyboard_controls import KEY_ROWS
+        from einhorn_table.screen.view_model import ScreenKind
+
+        controller = self.playing()
+        if controller is None:
+            return view
+        thrower = self.thrower()
+        if view.kind in (ScreenKind.TURN, ScreenKind.START_ROLLS) and view.focus == thrower \
+                and thrower is not None and not controller.tray_busy:
+            keys = " ".join(KEY_ROWS[thrower].upper())
+            calls = view.kind is ScreenKind.TURN and not view.call_locked
+            hint = f"keys {keys} call, SPACE throws" if calls else "SPACE throws the dice"
+            view = replace(view, subtitle=f"{view.subtitle} ({hint})")
+        helped = controller.help
+        if view.help and helped is not None and helped.player not in self.bots:
+            keys = " ".join(KEY_ROWS[helped.player].upper())
+            line = HelpLine(f"keys {keys}", f"{self.names[helped.player]}'s buttons, left to "
+                            "right; SPACE throws")
+            view = replace(view, help=(line, *view.help))
+        return view
+
+
 def reader_warning(profile: ReaderProfile | None) -> str | None:
     """A line for the installer where the learned reader's models do not load (the
     classical reader then stands in, reading fewer dice and asking more often), else
@@ -283,9 +335,22 @@ def keys_words(names: Sequence[str], bots: frozenset[int]) -> str:
 
 
 def go_on_words(options: DemoOptions) -> str:
-    """How to go on with a demo match left unfinished."""
-    return (f"Go on with it: {options.command} demo --continue --state-dir {options.state} "
-            "(or run the demo again: it asks)")
+    """How to go on with a demo match left unfinished: the command again with its bots
+    (without ``--bots`` every seat would wait for the keyboard, and a headless run for
+    ever) and their strategy, headless again where bots played every seat headless."""
+    words = ["demo", "--continue", "--state-dir", str(options.state)]
+    everyone = len(options.bots) == len(options.names)
+    if options.bots:
+        words += ["--bots", "all" if everyone else
+                  ",".join(options.names[seat] for seat in sorted(options.bots))]
+    if options.strategy != DEFAULT_STRATEGY:
+        words += ["--strategy", options.strategy]
+    headless = everyone and os.environ.get("SDL_VIDEODRIVER") == "dummy"
+    command = " ".join([*(["SDL_VIDEODRIVER=dummy"] if headless else []), options.command,
+                        *(shlex.quote(word) for word in words)])
+    # (Run again, the demo asks only where people play; bots alone start a new match.)
+    return f"Go on with it: {command}" + ("" if everyone else
+                                           " (or run the demo again: it asks)")
 
 
 def ask_to_go_on(store: MatchStore, unfinished: MatchRow,
@@ -343,9 +408,9 @@ def run_demo(options: DemoOptions) -> DemoResult:
         if keyboard is not None and (words := keys_words(options.names, options.bots)):
             print(words, file=sys.stderr)
         choice = Choice.CONTINUE if options.resume else Choice.NEW
-        if unfinished is not None and keyboard is not None and len(options.bots) < players \
-                and not options.resume and not options.new:  # (people at the keyboard)
-            if unfinished.players == tuple(options.names):
+        if unfinished is not None and not options.resume and not options.new:
+            if keyboard is not None and len(options.bots) < players \
+                    and unfinished.players == tuple(options.names):  # (people to ask)
                 asked = ask_to_go_on(store, unfinished, colours, keyboard, clock, screen)
                 if asked is None:  # the window was closed at the question: nothing changes
                     ledger = store.replay(unfinished.match_id).ledger()
@@ -354,7 +419,7 @@ def run_demo(options: DemoOptions) -> DemoResult:
                     return DemoResult(ledger, standings_text(ledger, go_on_words(options)),
                                       None, unfinished.match_id)
                 choice = asked
-            else:
+            else:  # (other players, or bots alone: nobody to ask)
                 print(f"Match {unfinished.match_id} ({joined(list(unfinished.players))}) was "
                       "not finished; it is kept in the history as abandoned.",
                       file=sys.stderr)
@@ -373,17 +438,25 @@ def run_demo(options: DemoOptions) -> DemoResult:
         controls: Controls = NoControls() if keyboard is None else PeopleOnly(
             keyboard, options.bots, lambda: loops[-1].controller if loops else None)
 
+        def thrower() -> int | None:
+            """The person whose dice SPACE throws now (None: SPACE does nothing now)."""
+            roller = loops[-1].controller.roller() if loops else None
+            if roller is None or camera.frames_queued or roller in options.bots:
+                return None
+            return roller
+
         def space(event: Any) -> None:
             pg = screen.pg
-            if event.type == pg.KEYDOWN and event.key == pg.K_SPACE and loops:
-                roller = loops[-1].controller.roller()
-                if roller is not None and not camera.frames_queued and roller not in options.bots:
-                    camera.roll(player=roller, settle_frames=2)
+            if event.type == pg.KEYDOWN and event.key == pg.K_SPACE and \
+                    (roller := thrower()) is not None:
+                camera.roll(player=roller, settle_frames=2)
 
         screen.listeners.append(space)
         # (Bots alone: the final standings go by themselves, offering no new match.)
         shown: ScreenOutput = BotsOnlyScreen(screen) if options.bots == frozenset(
-            range(players)) else screen
+            range(players)) else KeyboardScreen(
+                screen, names, options.bots, lambda: loops[-1].controller if loops else None,
+                thrower)
 
         def play(started: Started) -> TableLoop:
             """One match, until the bots' demo is over, ESC, or a hold of OK at its end."""

@@ -188,6 +188,8 @@ class ShareBidder(OddsCaller):
 STRATEGIES: dict[str, type[Strategy]] = {
     cls.name: cls for cls in (Strategy, RandomCaller, OddsCaller, ShareBidder)
 }
+#: The bots' strategy in the demo when ``--strategy`` names none.
+DEFAULT_STRATEGY = OddsCaller.name
 
 
 def make_strategy(name: str) -> Strategy:
