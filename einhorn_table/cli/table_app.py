@@ -207,17 +207,12 @@ class PeopleOnly:
         self.inner.close()
 
 
-class BotsOnlyScreen:
-    """The screen of a demo whose every seat a bot plays: its final standings close by
-    themselves after ``FINAL_SECONDS``, before a hold of OK could begin a new match
-    (the table takes one only ``NEXT_MATCH_AFTER_SECONDS`` after the match's end), so
-    they do not offer it."""
+class ScreenWrapper:
+    """A screen that changes the views it shows, then hands them to ``inner``; the
+    window's close (``quit_requested``) is the inner screen's."""
 
     def __init__(self, inner: ScreenOutput) -> None:
-        from einhorn_table.screen.view_model import button_hints
-
         self.inner = inner
-        self.new_match = button_hints(Context.FINAL)[2]  # OK: "hold: new match, ..."
 
     @property
     def quit_requested(self) -> bool:
@@ -226,6 +221,19 @@ class BotsOnlyScreen:
     @quit_requested.setter
     def quit_requested(self, value: bool) -> None:
         self.inner.quit_requested = value
+
+
+class BotsOnlyScreen(ScreenWrapper):
+    """The screen of a demo whose every seat a bot plays: its final standings close by
+    themselves after ``FINAL_SECONDS``, before a hold of OK could begin a new match
+    (the table takes one only ``NEXT_MATCH_AFTER_SECONDS`` after the match's end), so
+    they do not offer it."""
+
+    def __init__(self, inner: ScreenOutput) -> None:
+        from einhorn_table.screen.view_model import button_hints
+
+        super().__init__(inner)
+        self.new_match = button_hints(Context.FINAL)[2]  # OK: "hold: new match, ..."
 
     def show(self, view: ScreenView, now: float, key: tuple[object, ...] | None = None) -> None:
         from einhorn_table.screen.view_model import ScreenKind
@@ -236,7 +244,7 @@ class BotsOnlyScreen:
         self.inner.show(view, now, key)
 
 
-class KeyboardScreen:
+class KeyboardScreen(ScreenWrapper):
     """The demo's screen where people play at the keyboard. The table's screen speaks of
     buttons and real dice: where a person at the keyboard is to throw, its line under the
     title adds that SPACE throws (and, before the call, which keys call); the help adds
@@ -245,20 +253,12 @@ class KeyboardScreen:
     def __init__(self, inner: ScreenOutput, names: Sequence[str], bots: frozenset[int],
                  playing: Callable[[], TableController | None],
                  thrower: Callable[[], int | None]) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.names = list(names)
         self.bots = bots
         self.playing = playing
         #: The seat SPACE throws for now (None: SPACE does nothing now).
         self.thrower = thrower
-
-    @property
-    def quit_requested(self) -> bool:
-        return self.inner.quit_requested
-
-    @quit_requested.setter
-    def quit_requested(self, value: bool) -> None:
-        self.inner.quit_requested = value
 
     def show(self, view: ScreenView, now: float, key: tuple[object, ...] | None = None) -> None:
         self.inner.show(self.with_keys(view), now, key)

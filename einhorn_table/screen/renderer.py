@@ -197,10 +197,10 @@ class Renderer:
         self._flows(view.flows)
         if view.notice:
             self._notice(view.notice)
-        if view.help:
-            self._help(view)
         if banner:
             self._banner(banner)
+        if view.help:  # (over the whole screen, the banner too: read whole, then closed)
+            self._help(view)
 
     # ------------------------------------------------------------------ pieces
 

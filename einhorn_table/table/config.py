@@ -29,6 +29,7 @@ station number belongs) is refused naming the key, what was written and a good l
 from __future__ import annotations
 
 import json
+import shlex
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -188,13 +189,23 @@ def _text(data: Mapping[str, Any], key: str, path: Path) -> str | None:
     return value.strip()
 
 
+def example_to_copy() -> str:
+    """The example table's file as a command run in the current folder finds it: as the
+    install guide writes it in the project's folder, else its whole path in the project
+    the companion runs from (``play`` run from another folder)."""
+    if Path(EXAMPLE).is_file():
+        return EXAMPLE
+    project = Path(__file__).resolve().parents[2] / EXAMPLE
+    return shlex.quote(str(project)) if project.is_file() else EXAMPLE
+
+
 def _read(path: Path) -> dict[str, Any]:
     try:
         return loads_toml(read_text_file(path, "the table's file"))
     except FileNotFoundError:
         raise ConfigError(f"the configuration file {path} does not exist; make it from the "
-                          f"example (cp {EXAMPLE} {path}) and write in who plays, as "
-                          "docs/install.md step 6 shows") from None
+                          f"example (cp {example_to_copy()} {shlex.quote(str(path))}) and "
+                          "write in who plays, as docs/install.md step 6 shows") from None
     except TextFileError as error:
         raise ConfigError(str(error)) from None
     except tomllib.TOMLDecodeError as error:
