@@ -279,3 +279,26 @@ def test_an_export_that_cannot_be_written_whole_leaves_nothing_half_written(
     assert history(state, "export", match_id, "-o", str(out)) == 0
     assert out.read_text() == whole
     assert sorted(p.name for p in out.parent.iterdir()) == ["match.jsonl"]
+
+
+def test_an_export_keeps_the_file_s_permissions_follows_a_link_and_writes_to_a_pipe(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = tmp_path / "state"
+    with open_store(state) as store:
+        match_id = _keep(store, bot_match(6))
+        whole = "".join(line + "\n" for line in store.export_lines(match_id))
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text("old\n")
+    kept.chmod(0o600)
+    link = tmp_path / "latest.jsonl"
+    link.symlink_to(kept)
+    assert history(state, "export", match_id, "-o", str(link)) == 0
+    assert link.is_symlink() and kept.read_text() == whole
+    assert kept.stat().st_mode & 0o777 == 0o600
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    reader = subprocess.Popen(["cat", str(pipe)], stdout=subprocess.PIPE, text=True)
+    assert history(state, "export", match_id, "-o", str(pipe)) == 0
+    assert reader.communicate(timeout=30)[0] == whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "kept.jsonl", "latest.jsonl", "pipe", "state"]

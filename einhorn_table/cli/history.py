@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import unicodedata
 from collections.abc import Iterator, Sequence
@@ -146,11 +147,22 @@ def run_export(args: argparse.Namespace) -> int:
 
 def write_whole(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all: a full stick or a pulled one
-    leaves no half-written file (nor a file there before half overwritten)."""
-    partial = path.with_name(path.name + ".part")
+    leaves no half-written file (nor a file there before half overwritten). A file
+    there before keeps its permissions, a link is followed to its file, and what is
+    no plain file (``/dev/stdout``, a pipe) is written as it is."""
+    target = path.resolve() if path.is_symlink() else path
+    if target.exists() and not target.is_file():
+        try:
+            target.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise HistoryError(f"cannot write {path} ({error.strerror})") from None
+        return
+    partial = target.with_name(target.name + ".part")
     try:
         partial.write_text(text, encoding="utf-8")
-        os.replace(partial, path)
+        if target.is_file():
+            shutil.copymode(target, partial)
+        os.replace(partial, target)
     except OSError as error:
         partial.unlink(missing_ok=True)
         raise HistoryError(f"cannot write {path} ({error.strerror}); nothing was "
