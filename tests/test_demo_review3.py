@@ -195,3 +195,28 @@ def test_the_help_says_which_keys_are_the_buttons(tmp_path: Path,
     first = helped[-1].help[0]
     assert (first.gesture, first.does) == ("keys 1 2 3 4",
                                            "Ana's buttons, left to right; SPACE throws")
+
+
+def test_the_help_says_space_throws_only_where_it_does() -> None:
+    """In the auction or the top-up SPACE throws nothing: their help says only which keys
+    are the player's buttons."""
+    from types import SimpleNamespace
+
+    from einhorn_table.cli.table_app import KeyboardScreen
+    from einhorn_table.stations.gesture_table import Context, HelpLine
+    from einhorn_table.table.controller import HelpRequest
+
+    view = ScreenView(ScreenKind.AUCTION, game=1, games=10, central=50, unicorn=None,
+                      players=(), title="Auction", help=(HelpLine("tap +", "bid one more"),))
+
+    def first_line(context: Context) -> str:
+        controller = SimpleNamespace(help=HelpRequest(0, context, 0.0), tray_busy=False)
+        screen = KeyboardScreen(SimpleNamespace(quit_requested=False),
+                                ["Ana", "Ben"], frozenset({1}),
+                                lambda: controller,
+                                lambda: None)
+        return screen.with_keys(view).help[0].does
+
+    assert first_line(Context.BID) == "Ana's buttons, left to right"
+    assert first_line(Context.TOPUP) == "Ana's buttons, left to right"
+    assert first_line(Context.CALL) == "Ana's buttons, left to right; SPACE throws"

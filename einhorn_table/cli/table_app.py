@@ -280,8 +280,9 @@ class KeyboardScreen(ScreenWrapper):
         helped = controller.help
         if view.help and helped is not None and helped.player not in self.bots:
             keys = " ".join(KEY_ROWS[helped.player].upper())
-            line = HelpLine(f"keys {keys}", f"{self.names[helped.player]}'s buttons, left to "
-                            "right; SPACE throws")
+            throws = "; SPACE throws" if helped.context in (Context.CALL, Context.ROLL) else ""
+            line = HelpLine(f"keys {keys}",
+                            f"{self.names[helped.player]}'s buttons, left to right{throws}")
             view = replace(view, help=(line, *view.help))
         return view
 
