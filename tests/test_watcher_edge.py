@@ -259,8 +259,9 @@ def test_a_hand_held_still_over_a_die_by_the_rim_after_the_throw_is_never_paid(
         along: float) -> None:
     """The thrower's fingertips rest on a die against the tray's wall for 4 s after the
     throw (mount guide's view, read as ``play`` reads): the hand may be taken for part
-    of the scene, but the die under it goes with it into the empty tray's picture, and
-    the table asks about two dice; never are three dice read wrong and paid."""
+    of the scene, and the die under it with it into the empty tray's picture; never
+    are three dice read wrong and paid (the tray holds the roll back until the hand
+    has gone and reads it right then: tests/test_watcher_resting_hand.py)."""
     table = SynthTable(seed=21, **mount_guide_view())
     values = [6, 4, 4]
     places = [*table.against_walls([("bottom", along)]), *_inside(table, (0.3, 0.35),

@@ -16,19 +16,27 @@ tray set back off its calibrated place is found there before the first roll. A c
 that stops delivering frames is reported once (:class:`CameraLost`) and reopened
 every few seconds until frames come again (:class:`CameraBack`); meanwhile the players
 may go on entering their dice by hand.
+
+Something that came to lie still at the picture's edge while the dice were thrown (a
+hand held still by a die near the tray's rim, over it or touching it) may be taken by
+the watcher for part of the scene, and a die lying under or against it with it: the
+reader would see two dice, and the table would ask. A roll whose dice touch what was
+taken in so, or of fewer than three dice, is held back until that has gone (the dice
+are read then), for at most :data:`HOLD_SECONDS`, after which it is told as read.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Clock, FrameSource
 from einhorn_table.table import events as tray
 from einhorn_table.table.events import TrayEvent
-from einhorn_table.vision.empty_tray import drop_unchanged
+from einhorn_table.vision.empty_tray import changed_share, drop_unchanged
 from einhorn_table.vision.knocks import after, in_frame_pixels, pushed_by
 from einhorn_table.vision.moved_together import moved_together
 from einhorn_table.vision.relight import Warp, in_light, overall_gain
@@ -41,6 +49,12 @@ if TYPE_CHECKING:
 
 #: Seconds between two attempts to reopen a lost camera.
 REOPEN_SECONDS = 2.0
+#: The most seconds a roll is held back while its dice lie against something the
+#: watcher took for part of the scene at the picture's edge (a hand resting by them);
+#: then it is told as read (the table asks, where a die is missing).
+HOLD_SECONDS = 6.0
+#: The dice of one player's roll (RULES.md section 1).
+DICE_IN_A_ROLL = 3
 
 
 class Watcher(Protocol):
@@ -64,6 +78,16 @@ class Watcher(Protocol):
 
 
 Reader = Callable[["Image"], FrameReading]
+
+
+@dataclass(frozen=True)
+class _Held:
+    """A roll held back (see the module's description): since when, the frame and all
+    the dice the reader found in it."""
+
+    since: float
+    image: Image
+    found: FrameReading
 
 
 class TrayFollower(Protocol):
@@ -106,7 +130,8 @@ class VisionTray:
     """See the module's description."""
 
     def __init__(self, source: FrameSource, watcher: Watcher, reader: Reader,
-                 clock: Clock, follower: TrayFollower | None = None) -> None:
+                 clock: Clock, follower: TrayFollower | None = None, *,
+                 hold_seconds: float = HOLD_SECONDS) -> None:
         self.source = source
         self.watcher = watcher
         self.reader = reader
@@ -121,6 +146,8 @@ class VisionTray:
         self._rest: FrameReading | None = None
         #: How far the tray was pushed along the table, in the picture (pixels).
         self._tray_shift = (0.0, 0.0)
+        self.hold_seconds = hold_seconds
+        self._held: _Held | None = None
 
     def poll(self) -> list[TrayEvent]:
         now = self.clock.monotonic()
@@ -148,6 +175,9 @@ class VisionTray:
             # The watcher took the first frame for the empty tray: the outline finds out
             # whether the tray lies where it lay at calibration.
             self._seen_empty(frame.image)
+        if self._held is not None and now - self._held.since >= self.hold_seconds - 1e-9:
+            held, self._held = self._held, None
+            events.append(tray.Settled(now, self._thrown(held.image, held.found), held.image))
         return events
 
     def _told(self, event: Any, shown: Image, t: float) -> list[TrayEvent]:
@@ -155,6 +185,13 @@ class VisionTray:
         kind = str(getattr(event, "kind", ""))
         image = getattr(event, "frame", None)
         image = shown if image is None else image
+        if self._held is not None:
+            if kind in ("settled", "nudged"):
+                # The dice lie still again (what lay against them gone, or still there).
+                return self._rolled(event, image, t, self._held.since)
+            if kind != "emptied":
+                return []  # the same roll, still held back
+            self._held = None  # the dice taken out before they were read: no roll
         if kind == "motion_started":
             return [tray.MotionStarted(t)]
         if kind == "emptied":
@@ -162,16 +199,7 @@ class VisionTray:
             self._seen_empty(image)
             return [tray.Settled(t, FrameReading(()))]
         if kind == "settled" and not getattr(event, "same_as_last", False):
-            found = self._look(image)
-            shift = None if self._rest is None else moved_together(self._rest, found)
-            if shift is not None:
-                # The dice lying there, all pushed alike: the tray was bumped along the
-                # table with them, nobody rolled. The tray's outline moved as far.
-                self._lying, self._rest = image, found
-                self._tray_shift = (self._tray_shift[0] + shift[0],
-                                    self._tray_shift[1] + shift[1])
-                return [tray.NotRolled(t, hand_seen=_hand_seen(event))]
-            return [tray.Settled(t, self._thrown(image, found), image)]
+            return self._rolled(event, image, t, t)
         if kind == "nudged":
             # A die pushed; or, where the tray was bumped along the table meanwhile (the
             # watcher's empty tray no longer fits it), the dice taken out.
@@ -189,6 +217,37 @@ class VisionTray:
             return [tray.NotRolled(t, self._camera_moved_px(event, shown),
                                    hand_seen=_hand_seen(event))]
         return []
+
+    def _rolled(self, event: Any, image: Image, t: float, since: float) -> list[TrayEvent]:
+        """What dice lying still in ``image`` after a motion tell (a roll held back
+        ``since`` then, or a new one)."""
+        self._held = None
+        found = self._look(image)
+        shift = None if self._rest is None else moved_together(self._rest, found)
+        if shift is not None:
+            # The dice lying there, all pushed alike: the tray was bumped along the
+            # table with them, nobody rolled. The tray's outline moved as far.
+            self._lying, self._rest = image, found
+            self._tray_shift = (self._tray_shift[0] + shift[0],
+                                self._tray_shift[1] + shift[1])
+            return [tray.NotRolled(t, hand_seen=_hand_seen(event))]
+        if self._against_taken_in(event, image, found):
+            self._held = _Held(since, image, found)
+            return []
+        return [tray.Settled(t, self._thrown(image, found), image)]
+
+    def _against_taken_in(self, event: Any, image: Image, found: FrameReading) -> bool:
+        """Whether the dice ``found`` in ``image`` may lie against, or under, what the
+        watcher took for part of the scene at the picture's edge during this motion: a
+        die found touching it, or fewer dice than a roll's where it does not see one."""
+        taken = getattr(event, "taken_in", None)
+        reference = self.watcher.reference
+        if taken is None or reference is None:
+            return False
+        scale = (taken.shape[1] / image.shape[1], taken.shape[0] / image.shape[0])
+        if any(changed_share(taken, die.box, scale) > 0 for die in found.dice):
+            return True
+        return len(drop_unchanged(found, image, reference).dice) < DICE_IN_A_ROLL
 
     def _found_empty(self, image: Image) -> None:
         """The reader found the still tray in ``image`` empty: it is the empty tray."""
@@ -255,6 +314,7 @@ class VisionTray:
 
     def _lose(self, reason: str, now: float) -> list[TrayEvent]:
         self._retry_at = now + REOPEN_SECONDS
+        self._held = None  # (the dice are entered by hand meanwhile)
         first = self.lost is None
         self.lost = reason
         if self._opened:

@@ -18,7 +18,11 @@ colour channels changed. Grey small frames work too. It compares each frame with
   (and gives it back once it has gone), and dice lying still beside it are told;
   but dice touching it (thrown against a resting hand, maybe partly under its
   fingers, and then read wrong) are waited for until it has gone. A hand reaching
-  farther in, over the tray, is waited for however still it is held.
+  farther in, over the tray, is waited for however still it is held. What came to lie
+  there while the dice were thrown (a hand held still by a die near the rim after the
+  throw, maybe over it, taken in together with it) is told with the dice
+  (:attr:`WatchEvent.taken_in`): the tray holds back the reading of dice against it
+  until it has gone (``einhorn_table.adapters.vision_tray``).
 
 Events (:class:`WatchEvent`):
 
@@ -107,7 +111,11 @@ class WatchEvent:
     given); ``motion_started_at`` is when the motion leading here began;
     ``from_state`` is what the tray was doing before that motion; ``hand_seen`` says
     whether an arm reached in during it; ``camera_moved`` (``unchanged`` events) how
-    far the camera's picture moved, in small-frame pixels (0: only the light changed).
+    far the camera's picture moved, in small-frame pixels (0: only the light changed);
+    ``taken_in`` (settled and nudged events) where the empty tray's picture took in
+    something lying still at the frame's edge during that motion (255 there, a small
+    frame's size; None where nothing was): a die lying there, or against it, went into
+    that picture with it and is not seen as a die in the tray.
     """
 
     kind: EventKind
@@ -118,6 +126,7 @@ class WatchEvent:
     from_state: TrayState | None = None
     hand_seen: bool = False
     camera_moved: float = 0.0
+    taken_in: SmallImage | None = None
 
 
 @dataclass(frozen=True)
@@ -268,6 +277,9 @@ class RollWatcher:
         #: The still spells (their anchor frames) already looked at for that.
         self._bare_looked_at: SmallImage | None = None
         self._edge_looked_at: SmallImage | None = None
+        #: Where the empty tray's picture took in what lies at the frame's edge during
+        #: the current motion (None: nothing).
+        self._taken_now: SmallImage | None = None
         if reference is not None:
             self.set_reference(reference)
 
@@ -387,6 +399,7 @@ class RollWatcher:
         self._motion_started_at = t if emit else None
         self._hand_seen = False
         self._uncovered_most = 0
+        self._taken_now = None
 
     def _occupied(self, small: SmallImage) -> tuple[bool, SmallImage]:
         assert self._reference is not None
@@ -465,6 +478,7 @@ class RollWatcher:
             np.copyto(bare, behind, where=_like(where, bare))
             if not self._arm_in_mask(changed_mask(small, bare, cfg.pixel_threshold)):
                 self._behind = None
+                self._taken_now = None
                 self._take_in(bare, where, small)
                 return True
         if (t - self._last_motion_t < cfg.scene_seconds - 1e-9
@@ -487,6 +501,8 @@ class RollWatcher:
         taken = self._reference.copy()
         np.copyto(taken, small, where=_like(where, taken))
         self._take_in(taken, where, small)
+        self._taken_now = where if self._taken_now is None else np.asarray(
+            cv2.bitwise_or(self._taken_now, where), dtype=np.uint8)
         return not self._arm_in_view(small)
 
     def _take_in(self, reference: SmallImage, where: SmallImage, small: SmallImage) -> None:
@@ -603,6 +619,7 @@ class RollWatcher:
                 motion_started_at=started,
                 from_state=came_from,
                 hand_seen=self._hand_seen,
+                taken_in=self._taken_now,
             )
         ]
 
