@@ -61,6 +61,13 @@ def test_a_missing_table_file_gives_the_command_that_makes_it(tmp_path: Path) ->
     assert "docs/install.md step 6" in str(raised.value)
 
 
+def test_one_name_typed_two_ways_is_two_players_of_one_name(tmp_path: Path) -> None:
+    text = GOOD.replace('name = "Ana"', 'name = "Zo\u00eb"').replace('name = "Ben"',
+                                                                    'name = "Zoe\u0308"')
+    with pytest.raises(ConfigError, match="2 players are named Zo\u00eb"):
+        load_config(write(tmp_path, text))
+
+
 def test_a_folder_named_as_the_table_file_is_refused_plainly(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="is a folder, not the table's file"):
         load_config(tmp_path)

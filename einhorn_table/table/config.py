@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import shlex
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -230,7 +231,8 @@ def _players(data: Mapping[str, Any], path: Path) -> tuple[PlayerConfig, ...]:
             raise ConfigError(f"{path}: {joined(sharing)} {'both' if len(sharing) == 2 else 'all'}"
                               f" sit at station {station}; give each player a station of "
                               "their own")
-    names = [p.name for p in players]
+    # (A name typed with its accents as separate marks is the same name.)
+    names = [unicodedata.normalize("NFC", p.name) for p in players]
     for name in names:
         if names.count(name) > 1:
             raise ConfigError(f"{path}: {names.count(name)} players are named {name}; "
