@@ -7,11 +7,11 @@ go. Now the tray holds such a roll back until the hand has gone (or a limit pass
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
+from test_watcher_edge import _reaching
 
 from einhorn_table.adapters.clock import FakeClock
 from einhorn_table.adapters.replay_source import ReplaySource
@@ -22,7 +22,7 @@ from einhorn_table.ports import Frame
 from einhorn_table.table.events import CameraLost, MotionStarted, NotRolled, Settled, TrayEvent
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.results import DieReading, FrameReading
-from einhorn_table.vision.synth import HandPose, SynthFrame, SynthTable, mount_guide_view
+from einhorn_table.vision.synth import SynthFrame, SynthTable, mount_guide_view
 from einhorn_table.vision.watcher import (
     EventKind,
     RollWatcher,
@@ -32,15 +32,6 @@ from einhorn_table.vision.watcher import (
 
 FPS = 30.0
 SCENE_SECONDS = WatcherConfig().scene_seconds
-
-
-def _reaching(table: SynthTable, tip: tuple[float, float]) -> HandPose:
-    """A hand from the picture's bottom edge with its fingertips at ``tip``."""
-    width, height = table.size
-    dx, dy = tip[0] - width / 2, tip[1] - height
-    norm = math.hypot(dx, dy)
-    return HandPose(tip=tip, direction=(dx / norm, dy / norm), width=0.2 * min(width, height),
-                    skin=table.skin)
 
 
 def _held_after_the_throw(seconds: float, *, over: float = 0.0, seed: int = 21
