@@ -71,6 +71,8 @@ class Autopilot:
             return PLUS  # any button closes the help
         if screen in ("light", "reference", "sizes", "result") and "OK" in ready:
             return OK
+        if screen.endswith("-roll"):
+            return None  # the dice are on their way (OK would read the tray before)
         if screen.startswith("colours-") and "OK" in ready:
             return OK
         if screen.startswith("check-") and screen.endswith("-enter"):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from itertools import combinations
 
 from einhorn_table.adapters.camera_settings import CameraSettings
 from einhorn_table.adapters.source_base import CameraView
@@ -37,6 +38,7 @@ from einhorn_table.calibration.fit import (
     roll_tally,
 )
 from einhorn_table.calibration.flow_state import (
+    DICE,
     CameraLock,
     CheckRoll,
     FlowSettings,
@@ -44,6 +46,7 @@ from einhorn_table.calibration.flow_state import (
     Registration,
     Step,
     check_section,
+    may_skip,
 )
 from einhorn_table.calibration.geometry import inset_rectangle, move_corner
 from einhorn_table.calibration.light import light_report
@@ -263,7 +266,7 @@ class CalibrationFlow:
         s.reference = image.copy()
         s.watch = self.eyes.rest_watch(s.reference)
         s.player, s.registration = 0, None
-        s.players, s.measures = [], []
+        s.players, s.measures, s.skipped = [], [], []
         self._go(Step.COLOURS)
 
     def _register(self, image: Image) -> None:
@@ -279,25 +282,48 @@ class CalibrationFlow:
             clash = next(
                 (p.name for p in s.players if self.eyes.colours_too_alike(p.colour, colour)), None
             )
-        s.registration = Registration(colour, reading, measures, clash)
+        mixed = any(not self.eyes.colours_too_alike(a.color, b.color)
+                    for a, b in combinations(reading.dice, 2))
+        s.registration = Registration(colour, reading, measures, clash, mixed)
 
     def _on_colours(self, button: Button, times: int) -> None:
         s = self.s
         registration = s.registration
         if registration is None:
+            if button is OK and s.image is not None:
+                # Dice rolled before the screen asked lie still: no roll is coming.
+                self._register(s.image)
+            elif button is NO and may_skip(s, self.settings):
+                s.skipped.append(self.settings.players[s.player])
+                self._next_player()
             return
         if button is NO:
             s.registration = None  # roll again
-        elif button is OK and registration.colour is not None:
+        elif button is OK and registration.colour is not None and not registration.too_many:
             name = self.settings.players[s.player]
             s.players.append(PlayerDice(name, registration.colour))
             s.measures.append(registration.measures)
             s.registration = None
-            if s.player + 1 < len(self.settings.players):
-                s.player += 1
-            else:
-                self._fit_sizes()
-                self._go(Step.SIZES)
+            self._next_player()
+
+    def _next_player(self) -> None:
+        s = self.s
+        if s.player + 1 < len(self.settings.players):
+            s.player += 1
+        else:
+            self._fit_sizes()
+            self._go(Step.SIZES)
+
+    def _forget_player(self, index: int) -> None:
+        """Back to player ``index``'s turn: their colour (or their skip) is forgotten."""
+        s = self.s
+        s.player = index
+        name = self.settings.players[index]
+        if name in s.skipped:
+            s.skipped.remove(name)
+        else:
+            s.players.pop()
+            s.measures.pop()
 
     def _fit_sizes(self) -> None:
         s = self.s
@@ -331,16 +357,19 @@ class CalibrationFlow:
         s = self.s
         current = s.current
         if current is None:
+            if button is OK and s.image is not None:
+                # Dice rolled before the screen asked lie still: no roll is coming.
+                self._read_check(s.image)
             return
         if button is MINUS:  # a die leaning on the wall, a hand in the picture: not counted
             s.current, s.current_boxes = None, ()
             return
-        if button is OK and current.read and all(v is not None for v in current.read):
+        if button is OK and current.complete:
             current.truth = tuple(v for v in current.read if v is not None)
             self._next_check()
         elif button in (OK, NO):
-            s.entry = [v if v is not None else 1 for v in current.read[:3]]
-            s.entry += [1] * (3 - len(s.entry))
+            s.entry = [v if v is not None else 1 for v in current.read[:DICE]]
+            s.entry += [1] * (DICE - len(s.entry))
             s.marked = 0
             self._go(Step.ENTER)
 
@@ -444,15 +473,11 @@ class CalibrationFlow:
             if s.registration is not None:
                 s.registration = None
             elif s.player > 0:
-                s.player -= 1
-                s.players.pop()
-                s.measures.pop()
+                self._forget_player(s.player - 1)
             else:
                 self._go(Step.REFERENCE)
         elif step is Step.SIZES:
-            s.player = len(s.players) - 1
-            s.players.pop()
-            s.measures.pop()
+            self._forget_player(len(self.settings.players) - 1)
             self._go(Step.COLOURS)
         elif step is Step.CHECK:
             if s.current is not None:

@@ -40,6 +40,8 @@ STEP_NUMBER = {
     Step.SIZES: 5, Step.CHECK: 6, Step.ENTER: 6, Step.RESULT: 7, Step.SAVED: 7,
 }
 STEPS = 7
+#: The dice a player rolls: each player's own three, and three in each test roll.
+DICE = 3
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,15 @@ class Registration:
     reading: FrameReading
     measures: list[DieMeasure]
     clash_with: str | None
+    #: Whether the dice found are not all of one colour.
+    mixed: bool = False
+
+    @property
+    def too_many(self) -> bool:
+        """More dice than one player's, of more than one colour, lie in the tray (another
+        player's left in): their colours would be mixed into this player's. (More dice
+        all of one colour, a die seen twice, leave the colour as it is.)"""
+        return self.mixed and len(self.reading.dice) > DICE
 
 
 @dataclass(eq=False)
@@ -100,6 +111,12 @@ class CheckRoll:
     @property
     def right(self) -> int:
         return 0 if self.truth is None else roll_tally(self.read, self.truth).right
+
+    @property
+    def complete(self) -> bool:
+        """Three dice read, each with a value: the parent may confirm it as it is (a die
+        missed or one too many must be entered, else the tally would not count it)."""
+        return len(self.read) == DICE and all(v is not None for v in self.read)
 
 
 @dataclass
@@ -125,6 +142,8 @@ class FlowState:
     registration: Registration | None = None
     players: list[PlayerDice] = field(default_factory=list)
     measures: list[list[DieMeasure]] = field(default_factory=list)
+    #: The players skipped at the colours (not at the table): no colour measured.
+    skipped: list[str] = field(default_factory=list)
     dice: DiceSection | None = None
     reader: ReaderProfile | None = None
     sizes_error: str = ""
@@ -148,3 +167,9 @@ def check_section(checks: Sequence[CheckRoll]) -> CheckSection:
         dice=sum(len(c.truth or ()) for c in checks),
         right=sum(c.right for c in checks),
     )
+
+
+def may_skip(s: FlowState, settings: FlowSettings) -> bool:
+    """Whether the player asked for their roll may be skipped (not at the table): not
+    the last one where nobody's dice were measured (the dice sizes need some)."""
+    return bool(s.players) or s.player + 1 < len(settings.players)

@@ -23,6 +23,9 @@ from einhorn_table.screen.renderer import (
     Renderer,
 )
 
+#: Said in the top bar of every screen (the buttons' two chords, docs/buttons.md).
+CHORDS = "help: + and OK together · back: − and ✗ together"
+
 #: Signs the default font has no glyph for, as drawn instead.
 _GLYPHS = {"✗": "X"}
 
@@ -89,7 +92,7 @@ class CalibrationRenderer:
     def _top_bar(self, view: CalibrationView) -> None:
         pg = self.pg
         pg.draw.rect(self.surface, PANEL, pg.Rect(0, 0, self.w, self.s(44)))
-        self.text("Calibration", 34, TEXT, (self.s(14), self.s(22)), "midleft")
+        title = self.text("Calibration", 34, TEXT, (self.s(14), self.s(22)), "midleft")
         right = self.w - self.s(16)
         r = self.s(7)
         for k in range(view.steps, 0, -1):
@@ -98,8 +101,13 @@ class CalibrationRenderer:
             pg.draw.circle(self.surface, colour, (x, self.s(22)), r,
                            0 if k <= view.step else max(1, self.s(2)))
         left_of_dots = right - view.steps * self.s(22) - self.s(10)
-        self.text(f"step {view.step} of {view.steps}", 26, DIM,
-                  (left_of_dots, self.s(22)), "midright")
+        step = self.text(f"step {view.step} of {view.steps}", 26, DIM,
+                         (left_of_dots, self.s(22)), "midright")
+        # The buttons' two chords, said on every screen: the parent meets them here first.
+        room = step.left - title.right - self.s(24)
+        if room > self.s(120):
+            self.text(CHORDS, 22, DIM, ((title.right + step.left) / 2, self.s(22)), "center",
+                      max_width=room)
 
     def _picture_box(self, view: CalibrationView, box: Any) -> None:
         pg = self.pg

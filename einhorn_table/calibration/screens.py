@@ -7,12 +7,14 @@ from typing import TYPE_CHECKING
 
 from einhorn_table.calibration.advice import advice
 from einhorn_table.calibration.flow_state import (
+    DICE,
     STEP_NUMBER,
     STEPS,
     FlowSettings,
     FlowState,
     Step,
     check_section,
+    may_skip,
 )
 from einhorn_table.calibration.seeing import Image
 from einhorn_table.calibration.view import BoxMark, CalibrationView, Hint, Swatch
@@ -131,13 +133,29 @@ def _colours(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibr
     registration = s.registration
     screen = f"colours-{s.player + 1}"
     if registration is None:
+        skip = may_skip(s, settings)
+        lines: tuple[str, ...] = (
+            "Roll your three dice into the tray, then wait.",
+            "(Everybody else: take your dice out first.)",
+            ALREADY_ROLLED,
+        )
+        if skip:
+            lines += (f"{name} not here? ✗ skips {name}.",)
         return replace(
             v, screen=screen + "-roll", title=f"{name}: roll your dice",
-            lines=("Roll your three dice into the tray, then wait.",
-                   "(Everybody else: take your dice out first.)"),
-            swatches=swatches, hints=_hints(), waiting_for_roll=s.player,
+            lines=lines, swatches=swatches, waiting_for_roll=s.player,
+            hints=_hints(ok=READ_NOW, no="not here: skip" if skip else ""),
         )
     found = marks(registration.reading)
+    if registration.too_many:
+        count = len(registration.reading.dice)
+        return replace(
+            v, screen=screen + "-too-many", title="Too many dice",
+            lines=(f"{count} dice of more than one colour lie in the tray: only {name}'s "
+                   "three may.",
+                   "Take the others' dice out, then press ✗ and roll again."),
+            boxes=found, swatches=swatches, hints=_hints(no="roll again"),
+        )
     if registration.colour is None:
         return replace(
             v, screen=screen + "-none", title="No dice found",
@@ -174,8 +192,9 @@ def _sizes(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibrat
     if s.dice is None:
         return replace(
             v, title="The dice could not be measured",
-            lines=(s.sizes_error,), warnings=(s.sizes_error,),
-            hints=_hints(no="roll the colours again"),
+            lines=("✗ goes back to the last player's roll: roll it again.",),
+            warnings=(s.sizes_error[:1].upper() + s.sizes_error[1:],),
+            hints=_hints(no="roll again"),
         )
     d = s.dice
     pips = {"dark": "dark pips on light dice", "light": "light pips on dark dice",
@@ -197,19 +216,30 @@ def _check(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibrat
     if s.current is None:
         return replace(
             v, screen=f"check-{k}-roll", title=f"Test roll {k} of {n}",
-            lines=("Anyone: roll three dice into the tray, then wait.",),
-            hints=_hints(), waiting_for_roll=(k - 1) % len(settings.players),
+            lines=("Anyone: roll three dice into the tray, then wait.", ALREADY_ROLLED),
+            hints=_hints(ok=READ_NOW), waiting_for_roll=(k - 1) % len(settings.players),
         )
     read = s.current.read
-    sure = bool(read) and all(x is not None for x in read)
     return replace(
         v, screen=f"check-{k}", title=f"Test roll {k} of {n}: are these the dice?",
-        lines=("OK if the camera read every die right, ✗ if not.",
-               "A die leaning on the wall? Press − and roll again."),
+        lines=_check_lines(len(read)),
         boxes=s.current_boxes, dice=read,
-        hints=_hints(minus="roll again", ok="yes, right" if sure else "",
+        hints=_hints(minus="roll again", ok="yes, right" if s.current.complete else "",
                      no="no, correct them"),
     )
+
+
+def _check_lines(found: int) -> tuple[str, ...]:
+    """What to do with a test roll the camera found ``found`` dice in."""
+    if found < DICE:
+        return (f"The camera found {found} of the three dice: press ✗ and enter all "
+                "three.",
+                "A die fell out or leans on the wall? Press − and roll again.")
+    if found > DICE:
+        return (f"The camera found {found} dice, not three: press ✗ and enter the three.",
+                "More dice in the tray? Take them out, press − and roll again.")
+    return ("OK if the camera read every die right, ✗ if not.",
+            "A die leaning on the wall? Press − and roll again.")
 
 
 def _enter(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
@@ -235,9 +265,12 @@ def _result(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibra
     tips: tuple[str, ...] = ()
     if accuracy < GOOD_ENOUGH:
         tips = advice(s.light, s.dice, _size(s.image))
-        lines.append("To read better:")
     else:
         lines.append("The camera reads this table well.")
+    if s.skipped:
+        lines.append(skipped_line(s.skipped))
+    if tips:
+        lines.append("To read better:")
     if s.note:  # the save failed: say why first, and that OK tries again
         return replace(
             v, title="Not saved yet",
@@ -251,12 +284,26 @@ def _result(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibra
     )
 
 
+def skipped_line(skipped: list[str]) -> str:
+    """The players skipped at the colours, and what the table does for them."""
+    if len(skipped) == 1:
+        return (f"{skipped[0]} was skipped: for {skipped[0]}'s dice the table goes by the "
+                "colour in the table's file.")
+    return (f"{', '.join(skipped[:-1])} and {skipped[-1]} were skipped: for their dice the "
+            "table goes by the colours in the table's file.")
+
+
 def _saved(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
     return replace(
         v, title="Calibration saved",
         lines=(settings.saved,),
         hints=_hints(),
     )
+
+
+#: On the screens that wait for a roll: for dice rolled before the screen asked.
+ALREADY_ROLLED = "Dice already lying still in the tray? OK reads them."
+READ_NOW = "read them now"
 
 
 def _hints(minus: str = "", plus: str = "", ok: str = "", no: str = "") -> tuple[Hint, ...]:
@@ -297,9 +344,14 @@ HELP_LINES: dict[Step, tuple[str, ...]] = {
                  "OK: go on. ✗: measure the light again (after fixing it).", *_ALWAYS),
     Step.REFERENCE: ("Empty the tray, hands away, then OK takes its picture.", *_ALWAYS),
     Step.COLOURS: ("The player named rolls their own dice and waits.",
-                   "OK: keep this colour. ✗: roll again.", *_ALWAYS),
+                   "Dice already lying still in the tray? OK reads them as they lie.",
+                   "A player not at the table? ✗ skips them (before rolling): the table "
+                   "goes by the dice colour in the table's file for them.",
+                   "Once the dice are found: OK keeps this colour, ✗: roll again.",
+                   *_ALWAYS),
     Step.SIZES: ("OK: start the test rolls. ✗: back to the colours.", *_ALWAYS),
-    Step.CHECK: ("Roll three dice and wait for the picture.",
+    Step.CHECK: ("Roll three dice and wait for the picture (OK: read dice already "
+                 "lying still).",
                  "OK: the dice shown are right. ✗: enter the right ones.",
                  "−: this roll does not count (a die leaning on the wall): roll again.",
                  *_ALWAYS),

@@ -230,6 +230,7 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     from einhorn_table.calibration.fit import CalibrationError
     from einhorn_table.calibration.flow import CalibrationFlow, FlowSettings
     from einhorn_table.calibration.renderer import CalibrationRenderer, ScreenshotWriter
+    from einhorn_table.calibration.screens import skipped_line
     from einhorn_table.calibration.session import SynthRoller, run_flow
     from einhorn_table.calibration.view import CalibrationView
     from einhorn_table.doctor.checks import default_source
@@ -298,6 +299,8 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     assert flow.profile is not None  # set only once saved
     check = flow.profile.check
     print(f"Saved {out}: {check.right} of {check.dice} test dice read right. {settings.saved}")
+    if flow.s.skipped:
+        print(skipped_line(flow.s.skipped))
     if machine.is_pi and config is not None:
         print("If you stopped the table to calibrate, start it again: "
               "sudo systemctl start einhorn-table")
