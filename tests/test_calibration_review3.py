@@ -159,6 +159,7 @@ def test_dice_rolled_before_the_test_roll_screen_asked_are_read_with_ok() -> Non
     assert flow.view().screen == "colours-1"
     tap(flow, OK)
     tap(flow, OK)  # sizes: the test rolls
+    eyes.rested += 1  # (the test roll's dice came to rest before its screen asked)
     flow.on_frame(IMAGE, t + 0.2)
     view = flow.view()
     assert view.screen == "check-1-roll" and hints(view)["OK"] == "read them now"

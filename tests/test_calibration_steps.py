@@ -42,6 +42,8 @@ class ScriptedEyes:
         #: The tray outline each read and light measurement was given.
         self.corners_seen: list[Corners | None] = []
         self.brightness = 120.0
+        #: How many times the dice came to rest (each frame the flow waited for).
+        self.rested = 0
 
     def find_tray(self, image: Image) -> Corners | None:
         return self.tray
@@ -73,7 +75,11 @@ class ScriptedEyes:
         return self
 
     def at_rest(self, image: Image, t: float) -> bool:
+        self.rested += 1
         return True  # the dice come to rest in every frame the flow waits for
+
+    def rests(self) -> int | None:
+        return self.rested
 
 
 def tap(flow: CalibrationFlow, button: Button) -> None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from einhorn_table.errors import EinhornError
@@ -83,11 +83,14 @@ Reader = Callable[["Image"], FrameReading]
 @dataclass(frozen=True)
 class _Held:
     """A roll held back (see the module's description): since when, the frame and all
-    the dice the reader found in it."""
+    the dice the reader found in it, and whether something moves in the tray now (what
+    lay against the dice going: the limit waits for the tray to lie still again, and
+    the dice are read then)."""
 
     since: float
     image: Image
     found: FrameReading
+    moving: bool = False
 
 
 class TrayFollower(Protocol):
@@ -175,7 +178,8 @@ class VisionTray:
             # The watcher took the first frame for the empty tray: the outline finds out
             # whether the tray lies where it lay at calibration.
             self._seen_empty(frame.image)
-        if self._held is not None and now - self._held.since >= self.hold_seconds - 1e-9:
+        if self._held is not None and not self._held.moving \
+                and now - self._held.since >= self.hold_seconds - 1e-9:
             held, self._held = self._held, None
             events.append(tray.Settled(now, self._thrown(held.image, held.found), held.image))
         return events
@@ -190,7 +194,9 @@ class VisionTray:
                 # The dice lie still again (what lay against them gone, or still there).
                 return self._rolled(event, image, t, self._held.since)
             if kind != "emptied":
-                return []  # the same roll, still held back
+                # The same roll, still held back (moving until the tray is still again).
+                self._held = replace(self._held, moving=kind == "motion_started")
+                return []
             self._held = None  # the dice taken out before they were read: no roll
         if kind == "motion_started":
             return [tray.MotionStarted(t)]

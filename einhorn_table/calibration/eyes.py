@@ -21,19 +21,25 @@ from einhorn_table.calibration.tray_reading import read_in_tray
 from einhorn_table.vision.colours import colors_too_alike, dice_set_color
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.results import Box, FrameReading
-from einhorn_table.vision.watcher import EventKind, RollWatcher, shrink
+from einhorn_table.vision.watcher import EventKind, RollWatcher, TrayState, shrink
 
 
 class _WatcherRest:
     def __init__(self, empty_tray: Image) -> None:
         self._watcher = RollWatcher(reference=shrink(empty_tray))
+        self._rests = 0
 
     def at_rest(self, image: Image, t: float) -> bool:
         events = self._watcher.feed(image, t)
-        return any(
+        rested = any(
             e.kind in (EventKind.SETTLED, EventKind.NUDGED) and not e.same_as_last
             for e in events
         )
+        self._rests += rested
+        return rested
+
+    def rests(self) -> int | None:
+        return None if self._watcher.state is TrayState.MOVING else self._rests
 
 
 class CameraEyes:

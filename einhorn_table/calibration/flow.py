@@ -140,9 +140,11 @@ class CalibrationFlow:
             self._light_frame(image, t)
         elif s.step is Step.COLOURS and s.registration is None:
             if s.watch is not None and s.watch.at_rest(image, t):
+                s.rest_read = s.watch.rests()
                 self._register(image)
         elif s.step is Step.CHECK and s.current is None:
             if s.watch is not None and s.watch.at_rest(image, t):
+                s.rest_read = s.watch.rests()
                 self._read_check(image)
         elif s.watch is not None and s.step in (Step.COLOURS, Step.CHECK, Step.ENTER):
             s.watch.at_rest(image, t)  # keep the watcher up to date while the screen waits
@@ -269,8 +271,26 @@ class CalibrationFlow:
         s.players, s.measures, s.skipped = [], [], []
         self._go(Step.COLOURS)
 
+    def _lying_unread(self) -> bool:
+        """Whether dice lie still in the tray that were not read yet (OK on a roll
+        screen reads them); else the screen says why not. (Dice still rolling, or the
+        ones just read and confirmed, would be read twice once they come to rest, or
+        counted as two rolls; a hand in the picture would be read with them.)"""
+        s = self.s
+        rests = None if s.watch is None else s.watch.rests()
+        if rests is None:
+            s.note = ("The tray is not still yet (dice rolling, or a hand in the picture): "
+                      "the dice are read once they lie still.")
+            return False
+        if rests == s.rest_read:
+            s.note = "These dice were read already: roll them again."
+            return False
+        s.rest_read = rests
+        return True
+
     def _register(self, image: Image) -> None:
         s = self.s
+        s.note = ""
         reading = self.eyes.read(image, self.base, s.corners)
         measures = [
             self.eyes.measure(image, d.box, d.value) for d in reading.dice if d.value is not None
@@ -290,7 +310,7 @@ class CalibrationFlow:
         s = self.s
         registration = s.registration
         if registration is None:
-            if button is OK and s.image is not None:
+            if button is OK and s.image is not None and self._lying_unread():
                 # Dice rolled before the screen asked lie still: no roll is coming.
                 self._register(s.image)
             elif button is NO and may_skip(s, self.settings):
@@ -308,6 +328,7 @@ class CalibrationFlow:
 
     def _next_player(self) -> None:
         s = self.s
+        s.note = ""
         if s.player + 1 < len(self.settings.players):
             s.player += 1
         else:
@@ -348,6 +369,7 @@ class CalibrationFlow:
 
     def _read_check(self, image: Image) -> None:
         s = self.s
+        s.note = ""
         assert s.reader is not None
         reading = self.eyes.read(image, s.reader, s.corners)
         s.current = CheckRoll(tuple(d.value for d in reading.dice), image)
@@ -357,7 +379,7 @@ class CalibrationFlow:
         s = self.s
         current = s.current
         if current is None:
-            if button is OK and s.image is not None:
+            if button is OK and s.image is not None and self._lying_unread():
                 # Dice rolled before the screen asked lie still: no roll is coming.
                 self._read_check(s.image)
             return
@@ -394,6 +416,7 @@ class CalibrationFlow:
     def _next_check(self) -> None:
         s = self.s
         assert s.current is not None
+        s.note = ""
         s.checks.append(s.current)
         s.current, s.current_boxes = None, ()
         if len(s.checks) < self.settings.test_rolls:
@@ -462,6 +485,7 @@ class CalibrationFlow:
     def _back(self) -> None:
         """The outer two buttons together: one step back."""
         s = self.s
+        s.rest_read = None  # (what was read is forgotten: the dice lying may be read again)
         step = s.step
         if step is Step.CORNERS or step is Step.LIGHT:
             s.light, s.light_start, s.lock, s.light_elapsed = None, None, None, 0.0

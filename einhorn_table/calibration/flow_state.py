@@ -142,6 +142,9 @@ class FlowState:
     registration: Registration | None = None
     players: list[PlayerDice] = field(default_factory=list)
     measures: list[list[DieMeasure]] = field(default_factory=list)
+    #: Which of the rest watch's rests (:meth:`RestWatch.rests`) the dice were last
+    #: read at: OK on a roll screen does not read the same dice again.
+    rest_read: int | None = None
     #: The players skipped at the colours (not at the table): no colour measured.
     skipped: list[str] = field(default_factory=list)
     dice: DiceSection | None = None

@@ -144,6 +144,7 @@ def _colours(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibr
         return replace(
             v, screen=screen + "-roll", title=f"{name}: roll your dice",
             lines=lines, swatches=swatches, waiting_for_roll=s.player,
+            warnings=(s.note,) if s.note else (),
             hints=_hints(ok=READ_NOW, no="not here: skip" if skip else ""),
         )
     found = marks(registration.reading)
@@ -217,6 +218,7 @@ def _check(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibrat
         return replace(
             v, screen=f"check-{k}-roll", title=f"Test roll {k} of {n}",
             lines=("Anyone: roll three dice into the tray, then wait.", ALREADY_ROLLED),
+            warnings=(s.note,) if s.note else (),
             hints=_hints(ok=READ_NOW), waiting_for_roll=(k - 1) % len(settings.players),
         )
     read = s.current.read

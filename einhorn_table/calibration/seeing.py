@@ -45,6 +45,12 @@ class RestWatch(Protocol):
         """Whether the dice just came to rest in this frame (a new roll or a nudge)."""
         ...
 
+    def rests(self) -> int | None:
+        """How many times dice came to rest so far (as :meth:`at_rest` told), while the
+        tray lies still now; None while something moves in it or is waited for (dice
+        still tumbling, a hand in the picture)."""
+        ...
+
 
 class Eyes(Protocol):
     def find_tray(self, image: Image) -> Corners | None: ...
