@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from einhorn_table.calibration.view import CalibrationView, Hint
+from einhorn_table.calibration.view import CalibrationView, Hint, Swatch
 from einhorn_table.screen.renderer import (
     ACCENT,
     BACKGROUND,
@@ -200,16 +200,38 @@ class CalibrationRenderer:
                 self.base.die(rect, value, outline=ACCENT if view.marked == k else None)
             y += size + self.s(14)
         if view.swatches:
-            y = max(y + self.s(4), area.bottom - self.s(28) * len(view.swatches))
-            for swatch in view.swatches:
-                centre = (area.x + self.s(14), y + self.s(12))
-                pg.draw.circle(self.surface, swatch.colour, centre, self.s(11))
-                pg.draw.circle(self.surface, BAD if swatch.clash else DIM, centre, self.s(11),
-                               max(1, self.s(2)))
-                label = swatch.name + ("  (too alike!)" if swatch.clash else "")
-                self.text(label, 26, BAD if swatch.clash else TEXT,
-                          (area.x + self.s(34), centre[1]), "midleft")
-                y += self.s(28)
+            self._swatches(view.swatches, y + self.s(4), area)
+
+    def _swatches(self, swatches: tuple[Swatch, ...], top: int, area: Any) -> None:
+        """The players' registered colours at the foot of ``area``, below ``top``: in
+        one column where they fit, else in columns side by side (names cut to fit)."""
+        pg = self.pg
+        row = self.s(28)
+        rows = max(1, min(len(swatches), (area.bottom - top) // row))
+        columns = -(-len(swatches) // rows)
+        width = area.width // columns
+        top = max(top, area.bottom - row * rows)
+        for k, swatch in enumerate(swatches):
+            x = area.x + (k // rows) * width
+            centre = (x + self.s(14), top + (k % rows) * row + self.s(12))
+            pg.draw.circle(self.surface, swatch.colour, centre, self.s(11))
+            pg.draw.circle(self.surface, BAD if swatch.clash else DIM, centre, self.s(11),
+                           max(1, self.s(2)))
+            clash = "  (too alike!)" if swatch.clash else ""
+            room = width - self.s(40) - self.base.font(26).size(_clean(clash))[0]
+            label = self._cut(_clean(swatch.name), 26, room) + clash
+            self.text(label, 26, BAD if swatch.clash else TEXT,
+                      (x + self.s(34), centre[1]), "midleft")
+
+    def _cut(self, name: str, size: float, width: float) -> str:
+        """``name`` cut short with "..." where it is wider than ``width`` (a long name
+        keeps as many of its letters as fit)."""
+        font = self.base.font(size)
+        if font.size(name)[0] <= width:
+            return name
+        while len(name) > 1 and font.size(name + "...")[0] > width:
+            name = name[:-1]
+        return name.rstrip(" -") + "..."
 
     def _buttons(self, hints: tuple[Hint, ...], area: Any) -> None:
         self.base.button_tiles([(h.sign, _clean(h.does)) for h in hints], area)

@@ -134,13 +134,12 @@ def _colours(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibr
     screen = f"colours-{s.player + 1}"
     if registration is None:
         skip = may_skip(s, settings)
+        # (Whether a player not here may be skipped, the ✗ button says.)
         lines: tuple[str, ...] = (
-            "Roll your three dice into the tray, then wait.",
-            "(Everybody else: take your dice out first.)",
+            "Roll your three dice into the tray, then wait (everybody else: take your "
+            "dice out first).",
             ALREADY_ROLLED,
         )
-        if skip:
-            lines += (f"{name} not here? ✗ skips {name}.",)
         return replace(
             v, screen=screen + "-roll", title=f"{name}: roll your dice",
             lines=lines, swatches=swatches, waiting_for_roll=s.player,
