@@ -278,6 +278,31 @@ def test_a_player_not_at_the_table_is_skipped_and_the_result_says_so() -> None:
     assert [p.name for p in flow.profile.players] == ["Anna", "Cem"]
 
 
+def test_with_a_player_skipped_the_reader_looks_for_both_kinds_of_pip() -> None:
+    """Ben's dice were never seen: the reader must not be narrowed to the pips of the
+    others' dice (white pips on his red dice would go unread, where the others' have
+    dark ones); with everyone seen, it is."""
+    def polarity(skip: bool) -> str:
+        eyes = ScriptedEyes()
+        flow, t = run_to_colours(eyes, ("Anna", "Ben", "Cem"))
+        flow.on_frame(IMAGE, t + 0.1)
+        tap(flow, OK)  # Anna
+        if skip:
+            tap(flow, NO)  # Ben is not here
+        else:
+            eyes.colour = (230, 210, 40)  # yellow, dark pips
+            flow.on_frame(IMAGE, t + 0.15)
+            tap(flow, OK)  # Ben
+        eyes.colour = (150, 230, 150)  # pale green, dark pips
+        flow.on_frame(IMAGE, t + 0.2)
+        tap(flow, OK)  # Cem
+        assert flow.step is Step.SIZES and flow.s.dice is not None
+        return flow.s.dice.pip_polarity
+
+    assert polarity(skip=False) != "both"
+    assert polarity(skip=True) == "both"
+
+
 def test_the_only_player_left_cannot_be_skipped_when_nobody_rolled() -> None:
     eyes = ScriptedEyes()
     flow, t = run_to_colours(eyes, ("Anna", "Ben"))

@@ -353,9 +353,11 @@ class CalibrationFlow:
         except CalibrationError as error:
             s.dice, s.reader, s.sizes_error = None, None, str(error)
             return
-        # Every player's dice must be read, also those whose pips were not measured.
+        # Every player's dice must be read, also those whose pips were not measured,
+        # and those of a player skipped (their dice never seen: either kind of pip).
         polarity = players_polarity(s.measures, [p.colour for p in s.players])
-        s.dice = dice if polarity == dice.pip_polarity else replace(dice, pip_polarity="both")
+        s.dice = dice if polarity == dice.pip_polarity and not s.skipped else replace(
+            dice, pip_polarity="both")
         s.reader = reader_for(s.dice, self.base)
         s.sizes_error = ""
 
