@@ -1,8 +1,11 @@
 """Reading the settings files a person edits (table.toml, the pin map, a calibration):
-saved by any text editor, a Windows one included."""
+saved by any text editor, a Windows one included; and writing a text file whole or
+not at all."""
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 from einhorn_table.errors import EinhornError
@@ -29,3 +32,23 @@ def read_text_file(path: Path, what: str) -> str:
             "with the encoding UTF-8 (letters like ü or é need it)") from None
     except OSError as error:
         raise TextFileError(f"cannot read {what} {path} ({error.strerror})") from None
+
+
+def write_text_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: a full disk or a pulled stick
+    leaves no half-written file (nor a file there before half overwritten). A file
+    there before keeps its permissions, a link is followed to its file, and what is no
+    plain file (``/dev/stdout``, a pipe) is written as it is. Raises OSError."""
+    target = path.resolve() if path.is_symlink() else path
+    if target.exists() and not target.is_file():
+        target.write_text(text, encoding="utf-8")
+        return
+    partial = target.with_name(target.name + ".part")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        if target.is_file():
+            shutil.copymode(target, partial)
+        os.replace(partial, target)
+    except OSError:
+        partial.unlink(missing_ok=True)
+        raise

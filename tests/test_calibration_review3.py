@@ -4,6 +4,7 @@ a player who is not at the table, dice that could not be measured."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -109,13 +110,17 @@ def test_a_test_roll_with_a_die_too_many_is_not_confirmed_as_four_dice() -> None
 # ---------------------------------------------------------------- rolled before asked
 
 
-def test_dice_rolled_before_the_screen_asked_are_read_with_ok_on_the_colours() -> None:
-    """Before, "Ben: roll your dice" waited for a roll that had come already, and no
-    button helped: the screen said to wait."""
-    table = SynthTable(5, players=2)
+Show = Callable[[Image, int], None]
+
+
+def at_the_colours(table: SynthTable, players: tuple[str, ...], **settings: Any,
+                   ) -> tuple[CalibrationFlow, Show]:
+    """A calibration with the real camera code on a synthetic table, through the tray,
+    the light and the empty tray's picture to the first player's roll; and how to show
+    it a picture for some frames (1/30 s each)."""
     flow = CalibrationFlow(CameraEyes(), lambda: CameraLock(CameraSettings(), "nothing"),
-                           FlowSettings(players=("Anna", "Ben"), settle_seconds=0.2,
-                                        light_seconds=0.2))
+                           FlowSettings(players=players, settle_seconds=0.2,
+                                        light_seconds=0.2, **settings))
     t = [0.0]
 
     def show(image: Image, frames: int) -> None:
@@ -131,6 +136,14 @@ def test_dice_rolled_before_the_screen_asked_are_read_with_ok_on_the_colours() -
     tap(flow, OK)
     show(empty, 2)
     tap(flow, OK)  # the empty tray's picture
+    return flow, show
+
+
+def test_dice_rolled_before_the_screen_asked_are_read_with_ok_on_the_colours() -> None:
+    """Before, "Ben: roll your dice" waited for a roll that had come already, and no
+    button helped: the screen said to wait."""
+    table = SynthTable(5, players=2)
+    flow, show = at_the_colours(table, ("Anna", "Ben"))
     show(table.still([2, 4, 6], colors=[DICE_PALETTE[0]] * 3, positions=PLACES[:3]).image,
          60)
     assert flow.view().screen == "colours-1"
@@ -189,24 +202,7 @@ def test_another_player_s_dice_left_in_the_tray_are_not_mixed_into_this_player_s
     """Before, Anna's white dice left in with Ben's red gave Ben a pink "colour" of six
     dice, without a word."""
     table = SynthTable(5, players=2)
-    flow = CalibrationFlow(CameraEyes(), lambda: CameraLock(CameraSettings(), "nothing"),
-                           FlowSettings(players=("Anna", "Ben"), settle_seconds=0.2,
-                                        light_seconds=0.2))
-    t = [0.0]
-
-    def show(image: Image, frames: int) -> None:
-        for _ in range(frames):
-            t[0] += 1 / 30
-            flow.on_frame(image, t[0])
-
-    empty = table.empty().image
-    show(empty, 4)
-    tap(flow, OK)
-    while flow.view().screen == "light-settling":
-        show(empty, 1)
-    tap(flow, OK)
-    show(empty, 2)
-    tap(flow, OK)
+    flow, show = at_the_colours(table, ("Anna", "Ben"))
     white, red = DICE_PALETTE[0], DICE_PALETTE[1]
     show(table.still([2, 4, 6], colors=[white] * 3, positions=PLACES[:3]).image, 60)
     tap(flow, OK)  # Anna's colour

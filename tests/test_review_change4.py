@@ -3,6 +3,7 @@ of the guided calibration's OK on a roll screen ("read them now")."""
 
 from __future__ import annotations
 
+from test_calibration_review3 import Show, at_the_colours
 from test_calibration_steps import OK, tap
 from test_watcher_resting_hand import (
     SCENE_SECONDS,
@@ -16,11 +17,8 @@ from test_watcher_resting_hand import (
     _tray_events,
 )
 
-from einhorn_table.adapters.camera_settings import CameraSettings
 from einhorn_table.adapters.vision_tray import HOLD_SECONDS
-from einhorn_table.calibration.eyes import CameraEyes
-from einhorn_table.calibration.flow import CalibrationFlow, CameraLock, FlowSettings, Step
-from einhorn_table.calibration.seeing import Image
+from einhorn_table.calibration.flow import CalibrationFlow, Step
 from einhorn_table.table.events import MotionStarted, NotRolled, Settled
 from einhorn_table.vision.results import FrameReading
 from einhorn_table.vision.synth import SynthTable
@@ -62,61 +60,44 @@ def test_a_hand_going_just_before_the_limit_leaves_the_roll_read_right() -> None
 # ---------------------------------------------------------------- OK on a roll screen
 
 
-def _at_the_test_rolls() -> tuple[CalibrationFlow, SynthTable, list[float]]:
+def _at_the_test_rolls() -> tuple[CalibrationFlow, SynthTable, Show]:
     """A one-player calibration on a synthetic table, at the first test roll's screen."""
     table = SynthTable(5, players=1)
-    flow = CalibrationFlow(CameraEyes(), lambda: CameraLock(CameraSettings(), "nothing"),
-                           FlowSettings(players=("Anna",), settle_seconds=0.2,
-                                        light_seconds=0.2, test_rolls=3))
-    t = [0.0]
-    empty = table.empty().image
-    _show(flow, t, empty, 4)
-    tap(flow, OK)
-    while flow.view().screen == "light-settling":
-        _show(flow, t, empty, 1)
-    tap(flow, OK)
-    _show(flow, t, empty, 2)
-    tap(flow, OK)  # the empty tray's picture
+    flow, show = at_the_colours(table, ("Anna",), test_rolls=3)
     for frame in table.roll_sequence([2, 4, 6], settle_frames=60):
-        _show(flow, t, frame.image, 1)
+        show(frame.image, 1)
     tap(flow, OK)  # Anna's colour
     tap(flow, OK)  # the sizes: the test rolls
     assert flow.view().screen == "check-1-roll"
-    return flow, table, t
-
-
-def _show(flow: CalibrationFlow, t: list[float], image: Image, frames: int) -> None:
-    for _ in range(frames):
-        t[0] += 1 / 30
-        flow.on_frame(image, t[0])
+    return flow, table, show
 
 
 def test_ok_pressed_as_the_dice_land_does_not_count_the_roll_twice() -> None:
     """OK ("read them now") the moment the dice land, then OK ("yes, right"): before,
     the same dice came to rest a moment later and were read as the next test roll."""
-    flow, table, t = _at_the_test_rolls()
+    flow, table, show = _at_the_test_rolls()
     for frame in table.roll_sequence([1, 3, 5], settle_frames=0):
-        _show(flow, t, frame.image, 1)
+        show(frame.image, 1)
     still = table.settled_frames(1)[0].image
-    _show(flow, t, still, 2)
+    show(still, 2)
     tap(flow, OK)  # read them now: they are not read before they lie still
     view = flow.view()
     assert view.screen == "check-1-roll"
     assert view.warnings == ("The tray is not still yet (dice rolling, or a hand in the "
                              "picture): the dice are read once they lie still.",)
-    _show(flow, t, still, 30)
+    show(still, 30)
     assert flow.view().screen == "check-1" and flow.view().warnings == ()
     tap(flow, OK)  # yes, right
-    _show(flow, t, still, 60)
+    show(still, 60)
     assert flow.view().screen == "check-2-roll" and len(flow.s.checks) == 1
 
 
 def test_ok_pressed_again_after_confirming_a_test_roll_does_not_read_it_again() -> None:
     """A second OK (a double press) after "yes, right": the dice lying are those just
     counted; they are not read as the next test roll."""
-    flow, table, t = _at_the_test_rolls()
+    flow, table, show = _at_the_test_rolls()
     for frame in table.roll_sequence([1, 3, 5], settle_frames=30):
-        _show(flow, t, frame.image, 1)
+        show(frame.image, 1)
     assert flow.view().screen == "check-1"
     tap(flow, OK)  # yes, right
     tap(flow, OK)  # again
@@ -124,6 +105,6 @@ def test_ok_pressed_again_after_confirming_a_test_roll_does_not_read_it_again() 
     assert view.screen == "check-2-roll" and flow.s.current is None
     assert view.warnings == ("These dice were read already: roll them again.",)
     for frame in table.roll_sequence([6, 6, 2], settle_frames=30):
-        _show(flow, t, frame.image, 1)
+        show(frame.image, 1)
     assert flow.view().screen == "check-2" and flow.view().warnings == ()
     assert flow.step is Step.CHECK and len(flow.s.checks) == 1

@@ -34,7 +34,7 @@ from einhorn_table.adapters.source_base import CameraView
 from einhorn_table.calibration.toml_writer import TomlValue, toml_document
 from einhorn_table.errors import EinhornError
 from einhorn_table.parsing import loads_toml
-from einhorn_table.text_files import TextFileError, read_text_file
+from einhorn_table.text_files import TextFileError, read_text_file, write_text_whole
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.words import command_name
 
@@ -593,13 +593,7 @@ def save_profile(profile: CalibrationProfile, path: Path) -> Path:
     except (ProfileError, tomllib.TOMLDecodeError) as error:
         raise ProfileError(f"the calibration profile was not saved to {path}: {error}") from None
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        temporary.replace(path)
-    except OSError:
-        temporary.unlink(missing_ok=True)  # nothing half-written stays behind
-        raise
+    write_text_whole(path, text)  # (nothing half-written stays behind)
     return path
 
 

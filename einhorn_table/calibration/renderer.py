@@ -219,19 +219,10 @@ class CalibrationRenderer:
                            max(1, self.s(2)))
             clash = "  (too alike!)" if swatch.clash else ""
             room = width - self.s(40) - self.base.font(26).size(_clean(clash))[0]
-            label = self._cut(_clean(swatch.name), 26, room) + clash
-            self.text(label, 26, BAD if swatch.clash else TEXT,
+            # (A long name smaller, then cut short, as on the table's cards.)
+            name, size = self.base.shortened(_clean(swatch.name), 26, 20, room)
+            self.text(name + clash, size, BAD if swatch.clash else TEXT,
                       (x + self.s(34), centre[1]), "midleft")
-
-    def _cut(self, name: str, size: float, width: float) -> str:
-        """``name`` cut short with "..." where it is wider than ``width`` (a long name
-        keeps as many of its letters as fit)."""
-        font = self.base.font(size)
-        if font.size(name)[0] <= width:
-            return name
-        while len(name) > 1 and font.size(name + "...")[0] > width:
-            name = name[:-1]
-        return name.rstrip(" -") + "..."
 
     def _buttons(self, hints: tuple[Hint, ...], area: Any) -> None:
         self.base.button_tiles([(h.sign, _clean(h.does)) for h in hints], area)

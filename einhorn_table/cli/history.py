@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 import unicodedata
 from collections.abc import Iterator, Sequence
@@ -22,6 +21,7 @@ from einhorn_table.history.stats import format_statistics, gather
 from einhorn_table.history.store import MatchStore
 from einhorn_table.history.view import history_line
 from einhorn_table.rules import NotationError, RuleViolation
+from einhorn_table.text_files import write_text_whole
 from einhorn_table.words import command_name, shown_width
 
 
@@ -146,27 +146,14 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def write_whole(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: a full stick or a pulled one
-    leaves no half-written file (nor a file there before half overwritten). A file
-    there before keeps its permissions, a link is followed to its file, and what is
-    no plain file (``/dev/stdout``, a pipe) is written as it is."""
-    target = path.resolve() if path.is_symlink() else path
-    if target.exists() and not target.is_file():
-        try:
-            target.write_text(text, encoding="utf-8")
-        except OSError as error:
-            raise HistoryError(f"cannot write {path} ({error.strerror})") from None
-        return
-    partial = target.with_name(target.name + ".part")
+    """Write an exported match to ``path`` whole or not at all (see
+    :func:`~einhorn_table.text_files.write_text_whole`)."""
     try:
-        partial.write_text(text, encoding="utf-8")
-        if target.is_file():
-            shutil.copymode(target, partial)
-        os.replace(partial, target)
+        write_text_whole(path, text)
     except OSError as error:
-        partial.unlink(missing_ok=True)
-        raise HistoryError(f"cannot write {path} ({error.strerror}); nothing was "
-                           "written there") from None
+        plain = not path.exists() or path.is_file()
+        raise HistoryError(f"cannot write {path} ({error.strerror})"
+                           + ("; nothing was written there" if plain else "")) from None
 
 
 def run_import(args: argparse.Namespace) -> int:
