@@ -11,15 +11,36 @@ dice sizes of other pictures: it must be made again, which no moved camera expla
 Webcams, recordings and the synthetic table tell no view: nothing of theirs changed,
 and their calibrations are left alone. So are calibrations that keep no view and
 were made with one of them (their ``made_by`` names the camera).
+
+The digital crop (libcamera's ScalerCrop) is not kept: the companion never sets it,
+and unset it is picamera2's default, the sensor mode's whole field of view cut to the
+main stream's width-to-height (its ``preserve_ar``). So it follows from the sensor mode
+kept here and the picture size kept in ``[tray] frame_size`` (the doctor's picture
+line), and tells nothing they do not.
+
+A calibration that keeps no view and that the doctor finds still fitting (the tray
+lies as calibrated) is given the camera's view of now (:func:`keep_view`, which the
+doctor's view line says it did): ``play`` then stops warning that it may not fit.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+import tomllib
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from einhorn_table.adapters.source_base import CameraView
-from einhorn_table.calibration.profile import CalibrationProfile
+from einhorn_table.calibration.profile import (
+    CalibrationProfile,
+    ProfileError,
+    ViewSection,
+    parse_profile,
+    profile_to_toml,
+)
+from einhorn_table.calibration.toml_writer import TomlValue, toml_document
+from einhorn_table.parsing import loads_toml
+from einhorn_table.text_files import TextFileError, read_text_file, write_text_whole
 
 #: The Pi camera's source kind, as ``made_by`` names it (``--source picamera2...``).
 PI_CAMERA = "picamera2"
@@ -78,3 +99,48 @@ def view_note(profile: CalibrationProfile, profile_path: Path,
         f"{what}: the tray's outline and the dice sizes measured then do not fit its "
         "pictures",
     )
+
+
+#: A ``[view]`` table's header line.
+VIEW_HEADER = re.compile(r"\s*\[\s*view\s*\]\s*(#.*)?")
+#: What the ``[view]`` the doctor adds says of itself in the profile.
+KEPT_COMMENT = ("The camera's view: its sensor and the sensor mode read (kept by the "
+                "doctor: the tray lay as calibrated in this view)")
+
+
+def keep_view(profile_path: Path, view: CameraView) -> None:
+    """Write ``view`` into the calibration at ``profile_path``, which keeps none, as its
+    ``[view]``, the rest of the file left as it is (comments too): added at its end
+    (made before the view was kept), or its keys under the file's empty ``[view]``
+    line; a ``[view]`` written otherwise (half filled in) has the file written again
+    whole. Nothing is written where the result would not load as the same calibration
+    with that view. A :class:`ProfileError` says why it could not be written."""
+    try:
+        text = read_text_file(profile_path, "a calibration profile")
+        data = loads_toml(text)
+        profile = parse_profile(data)
+    except (OSError, TextFileError, tomllib.TOMLDecodeError, ProfileError) as error:
+        raise ProfileError(f"{profile_path} could not be read again ({error})") from None
+    kept = replace(profile, view=ViewSection.of(view))
+    section: dict[str, TomlValue] = {"camera": view.camera, "mode": list(view.mode)}
+    lines = text.splitlines()
+    headers = [i for i, line in enumerate(lines) if VIEW_HEADER.fullmatch(line)]
+    if "view" not in data:
+        new = (text.rstrip("\n") + "\n\n"
+               + toml_document({}, {"view": section}, {"view": KEPT_COMMENT}).lstrip("\n"))
+    elif data["view"] == {} and len(headers) == 1:  # "[view]" and nothing in it
+        keys = toml_document({}, {"view": section}).splitlines()[2:]
+        at = headers[0] + 1
+        new = "\n".join([*lines[:at], *keys, *lines[at:]]) + "\n"
+    else:
+        new = profile_to_toml(kept)
+    try:
+        if parse_profile(loads_toml(new)) != kept:
+            raise ProfileError("the view would not read back as written")
+    except (tomllib.TOMLDecodeError, ProfileError) as error:
+        raise ProfileError(f"{profile_path} was left as it was ({error})") from None
+    try:
+        write_text_whole(profile_path, new)
+    except OSError as error:
+        raise ProfileError(
+            f"{profile_path} could not be written ({error.strerror or error})") from None

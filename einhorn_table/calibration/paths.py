@@ -36,3 +36,22 @@ def state_profile(state: str | Path | None = None,
     places = [Path(state).expanduser() / PROFILE_NAME] if state else []
     places.append(default_profile_path(environ))
     return next((place for place in places if place.is_file()), None)
+
+
+#: Where the table's systemd service keeps its state (systemd/einhorn-table.service:
+#: StateDirectory=einhorn-table, StateDirectoryMode=0750), and the user it runs as.
+SERVICE_STATE_DIR = Path("/var/lib/einhorn-table")
+SERVICE_USER = "einhorn"
+
+
+def kept_by_the_service(profile: Path, environ: Mapping[str, str] | None = None) -> bool:
+    """Whether ``profile`` lies in the table's service's own state directory
+    (:data:`SERVICE_STATE_DIR`, or systemd's ``$STATE_DIRECTORY`` where the service
+    runs this): only the service's user may write there, so a command printed for the
+    person at the terminal must not save a calibration there."""
+    environ = os.environ if environ is None else environ
+    folders = [SERVICE_STATE_DIR]
+    if environ.get("STATE_DIRECTORY"):
+        folders.append(Path(environ["STATE_DIRECTORY"].split(":")[0]))
+    folder = profile.absolute().parent
+    return any(os.path.realpath(folder) == os.path.realpath(place) for place in folders)

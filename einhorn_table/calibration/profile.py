@@ -578,7 +578,10 @@ def load_profile(path: Path) -> CalibrationProfile:
     try:
         return parse_profile(data)
     except ProfileError as error:
-        raise ProfileError(f"calibration profile {path}: {error}") from None
+        said = str(error)
+        if "calibrate" not in said:  # (a value of the wrong kind: what to do about it)
+            said += f"; correct it in {path}, or {remake()}"
+        raise ProfileError(f"calibration profile {path}: {said}") from None
 
 
 def save_profile(profile: CalibrationProfile, path: Path) -> Path:

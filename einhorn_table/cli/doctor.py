@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -84,7 +85,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.clock import SystemClock
     from einhorn_table.calibration.paths import state_profile
-    from einhorn_table.cli.calibrate import calibrate_command
     from einhorn_table.doctor import checks
     from einhorn_table.doctor.machine import detect_machine
     from einhorn_table.doctor.report import CheckResult, Status, exit_status, render
@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     if names_result is not None:
         results.append(names_result)
     results.append(profile_result)
-    again = calibrate_command(args.table, profile) if profile is not None else ""
+    again = calibrate_again_command(args.table, profile) if profile is not None else ""
     size_result = (checks.check_picture_size(pictures[-1], profile, again) if pictures
                    else None)
     if size_result is not None:
@@ -157,8 +157,9 @@ def run(args: argparse.Namespace) -> int:
         # (On pictures of another shape or view the tray would only look "otherwise
         # shaped", as if the camera had been moved.)
         tray_result = checks.check_tray_place(pictures[-1], profile, again)
-    # (Whether a calibration that keeps no view still fits shows in the tray's place.)
-    view_result = checks.check_camera_view(view, profile, again, tray_result)
+    # (Whether a calibration that keeps no view still fits shows in the tray's place;
+    # where it does, the view is kept in it, and play stops warning.)
+    view_result = checks.check_camera_view(view, profile, again, tray_result, keep=True)
     results.extend(r for r in (view_result, tray_result) if r is not None)
     results.append(checks.check_reader())
     groups = checks.check_groups(machine)
@@ -196,6 +197,25 @@ def run(args: argparse.Namespace) -> int:
         say("\n")
     sys.stdout.write(render(machine.describe(), results))
     return exit_status(results)
+
+
+def calibrate_again_command(table: Path, profile: Path,
+                            environ: Mapping[str, str] | None = None) -> str:
+    """The whole command that makes the calibration ``play`` reads (``profile``) again,
+    for the person who reads it. A calibration in the table's service's own state
+    directory (/var/lib/einhorn-table), which only the service's user may write, is
+    made anew beside the table's file instead, with the line that names it there."""
+    from einhorn_table.calibration.paths import PROFILE_NAME, kept_by_the_service
+    from einhorn_table.cli.calibrate import calibrate_command, named_calibration
+
+    if not table.is_file() or not kept_by_the_service(profile, environ):
+        return calibrate_command(table, profile)
+    beside = table.parent / PROFILE_NAME
+    line = f'calibration = "{PROFILE_NAME}"'
+    name = (f"then change the calibration line in {table} to {line}"
+            if named_calibration(table) is not None
+            else f"then write {line} in {table}")
+    return f"{calibrate_command(table, beside)}, {name}"
 
 
 def _held_by_the_service(name: str) -> CheckResult:

@@ -157,18 +157,25 @@ def play_command(args: argparse.Namespace, *options: str) -> str:
     return " ".join([*words, *options])
 
 
-def doctor_command(args: argparse.Namespace) -> str:
+def doctor_command(args: argparse.Namespace, profile: Path | None = None) -> str:
     """The doctor's command line for the table ``play`` runs (its file, its state
-    directory), as the person runs the companion."""
+    directory), as the person runs the companion. Where its calibration (``profile``)
+    lies in the table's service's own state directory, which only the service's user
+    may read and write, the doctor runs as that user, told that folder."""
     import shlex
 
+    from einhorn_table.calibration.paths import SERVICE_USER, kept_by_the_service
     from einhorn_table.words import command_name
 
     words = [command_name(), "doctor"]
     if Path(args.config) != Path("table.toml"):
         words += ["--table", shlex.quote(str(args.config))]
-    if args.state_dir is not None:
-        words += ["--state-dir", shlex.quote(str(args.state_dir))]
+    state = args.state_dir
+    if profile is not None and kept_by_the_service(profile):
+        words = ["sudo", "-u", SERVICE_USER, *words]
+        state = state or profile.parent
+    if state is not None:
+        words += ["--state-dir", shlex.quote(str(state))]
     return " ".join(words)
 
 
@@ -183,14 +190,15 @@ def view_warning(calibration: CalibrationProfile, profile_path: Path,
     note = view_note(calibration, profile_path, view)
     if note is None or note.fits is True:
         return ""
-    how = (f"stop the table if its service runs (sudo systemctl stop einhorn-table), in "
-           f"{Path.cwd()} run {again}, then start the table again (sudo systemctl start "
-           "einhorn-table)")
+    stop = "stop the table if its service runs (sudo systemctl stop einhorn-table)"
+    start = "afterwards start the table again (sudo systemctl start einhorn-table)"
     if note.fits is False:
         return (f"einhorn-table: {note.text}. Dice will be misread or not read until it is "
-                f"made again: {how}.")
-    return (f"einhorn-table: {note.text}. {doctor} tells whether it still fits (its view "
-            f"line); where it does not, or the dice are misread, calibrate again: {how}.")
+                f"made again: {stop}, in {Path.cwd()} run {again}, {start}.")
+    return (f"einhorn-table: {note.text}. To find out, {stop} and run the doctor in "
+            f"{Path.cwd()}: {doctor} tells whether it still fits (its view line) and, where "
+            "it does, keeps the camera's view in the calibration, so that this is not said "
+            f"again. Where it does not fit, or the dice are misread, run {again}; {start}.")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -205,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.calibration.paths import state_profile
     from einhorn_table.calibration.profile import load_profile
     from einhorn_table.calibration.tray_reading import tray_reader_for
-    from einhorn_table.cli.calibrate import calibrate_command
+    from einhorn_table.cli.doctor import calibrate_again_command
     from einhorn_table.cli.table_app import (
         Started,
         next_match,
@@ -259,8 +267,8 @@ def run(args: argparse.Namespace) -> int:
         pass  # (a loose cable, a webcam unplugged: the screen says so, the table waits)
     if calibration is not None and profile_path is not None:
         warning = view_warning(calibration, profile_path, source.view,
-                               calibrate_command(args.config, profile_path),
-                               doctor_command(args))
+                               calibrate_again_command(args.config, profile_path),
+                               doctor_command(args, profile_path))
         if warning:
             print(warning, file=sys.stderr)
     names = [p.name for p in config.players]

@@ -83,7 +83,9 @@ def check_profile(path: Path | None) -> tuple[CheckResult, CameraSettings | None
     try:
         parse_profile(data)  # every value as play would take it: a tray, sizes...
     except ProfileError as error:
-        return _profile_fail(path, f"cannot be used: {error}", ""), None
+        said = str(error)
+        todo = "" if "calibrate" in said else f"Correct it in {path}, or {remake()}."
+        return _profile_fail(path, f"cannot be used: {said}", todo), None
     extra = ", with camera settings" if settings else ""
     return CheckResult("profile", Status.OK, f"{path}: version {version}{extra}"), settings
 

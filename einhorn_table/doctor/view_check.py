@@ -4,7 +4,9 @@ A Pi camera read in another sensor mode than at calibration (since the update th
 reads its whole sensor) gives pictures of the same size that show another part of
 the table: the tray would look "larger or smaller", as if the camera had been
 moved. This check says what it is, and the command that makes the calibration again
-(see :mod:`einhorn_table.calibration.camera_view`).
+(see :mod:`einhorn_table.calibration.camera_view`). A calibration made before the view
+was kept, in which the tray lies as calibrated, fits: the check then keeps the camera's
+view in it (``keep``), and says so, so that ``play`` stops warning at every start.
 """
 
 from __future__ import annotations
@@ -18,13 +20,15 @@ from einhorn_table.errors import EinhornError
 
 
 def check_camera_view(now: CameraView | None, profile_path: Path | None, again: str,
-                      tray: CheckResult | None = None) -> CheckResult | None:
+                      tray: CheckResult | None = None, *,
+                      keep: bool = False) -> CheckResult | None:
     """The calibration at ``profile_path`` against the camera's view ``now``; ``again``
     is the command that makes it again, ``tray`` the tray check's result (a tray lying
-    as calibrated shows that a calibration keeping no view still fits). None where
-    there is nothing to say (no calibration, a camera that tells no view, a
-    calibration made with another kind of camera)."""
-    from einhorn_table.calibration.camera_view import view_note
+    as calibrated shows that a calibration keeping no view still fits; with ``keep``,
+    the view is then written into it). None where there is nothing to say (no
+    calibration, a camera that tells no view, a calibration made with another kind of
+    camera)."""
+    from einhorn_table.calibration.camera_view import keep_view, view_note
     from einhorn_table.calibration.profile import load_profile
 
     if profile_path is None or now is None:
@@ -42,10 +46,24 @@ def check_camera_view(now: CameraView | None, profile_path: Path | None, again: 
         return CheckResult("view", Status.FAIL, note.text,
                            f"Calibrate again with the camera as it is now: {again}")
     if tray is not None and tray.status is Status.OK:
+        fits = (f"{note.text}. The tray lies as calibrated, so this camera's view did not "
+                "change: the calibration fits")
+        if not keep:
+            return CheckResult("view", Status.OK,
+                               f"{fits} (the next calibration keeps the view)")
+        try:
+            keep_view(profile_path, now)
+        except EinhornError as error:
+            return CheckResult(
+                "view", Status.WARN,
+                f"{fits}, but the view could not be kept in it: {error}. Until it is, "
+                "play says at every start that the calibration may not fit",
+                f"Run the doctor again as a user who may write {profile_path}, or "
+                f"calibrate again: {again}", essential=False)
         return CheckResult(
             "view", Status.OK,
-            f"{note.text}. The tray lies as calibrated, so this camera's view did not "
-            "change: the calibration fits (the next calibration keeps the view)")
+            f"{fits}. The doctor wrote the camera's view ({now}) into {profile_path} (its "
+            "[view] section), so that play no longer warns about it")
     if tray is not None and tray.detail.startswith(OTHERWISE_SHAPED):
         return CheckResult(
             "view", Status.WARN,
