@@ -19,6 +19,7 @@ from einhorn_table.calibration.seeing import RGB, DieMeasure, Image, RestWatch
 from einhorn_table.calibration.tray_finder import find_tray
 from einhorn_table.calibration.tray_reading import read_in_tray
 from einhorn_table.vision.colours import colors_too_alike, dice_set_color
+from einhorn_table.vision.empty_tray import drop_unchanged
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.results import Box, FrameReading
 from einhorn_table.vision.watcher import EventKind, RollWatcher, TrayState, shrink
@@ -69,6 +70,11 @@ class CameraEyes:
 
     def rest_watch(self, empty_tray: Image) -> RestWatch:
         return _WatcherRest(empty_tray)
+
+    def changed_since(self, reading: FrameReading, image: Image, empty_tray: Image,
+                      ) -> FrameReading:
+        # As the table does in play (einhorn_table.adapters.vision_tray).
+        return drop_unchanged(reading, image, shrink(empty_tray))
 
 
 def _size(image: Image) -> tuple[int, int]:

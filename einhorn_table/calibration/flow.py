@@ -12,11 +12,12 @@ try again); without one, the runner saves :attr:`CalibrationFlow.profile` once
 The steps: the tray (found, then its corners adjusted if need be; where none is
 found, its corners are marked by hand from a rectangle), the light (camera settles
 and is locked; flicker, glare and darkness are warned about), the empty-tray
-picture (refused while dice are seen in the tray), each player's dice colour (one
-roll each), the dice and pip sizes, and the test rolls (each confirmed or
-corrected), ending with the accuracy reached. The buttons are those of the match
-(docs/buttons.md): − + OK ✗, the outer two together go back a step, the middle two
-show help.
+picture (refused while dice are seen in the tray; where they are no dice, a stain,
+✗ takes it, and the mark is not read as a die after), each player's dice colour (one
+roll each, refused where the dice are not all of one colour), the dice and pip
+sizes, and the test rolls (each confirmed or corrected), ending with the accuracy
+reached. The buttons are those of the match (docs/buttons.md): − + OK ✗, the outer
+two together go back a step, the middle two show help.
 """
 
 from __future__ import annotations
@@ -61,10 +62,11 @@ from einhorn_table.calibration.profile import (
 )
 from einhorn_table.calibration.screens import build_view, marks
 from einhorn_table.calibration.seeing import RGB, Eyes, Image
-from einhorn_table.calibration.view import CalibrationView
+from einhorn_table.calibration.view import BoxMark, CalibrationView
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Button, Gesture, GestureKind
 from einhorn_table.vision.profile import ReaderProfile
+from einhorn_table.vision.results import Box, FrameReading
 
 __all__ = ["CalibrationFlow", "CameraLock", "FlowSettings", "SaveProfile", "Step"]
 
@@ -259,13 +261,13 @@ class CalibrationFlow:
                 s.reference_dice = marks(reading)
                 s.note = "There are dice in the tray: take them out, then press OK."
                 return
-            self._take_reference(s.image)
+            self._take_reference(s.image, ())
         elif button is NO and s.reference_dice:
-            self._take_reference(s.image)
+            self._take_reference(s.image, s.reference_dice)
 
-    def _take_reference(self, image: Image) -> None:
+    def _take_reference(self, image: Image, stains: tuple[BoxMark, ...]) -> None:
         s = self.s
-        s.reference = image.copy()
+        s.reference, s.stains = image.copy(), stains
         s.watch = self.eyes.rest_watch(s.reference)
         s.player, s.registration = 0, None
         s.players, s.measures, s.skipped = [], [], []
@@ -288,10 +290,22 @@ class CalibrationFlow:
         s.rest_read = rests
         return True
 
+    def _read(self, image: Image, reader: ReaderProfile) -> FrameReading:
+        """The dice in the tray; without what was seen in it when its empty picture was
+        taken all the same (a stain, a sticker), where it still looks as it did then."""
+        s = self.s
+        reading = self.eyes.read(image, reader, s.corners)
+        if not s.stains or s.reference is None:
+            return reading
+        kept = self.eyes.changed_since(reading, image, s.reference)
+        return FrameReading(tuple(
+            d for d in reading.dice if d in kept.dice or not _on_a_stain(d.box, s.stains)
+        ))
+
     def _register(self, image: Image) -> None:
         s = self.s
         s.note = ""
-        reading = self.eyes.read(image, self.base, s.corners)
+        reading = self._read(image, self.base)
         measures = [
             self.eyes.measure(image, d.box, d.value) for d in reading.dice if d.value is not None
         ]
@@ -302,9 +316,19 @@ class CalibrationFlow:
             clash = next(
                 (p.name for p in s.players if self.eyes.colours_too_alike(p.colour, colour)), None
             )
-        mixed = any(not self.eyes.colours_too_alike(a.color, b.color)
-                    for a, b in combinations(reading.dice, 2))
-        s.registration = Registration(colour, reading, measures, clash, mixed)
+        alike = self.eyes.colours_too_alike
+        mixed = any(not alike(a.color, b.color) for a, b in combinations(reading.dice, 2))
+        registration = Registration(colour, reading, measures, clash, mixed)
+        if mixed and colour is not None:
+            # Whose die was left in, and which dice are not this player's.
+            left = next((p for p in s.players
+                         if any(alike(p.colour, d.color) for d in reading.dice)), None)
+            odd = tuple(k for k, d in enumerate(reading.dice)
+                        if (alike(left.colour, d.color) if left is not None
+                            else not alike(colour, d.color)))
+            registration = replace(registration, left_in=None if left is None else left.name,
+                                   odd=odd)
+        s.registration = registration
 
     def _on_colours(self, button: Button, times: int) -> None:
         s = self.s
@@ -319,7 +343,7 @@ class CalibrationFlow:
             return
         if button is NO:
             s.registration = None  # roll again
-        elif button is OK and registration.colour is not None and not registration.too_many:
+        elif button is OK and registration.colour is not None and not registration.mixed:
             name = self.settings.players[s.player]
             s.players.append(PlayerDice(name, registration.colour))
             s.measures.append(registration.measures)
@@ -373,7 +397,7 @@ class CalibrationFlow:
         s = self.s
         s.note = ""
         assert s.reader is not None
-        reading = self.eyes.read(image, s.reader, s.corners)
+        reading = self._read(image, s.reader)
         s.current = CheckRoll(tuple(d.value for d in reading.dice), image)
         s.current_boxes = marks(reading)
 
@@ -443,8 +467,7 @@ class CalibrationFlow:
                 reads.append([c.read for c in s.checks])
                 continue
             reads.append([
-                tuple(d.value for d in self.eyes.read(c.image, reader, s.corners).dice)
-                for c in s.checks
+                tuple(d.value for d in self._read(c.image, reader).dice) for c in s.checks
             ])
         tallies = [
             sum((roll_tally(r, c.truth or ()) for r, c in zip(rs, s.checks, strict=True)),
@@ -549,6 +572,12 @@ class CalibrationFlow:
     def view(self) -> CalibrationView:
         """What the screen shows now (see :mod:`~einhorn_table.calibration.screens`)."""
         return build_view(self.s, self.settings)
+
+
+def _on_a_stain(box: Box, stains: tuple[BoxMark, ...]) -> bool:
+    """Whether ``box`` overlaps where one of ``stains`` was seen."""
+    return any(box[0] < m.box[2] and m.box[0] < box[2] and box[1] < m.box[3]
+               and m.box[1] < box[3] for m in stains)
 
 
 def _os_problem(error: OSError) -> str:

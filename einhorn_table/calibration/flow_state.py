@@ -91,14 +91,21 @@ class Registration:
     reading: FrameReading
     measures: list[DieMeasure]
     clash_with: str | None
-    #: Whether the dice found are not all of one colour.
+    #: Whether the dice found are not all of one colour: another player's die left in
+    #: the tray, or a stray one; their colours would be mixed into this player's, also
+    #: where three or fewer dice lie in all. Such a roll is not kept. (More dice all of
+    #: one colour, a die seen twice, leave the colour as it is.)
     mixed: bool = False
+    #: The player already registered whose dice colour some of the dice found have
+    #: (their dice left in the tray), if any.
+    left_in: str | None = None
+    #: Which of the dice found (indices) are not this player's, where that can be told:
+    #: those of ``left_in``'s colour, else those unlike the colour of most of them.
+    odd: tuple[int, ...] = ()
 
     @property
     def too_many(self) -> bool:
-        """More dice than one player's, of more than one colour, lie in the tray (another
-        player's left in): their colours would be mixed into this player's. (More dice
-        all of one colour, a die seen twice, leave the colour as it is.)"""
+        """More dice than one player's, of more than one colour, lie in the tray."""
         return self.mixed and len(self.reading.dice) > DICE
 
 
@@ -137,6 +144,10 @@ class FlowState:
     reference: Image | None = None
     #: The dice found in the tray when OK asked for the empty tray's picture (not taken).
     reference_dice: tuple[BoxMark, ...] = ()
+    #: Where something was seen in the tray when ✗ took the empty tray's picture all
+    #: the same (a stain, a sticker): a die found there that looks as it does in that
+    #: picture is that mark, no die.
+    stains: tuple[BoxMark, ...] = ()
     watch: RestWatch | None = None
     player: int = 0
     registration: Registration | None = None

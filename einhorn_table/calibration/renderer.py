@@ -26,6 +26,9 @@ from einhorn_table.screen.renderer import (
 #: Said in the top bar of every screen (the buttons' two chords, docs/buttons.md).
 CHORDS = "help: + and OK together · back: − and ✗ together"
 
+#: The title's font size, the smallest it is made to fit, and its most lines.
+TITLE_SIZE, TITLE_SMALLEST, TITLE_LINES = 38, 26, 3
+
 #: Signs the default font has no glyph for, as drawn instead.
 _GLYPHS = {"✗": "X"}
 
@@ -57,19 +60,36 @@ class CalibrationRenderer:
 
     def wrap(self, text: str, size: float, width: float) -> list[str]:
         """``text`` in lines no wider than ``width``: at spaces, and a word too long
-        for a line of its own (a file's path in a message) after a "/" or anywhere."""
+        for a line of its own (a file's path in a message, a long name) after a "/" or
+        a "-", else anywhere."""
         font = self.base.font(size)
         lines: list[str] = []
         for line in self.base.wrap(text, size, width):
             while len(line) > 1 and font.size(line)[0] > width:
                 fits = max((k for k in range(1, len(line))
                             if font.size(line[:k])[0] <= width), default=1)
-                slash = line.rfind("/", 0, fits)
+                slash = max(line.rfind("/", 0, fits), line.rfind("-", 0, fits))
                 cut = slash + 1 if slash > 0 else fits
                 lines.append(line[:cut])
                 line = line[cut:]
             lines.append(line)
         return lines
+
+    def title_lines(self, title: str, width: float) -> tuple[list[str], float]:
+        """A screen's title in at most :data:`TITLE_LINES` lines no wider than ``width``,
+        and its font size: wrapped at spaces, smaller (down to :data:`TITLE_SMALLEST`)
+        where a word is too long for a line (a long name, a long word in another
+        language) or the lines too many; a word too long even then is broken."""
+        text = _clean(title)
+        font_size = TITLE_SIZE
+        while True:
+            lines = self.base.wrap(text, font_size, width)
+            font = self.base.font(font_size)
+            if len(lines) <= TITLE_LINES and all(font.size(ln)[0] <= width for ln in lines):
+                return lines, font_size
+            if font_size <= TITLE_SMALLEST:
+                return self.wrap(text, font_size, width)[:TITLE_LINES], font_size
+            font_size -= 2
 
     # ------------------------------------------------------------------ the screen
 
@@ -165,9 +185,10 @@ class CalibrationRenderer:
     def _words(self, view: CalibrationView, area: Any) -> None:
         pg = self.pg
         y = area.y + self.s(4)
-        for line in self.wrap(_clean(view.title), 38, area.width)[:3]:
-            self.text(line, 38, TEXT, (area.x, y))
-            y += self.s(36)
+        lines, size = self.title_lines(view.title, area.width)
+        for line in lines:
+            self.text(line, size, TEXT, (area.x, y))
+            y += self.s(size * 36 / 38)
         y += self.s(6)
         for paragraph in view.lines:
             for line in self.wrap(_clean(paragraph), 26, area.width):

@@ -147,13 +147,15 @@ def _colours(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibr
             hints=_hints(ok=READ_NOW, no="not here: skip" if skip else ""),
         )
     found = marks(registration.reading)
-    if registration.too_many:
-        count = len(registration.reading.dice)
+    if registration.mixed:
+        # Not this player's dice alone: another's left in, or a stray one (outlined red).
+        found = tuple(replace(m, good=False) if k in registration.odd else m
+                      for k, m in enumerate(found))
         return replace(
-            v, screen=screen + "-too-many", title="Too many dice",
-            lines=(f"{count} dice of more than one colour lie in the tray: only {name}'s "
-                   "three may.",
-                   "Take the others' dice out, then press ✗ and roll again."),
+            v, screen=screen + ("-too-many" if registration.too_many else "-mixed"),
+            title="Too many dice" if registration.too_many else "Not all one colour",
+            lines=_mixed_lines(name, registration.left_in, len(registration.reading.dice),
+                               len(registration.odd)),
             boxes=found, swatches=swatches, hints=_hints(no="roll again"),
         )
     if registration.colour is None:
@@ -177,6 +179,25 @@ def _colours(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibr
         warnings=warnings, boxes=found, swatches=swatches,
         hints=_hints(ok="keep it", no="roll again"),
     )
+
+
+def _mixed_lines(name: str, left_in: str | None, count: int, odd: int) -> tuple[str, ...]:
+    """What to do where the ``count`` dice found are not all of one colour (``left_in``:
+    the player whose dice colour some of them have; ``odd``: how many are outlined in
+    red as not ``name``'s)."""
+    if count > DICE:
+        first = (f"{count} dice of more than one colour lie in the tray: only {name}'s "
+                 "three may.")
+    else:
+        first = f"The dice in the tray are not all of one colour: only {name}'s may lie there."
+    if left_in is not None:
+        left = (f"{left_in}'s die (outlined in red) is still in the tray: take it out"
+                if odd == 1 else
+                f"{left_in}'s dice (outlined in red) are still in the tray: take them out")
+        return (first, f"{left}, then press ✗ and roll again.")
+    outlined = " (outlined in red)" if odd else ""
+    return (first, f"Take out any die that is not {name}'s{outlined}, then press ✗ and roll "
+                   "again.")
 
 
 def _found_lines(count: int) -> tuple[str, ...]:

@@ -71,3 +71,9 @@ class Eyes(Protocol):
         ...
 
     def rest_watch(self, empty_tray: Image) -> RestWatch: ...
+
+    def changed_since(self, reading: FrameReading, image: Image, empty_tray: Image,
+                      ) -> FrameReading:
+        """``reading`` (of ``image``) without the dice found where the tray looks as it
+        does in ``empty_tray``'s picture (a mark on the tray, no die)."""
+        ...
