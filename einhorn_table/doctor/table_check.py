@@ -71,10 +71,12 @@ def check_table_file(path: Path, pin_map: PinMap | None, default_profile: Path |
             essential=False,
         ), config
     if not config.calibration.is_file():
+        from einhorn_table.cli.calibrate import calibrate_command
+
         return CheckResult(
             "table file", Status.FAIL,
             f"{path}: its calibration {config.calibration} does not exist",
-            f"Run {command_name()} calibrate --out {config.calibration}, or fix the path ({STEP}).",
+            f"Run {calibrate_command(path, config.calibration)}, or fix the path ({STEP}).",
         ), config
     return CheckResult(
         "table file", Status.OK, f"{path}: {names}; calibration {config.calibration}"
