@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,7 +14,7 @@ from typing import Any
 from einhorn_table.cli.arguments import whole_number
 from einhorn_table.errors import EinhornError
 from einhorn_table.history.errors import HistoryError
-from einhorn_table.history.export import match_csv
+from einhorn_table.history.export import CSV_HEADER, match_csv
 from einhorn_table.history.narrate import narrate
 from einhorn_table.history.paths import DATABASE, state_dir
 from einhorn_table.history.stats import format_statistics, gather
@@ -28,7 +28,7 @@ from einhorn_table.words import command_name, shown_width
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "history",
-        help="the matches kept: list, show, export, import, stats",
+        help="the matches kept: list, show, export, import, practice, stats",
         description="Every match played at the table is kept in the state directory "
         "(--state-dir, else EINHORN_STATE_DIR, systemd's STATE_DIRECTORY, "
         "$XDG_STATE_HOME/einhorn-table or ~/.local/state/einhorn-table).",
@@ -59,6 +59,16 @@ def register(subparsers: Any) -> None:
     _state_dir_also_here(importing)
     importing.set_defaults(handler=run_import)
 
+    practice = actions.add_parser(
+        "practice", help="mark a match as practice, left out of the stats (--undo: count it)",
+        description="A practice match (a teaching game, a try of the table) is kept and "
+        "listed, but left out of the statistics. --undo counts it again.")
+    practice.add_argument("match_id", metavar="ID")
+    practice.add_argument("--undo", action="store_true",
+                          help="count the match in the statistics again")
+    _state_dir_also_here(practice)
+    practice.set_defaults(handler=run_practice)
+
     stats = actions.add_parser("stats", help="players, calls, the unicorn, the dice")
     stats.add_argument("--player", default=None, help="only this player's figures")
     stats.add_argument("--charts", default=None, metavar="DIR",
@@ -74,17 +84,20 @@ def _state_dir_also_here(action: argparse.ArgumentParser) -> None:
                         "is kept (as before the action)")
 
 
-def open_store(args: argparse.Namespace, *, reading: bool = True) -> MatchStore:
+def open_store(args: argparse.Namespace, *, reading: bool = True,
+               changing: bool = False) -> MatchStore:
     """The history in the state directory; only ``import`` (``reading=False``) makes one
     where there is none: looking at a folder without one (a typo, another user's home)
-    says so instead of leaving an empty history there."""
+    says so instead of leaving an empty history there. ``changing``: a history there
+    already, opened to be written (``practice``)."""
     folder = state_dir(args.state_dir, os.environ, Path.home())
-    if reading and not (folder / DATABASE).is_file():
+    if (reading or changing) and not (folder / DATABASE).is_file():
         raise HistoryError(
             f"no match history in {folder}. Name the folder the table keeps it in with "
             "--state-dir (the Pi's service keeps it in /var/lib/einhorn-table: read it as "
             "the service's user, sudo -u einhorn); a demo keeps its own, in its --state-dir.")
-    if reading:  # (needs no write access: a copied folder, a card mounted read-only)
+    if reading and not changing:  # (no write access needed: a copied folder, a card
+        # mounted read-only)
         return MatchStore.for_reading(folder, now=lambda: datetime.now(UTC))
     return MatchStore(folder, now=lambda: datetime.now(UTC))
 
@@ -100,23 +113,30 @@ def run_list(args: argparse.Namespace) -> int:
     header = ("id", "date", "players", "variant", "winner", "games", "state")
     table = [header, *[(x.match_id, x.date, x.players, x.variant, x.winner, x.games, x.state)
                        for x in lines]]
-    sys.stdout.write("".join(["  ".join(row).rstrip() + "\n" for row in _padded(table)]))
+    sys.stdout.write(_aligned(table))
     if len(rows) < total:
         print(f"({len(rows)} of {total} matches; --all shows every one)")
     return 0
 
 
-def _padded(table: Sequence[Sequence[str]]) -> Iterator[tuple[str, ...]]:
-    """The rows with each cell padded to its column's width in a terminal. Column by
-    column, each cell measured once, plain ASCII by its length: `list --all` over a
-    club's thousands of matches answers at once."""
-    columns = []
+def _aligned(table: Sequence[Sequence[str]]) -> str:
+    """The rows as lines, each cell padded to its column's width in a terminal. A column
+    of plain ASCII (most) is padded by one format string for the whole line; only a
+    cell with other letters is measured, once: `list --all` over a club's thousands of
+    matches answers at once."""
+    fields = []
+    columns: list[Sequence[str]] = []
     for column in zip(*table, strict=True):
+        if "".join(column).isascii():
+            fields.append(f"{{:<{max(map(len, column))}}}")
+            columns.append(column)
+            continue
         shown = [len(cell) if cell.isascii() else shown_width(cell) for cell in column]
         width = max(shown)
-        columns.append([cell.ljust(width + len(cell) - n)
-                        for cell, n in zip(column, shown, strict=True)])
-    return zip(*columns, strict=True)
+        fields.append("{}")
+        columns.append([cell + " " * (width - n) for cell, n in zip(column, shown, strict=True)])
+    line = "  ".join(fields).format
+    return "".join([line(*row).rstrip() + "\n" for row in zip(*columns, strict=True)])
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -161,7 +181,7 @@ def run_import(args: argparse.Namespace) -> int:
     with open_store(args, reading=False) as store:
         for path in args.files:
             try:
-                text = Path(path).read_text(encoding="utf-8-sig")  # Notepad adds a BOM
+                text = _match_text(Path(path).read_bytes())
                 imported = store.import_notation(text.splitlines())
             except OSError as error:
                 print(f"{path}: cannot read this file ({error.strerror}); nothing imported",
@@ -174,6 +194,14 @@ def run_import(args: argparse.Namespace) -> int:
                 status = 1
                 continue
             except RuleViolation as error:
+                if text.startswith(CSV_HEADER):
+                    print(f"{path}: this is a match exported for a spreadsheet (--format "
+                          "csv), which cannot be imported; export the match as match notation "
+                          f"(`{command_name()} history export ID -o FILE`, the default "
+                          "format) and import that",
+                          file=sys.stderr)
+                    status = 1
+                    continue
                 print(f"{path}: {error}; nothing of this file was imported"
                       f"{_cut_short(text, error)}", file=sys.stderr)
                 status = 1
@@ -190,6 +218,18 @@ def run_import(args: argparse.Namespace) -> int:
     return status
 
 
+def _match_text(data: bytes) -> str:
+    """A match file's text (Notepad's byte-order mark left out). A file cut short in the
+    middle of a letter of two bytes or more ("ë" in "Zoë") is read up to that letter, so
+    that the import says it was cut short rather than that it is no text file."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        if error.end != len(data) or error.reason != "unexpected end of data":
+            raise
+        return data[: error.start].decode("utf-8-sig")
+
+
 def _cut_short(text: str, error: RuleViolation) -> str:
     """What to do, when the line refused is the file's last and has no end: the file was
     cut short while it was written or copied (a full stick, a pulled plug)."""
@@ -199,6 +239,21 @@ def _cut_short(text: str, error: RuleViolation) -> str:
     return (". The file stops in the middle of that line: it was cut short while it was "
             "written or copied. Export or copy it again; or delete that last line to import "
             "the rest (a match cut short is kept as set aside, its rolls counted)")
+
+
+def run_practice(args: argparse.Namespace) -> int:
+    with open_store(args, changing=True) as store:
+        changed = store.set_practice(args.match_id, not args.undo)
+    again = f"`{command_name()} history practice {args.match_id}"
+    if args.undo:
+        print(f"match {args.match_id} counts in the statistics again" if changed else
+              f"match {args.match_id} is not practice; it counts in the statistics already")
+    elif changed:
+        print(f"match {args.match_id} is practice now: kept, but left out of the statistics "
+              f"({again} --undo` counts it again)")
+    else:
+        print(f"match {args.match_id} is practice already ({again} --undo` counts it again)")
+    return 0
 
 
 def run_stats(args: argparse.Namespace) -> int:

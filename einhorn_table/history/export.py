@@ -20,6 +20,9 @@ from einhorn_table.rules import (
     replay_steps,
 )
 
+#: The first columns of the CSV export (each player's two columns follow).
+CSV_HEADER = "seq,game,type,player,call,dice,category,amount,stones,party,central,unicorn,to_act"
+
 
 def match_csv(lines: Iterable[str]) -> str:
     """Columns: seq, game, type, player, call, dice, category, amount, stones, party,
@@ -36,8 +39,7 @@ def match_csv(lines: Iterable[str]) -> str:
     for seq, (_, match, outcome) in enumerate(replay_steps(lines)):
         if seq == 0:
             names = match.names
-            header = ["seq", "game", "type", "player", "call", "dice", "category", "amount",
-                      "stones", "party", "central", "unicorn", "to_act"]
+            header = CSV_HEADER.split(",")
             for name in names:
                 header += [f"{name} game stones", f"{name} stash"]
             writer.writerow(header)

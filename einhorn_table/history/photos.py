@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,8 @@ from einhorn_table.history.errors import HistoryError
 
 #: The default limit on the space the photos take: 200 MB.
 DEFAULT_LIMIT_BYTES = 200 * 1024 * 1024
+#: How a photo being written is named: ``000012-00034.jpg.part``.
+PART = ".part"
 
 
 def encode_jpeg(frame: Any, *, longest_side: int = 480, quality: int = 80) -> bytes:
@@ -32,7 +36,13 @@ def encode_jpeg(frame: Any, *, longest_side: int = 480, quality: int = 80) -> by
 
 @dataclass(slots=True)
 class PhotoShelf:
-    """A folder of photos that never takes more than ``limit_bytes``: the oldest go first."""
+    """A folder of photos that never takes more than ``limit_bytes``: the oldest go first.
+
+    A photo is written as ``NAME.jpg.part`` and renamed when whole, with the folder
+    locked (``flock``) meanwhile. A ``.part`` that a power cut or a full card left
+    behind is deleted by the next save, under that lock: so never one that a table
+    using the same folder is writing right now, however its clock is set.
+    """
 
     folder: Path
     limit_bytes: int = DEFAULT_LIMIT_BYTES
@@ -41,14 +51,27 @@ class PhotoShelf:
         """Write ``data`` as ``folder/name`` (whole or not at all), then keep to the limit."""
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / name
-        partial = path.with_name(path.name + ".part")
-        with open(partial, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(partial, path)
+        partial = path.with_name(path.name + PART)
+        with _locked(self.folder) as held:
+            try:
+                with open(partial, "wb") as handle:
+                    handle.write(data)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(partial, path)
+            except BaseException:
+                partial.unlink(missing_ok=True)  # a full card: leave no half photo behind
+                raise
+            if held:
+                self._delete_parts()
         self.prune(keep=path)
         return path
+
+    def _delete_parts(self) -> None:
+        """Delete the ``.part`` files left behind; only with the folder locked (no table
+        is writing one then)."""
+        for part in self.folder.glob(f"*.jpg{PART}"):
+            part.unlink(missing_ok=True)
 
     def used_bytes(self) -> int:
         return sum(size for _, _, size in self._photos())
@@ -79,3 +102,21 @@ class PhotoShelf:
                 continue
             found.append((info.st_mtime_ns, path, info.st_size))
         return found
+
+
+@contextmanager
+def _locked(folder: Path) -> Iterator[bool]:
+    """Hold the photo folder's lock (``flock`` on the folder itself) while a photo is
+    written; yields whether it is held. Where there is no ``flock`` (Windows) nothing is
+    locked: a ``.part`` left there stays rather than risk deleting one being written."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - the companion runs on Linux
+        yield False
+        return
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # (a write takes milliseconds)
+        yield True
+    finally:
+        os.close(fd)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +31,17 @@ from einhorn_table.history.errors import (
 from einhorn_table.history.extras import PRACTICE, STARTED, started_at
 from einhorn_table.history.paths import DATABASE, PHOTOS
 from einhorn_table.history.photos import DEFAULT_LIMIT_BYTES, PhotoShelf, encode_jpeg
-from einhorn_table.history.summary import MatchSummary, summarize
-from einhorn_table.history.totals import add_summary, rebuild_totals
+from einhorn_table.history.summary import (
+    CallSummary,
+    FaceSummary,
+    MatchSummary,
+    PlayerSummary,
+    UnicornHolding,
+    summarize,
+)
+from einhorn_table.history.totals import add_summary, rebuild_totals, remove_summary
 from einhorn_table.rules import (
+    Category,
     Input,
     Match,
     NotationError,
@@ -115,10 +124,17 @@ _ROW_COLUMNS = ("id, started, updated, finished, players, variant, state, winner
 
 def _row(values: Sequence[Any]) -> MatchRow:
     return MatchRow(str(values[0]), values[1], values[2], values[3],
-                    tuple(json.loads(values[4])), values[5], values[6], values[7],
+                    _players(values[4]), values[5], values[6], values[7],
                     int(values[8]), bool(values[9]), values[10],
                     # (Parsed only where shown: `history list --all` reads every row.)
                     None if values[6] == "finished" else _agreed_games(values[11]))
+
+
+@lru_cache(maxsize=4096)
+def _players(text: str) -> tuple[str, ...]:
+    """A match's players from their stored JSON list, each list read once: a club plays
+    in a few line-ups, and `history list --all` reads thousands of rows."""
+    return tuple(json.loads(text))
 
 
 def _agreed_games(setup_line: str) -> int | None:
@@ -296,12 +312,9 @@ class MatchStore:
                 write_summary(conn, int(match_id), summary)
             else:
                 if reopened:
+                    forget_summary(conn, int(match_id))
                     conn.execute("UPDATE matches SET state = 'playing', finished = NULL, "
-                                 "winner = NULL, summarized = 0 WHERE id = ?", (int(match_id),))
-                    for table in SUMMARY_TABLES:
-                        conn.execute(f"DELETE FROM {table} WHERE match_id = ?",
-                                     (int(match_id),))
-                    rebuild_totals(conn)
+                                 "winner = NULL WHERE id = ?", (int(match_id),))
                 conn.execute("UPDATE matches SET updated = ?, games = ? WHERE id = ?",
                              (stamp, match.ledger().game, int(match_id)))
 
@@ -317,6 +330,27 @@ class MatchStore:
                          "games = ? WHERE id = ?",
                          (self._stamp(), match.ledger().game, int(match_id)))
             write_summary(conn, int(match_id), summary)
+
+    def set_practice(self, match_id: str, practice: bool = True) -> bool:
+        """Set a kept match aside as practice (left out of the statistics), or count it
+        again (``practice=False``); returns False when it was so already. A match being
+        played counts once it ends, as practice or not as it is marked then."""
+        self.get(match_id)  # (an unknown match is refused in words)
+        with self.transaction("mark the match practice" if practice
+                              else "count the match again") as conn:
+            # (Read inside the transaction: the table may end the match meanwhile.)
+            was, state, summarized = conn.execute(
+                "SELECT practice, state, summarized FROM matches WHERE id = ?",
+                (_as_id(match_id),)).fetchone()
+            if bool(was) == practice:
+                return False
+            conn.execute("UPDATE matches SET practice = ? WHERE id = ?",
+                         (int(practice), _as_id(match_id)))
+            if summarized:  # (a match being played counts, or not, once it ends)
+                summary = read_summary(conn, _as_id(match_id))
+                change = remove_summary if practice else add_summary
+                change(conn, summary, finished=state == "finished")
+        return True
 
     def import_notation(self, lines: Sequence[str], *, source: str = "import") -> ImportedMatch:
         """Store a whole match file in one transaction; a bad file stores nothing.
@@ -355,6 +389,7 @@ class MatchStore:
         with self.transaction("import the match") as conn:
             if earlier is not None:
                 match_id, held = earlier
+                forget_summary(conn, match_id)  # (the whole match's is written below)
                 conn.execute(
                     "UPDATE matches SET updated = ?, finished = ?, state = ?, winner = ?, "
                     "games = ?, practice = max(practice, ?) WHERE id = ?",
@@ -559,6 +594,42 @@ def write_summary(conn: sqlite3.Connection, match_id: int, summary: MatchSummary
     elif not practice:
         add_summary(conn, summary, finished=state == "finished")
 
+
+def read_summary(conn: sqlite3.Connection, match_id: int) -> MatchSummary:
+    """The summary of one match as :func:`write_summary` stored it."""
+    winner, games = conn.execute("SELECT winner, games FROM matches WHERE id = ?",
+                                 (match_id,)).fetchone()
+
+    def rows(columns: str, table: str, order: str) -> list[Any]:
+        return conn.execute(f"SELECT {columns} FROM {table} WHERE match_id = ? "
+                            f"ORDER BY {order}", (match_id,)).fetchall()
+
+    return MatchSummary(
+        winner, games,
+        tuple(PlayerSummary(seat, name, stash, bool(won), tuple(json.loads(by_game)))
+              for seat, name, stash, won, by_game in rows(
+                  "seat, name, stash, won, stash_by_game", "match_players", "seat")),
+        tuple(CallSummary(player, Category(call), made, true) for player, call, made, true
+              in rows("player, call, made, came_true", "match_calls", "player, call")),
+        tuple(FaceSummary(dice, player, n, (f1, f2, f3, f4, f5, f6))
+              for dice, player, n, f1, f2, f3, f4, f5, f6 in rows(
+                  "dice, player, rolls, f1, f2, f3, f4, f5, f6", "match_faces", "dice, player")),
+        tuple(UnicornHolding(player, how, bid, gained) for player, how, bid, gained in rows(
+            "player, how, bid, gained", "match_unicorn", "n")),
+    )
+
+
+def forget_summary(conn: sqlite3.Connection, match_id: int) -> None:
+    """Delete one match's summary rows and take it out of the totals where it counted
+    (a match played on after its end, or completed by an import), inside the caller's
+    transaction; the match is then to be summarised anew."""
+    practice, state, done = conn.execute(
+        "SELECT practice, state, summarized FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if done and not practice and state != "playing":
+        remove_summary(conn, read_summary(conn, match_id), finished=state == "finished")
+    for table in SUMMARY_TABLES:
+        conn.execute(f"DELETE FROM {table} WHERE match_id = ?", (match_id,))
+    conn.execute("UPDATE matches SET summarized = 0 WHERE id = ?", (match_id,))
 
 
 def _practice_mark(setup_line: str) -> tuple[str, bool]:

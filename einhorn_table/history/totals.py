@@ -44,50 +44,71 @@ CREATE INDEX matches_counted ON matches (state, practice);
 """
 
 
-def add_players(conn: sqlite3.Connection, rows: list[tuple[str, int, int, list[int]]]) -> None:
-    """Add finished matches' (name, won, final stash, stash after each game) rows."""
+def add_players(conn: sqlite3.Connection, rows: list[tuple[str, int, int, list[int]]],
+                sign: int = 1) -> None:
+    """Add finished matches' (name, won, final stash, stash after each game) rows (take
+    them away again with ``sign=-1``)."""
     conn.executemany(
-        "INSERT INTO totals_players VALUES (?, 1, ?, ?) ON CONFLICT (name) DO UPDATE SET "
-        "matches = matches + 1, wins = wins + excluded.wins, stash = stash + excluded.stash",
-        [(name, won, stash) for name, won, stash, _ in rows],
+        "INSERT INTO totals_players VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET "
+        "matches = matches + excluded.matches, wins = wins + excluded.wins, "
+        "stash = stash + excluded.stash",
+        [(name, sign, sign * won, sign * stash) for name, won, stash, _ in rows],
     )
     conn.executemany(
-        "INSERT INTO totals_stash VALUES (?, ?, ?, 1) ON CONFLICT (name, game) DO UPDATE SET "
-        "stash = stash + excluded.stash, matches = matches + 1",
-        [(name, game, value) for name, _, _, by_game in rows
+        "INSERT INTO totals_stash VALUES (?, ?, ?, ?) ON CONFLICT (name, game) DO UPDATE SET "
+        "stash = stash + excluded.stash, matches = matches + excluded.matches",
+        [(name, game, sign * value, sign) for name, _, _, by_game in rows
          for game, value in enumerate(by_game, start=1)],
     )
 
 
-def add_summary(conn: sqlite3.Connection, summary: MatchSummary, *, finished: bool) -> None:
-    """Add one counted match's summary to the totals."""
+def add_summary(conn: sqlite3.Connection, summary: MatchSummary, *, finished: bool,
+                sign: int = 1) -> None:
+    """Add one counted match's summary to the totals (``sign=-1``: see
+    :func:`remove_summary`)."""
     if finished:
         add_players(conn, [(p.name, int(p.won), p.stash, list(p.stash_by_game))
-                           for p in summary.players])
+                           for p in summary.players], sign)
     conn.executemany(
         "INSERT INTO totals_calls VALUES (?, ?, ?, ?) ON CONFLICT (player, call) DO UPDATE SET "
         "made = made + excluded.made, came_true = came_true + excluded.came_true",
-        [(c.player, c.call.value, c.made, c.came_true) for c in summary.calls],
+        [(c.player, c.call.value, sign * c.made, sign * c.came_true) for c in summary.calls],
     )
     conn.executemany(
         "INSERT INTO totals_faces VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
         "ON CONFLICT (dice, player) DO UPDATE SET rolls = rolls + excluded.rolls, "
         "f1 = f1 + excluded.f1, f2 = f2 + excluded.f2, f3 = f3 + excluded.f3, "
         "f4 = f4 + excluded.f4, f5 = f5 + excluded.f5, f6 = f6 + excluded.f6",
-        [(f.dice, f.player, f.rolls, *f.faces) for f in summary.faces],
+        [(f.dice, f.player, sign * f.rolls, *(sign * n for n in f.faces))
+         for f in summary.faces],
     )
     spells: dict[tuple[str, str], list[int]] = {}
     for u in summary.unicorn:
         entry = spells.setdefault((u.player, u.how), [0, 0, 0])
-        entry[0] += 1
-        entry[1] += u.bid
-        entry[2] += u.gained
+        entry[0] += sign
+        entry[1] += sign * u.bid
+        entry[2] += sign * u.gained
     conn.executemany(
         "INSERT INTO totals_unicorn VALUES (?, ?, ?, ?, ?) ON CONFLICT (player, how) DO UPDATE "
         "SET spells = spells + excluded.spells, paid = paid + excluded.paid, "
         "gained = gained + excluded.gained",
         [(player, how, *entry) for (player, how), entry in spells.items()],
     )
+
+
+#: A row of each totals table that counts nothing (as none that a rebuild makes).
+_EMPTY = {"totals_players": "matches", "totals_stash": "matches", "totals_calls": "made",
+          "totals_faces": "rolls", "totals_unicorn": "spells"}
+
+
+def remove_summary(conn: sqlite3.Connection, summary: MatchSummary, *, finished: bool) -> None:
+    """Take one match's summary out of the totals, as it was added (``finished``: it
+    counted as finished): a match marked practice, or played on after its end. As
+    quick as adding it, however many matches are kept; the totals are then those
+    :func:`rebuild_totals` would work out."""
+    add_summary(conn, summary, finished=finished, sign=-1)
+    for table, count in _EMPTY.items():
+        conn.execute(f"DELETE FROM {table} WHERE {count} = 0")
 
 
 _COUNTED = "m.practice = 0 AND m.state IN ('finished', 'abandoned')"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 from einhorn_table.history.stats import gather
 from einhorn_table.history.store import MatchRow, MatchStore
@@ -41,17 +42,33 @@ class HistorySummary:
 
 def history_line(row: MatchRow) -> HistoryLine:
     """One stored match as the words of a list row."""
-    started = datetime.fromisoformat(row.started).astimezone()  # the table's local time
-    state = _STATE_WORDS[row.state] + (" (practice)" if row.practice else "")
-    if row.source == "import":
-        state += " (imported)"
-    if row.state == "finished" or row.agreed_games is None:
-        games = f"{row.games} game" + ("" if row.games == 1 else "s")
+    return HistoryLine(row.match_id, local_minute(row.started),
+                       *_words(row.players, row.variant, row.state, row.winner, row.games,
+                               row.practice, row.source, row.agreed_games))
+
+
+def local_minute(stamp: str) -> str:
+    """A stored moment as the table's local date and time: "2026-11-27 19:30"."""
+    # (Through the timestamp: astimezone() and strftime take twice as long, which
+    # `history list --all` pays on every row.)
+    moment = datetime.fromtimestamp(datetime.fromisoformat(stamp).timestamp())
+    return moment.isoformat(" ", "minutes")
+
+
+@lru_cache(maxsize=4096)
+def _words(players: tuple[str, ...], variant: str, state: str, winner: str | None,
+           games: int, practice: bool, source: str,
+           agreed_games: int | None) -> tuple[str, str, str, str, str]:
+    """The words of a row but its id and date: players, variant, winner, games, state.
+    Worked out once for rows alike (a club's line-ups, winners and lengths repeat)."""
+    words = _STATE_WORDS[state] + (" (practice)" if practice else "")
+    if source == "import":
+        words += " (imported)"
+    if state == "finished" or agreed_games is None:
+        played = f"{games} game" + ("" if games == 1 else "s")
     else:  # how far it got: "game 6 of 10", not "6 games"
-        games = f"game {row.games} of {row.agreed_games}"
-    date = started.isoformat(" ", "minutes")[:16]  # "2026-11-27 19:30" (strftime is slower)
-    return HistoryLine(row.match_id, date, ", ".join(row.players),
-                       row.variant, row.winner or "-", games, state)
+        played = f"game {games} of {agreed_games}"
+    return ", ".join(players), variant, winner or "-", played, words
 
 
 def history_summary(store: MatchStore, *, latest: int = 8) -> HistorySummary:
