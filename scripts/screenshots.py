@@ -17,6 +17,7 @@ import argparse
 import dataclasses
 import random
 import tempfile
+from copy import deepcopy
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -99,8 +100,7 @@ def moment(view: ScreenView) -> str | None:
     if kind is ScreenKind.COUNTERPARTY:
         return "counterparty" if view.chosen > 0 else None
     if kind is ScreenKind.TOPUP:
-        return "topup" if any(p.status.startswith("+") and p.status != "+0 ?"
-                              for p in view.players) else None
+        return None  # (staged: see owner_calling)
     return kind.value
 
 
@@ -195,6 +195,9 @@ def main() -> None:
             for _ in range(2):
                 controller.on_gesture(Gesture(rich, GestureKind.TAP, (Button.WUNSCH,),
                                               clock.now))
+            renderer.draw(_view(owner_calling(controller, clock.now), clock.now))
+            pygame.image.save(surface, str(args.folder / "topup.png"))
+            saved.add("topup")
         if loop.steps > 60000:
             break
     if controller.match.over:  # + at the final standings: the match history
@@ -204,6 +207,30 @@ def main() -> None:
         saved.add("history")
     print("saved:", ", ".join(sorted(saved)))
     print("missing:", ", ".join(sorted(set(WANTED) - saved)) or "none")
+
+
+class _Unkept:
+    """A recorder that keeps nothing (for a moment staged beside the match)."""
+
+    def append(self, item: object) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def owner_calling(controller: TableController, now: float) -> TableController:
+    """The top-ups as docs/screens.md shows them: the unicorn owner done with their own
+    top-up (OK) and calling Wunsch while the others still count. Staged on a copy of the
+    controller, so that the bots' match, and every later screenshot, stays as it was."""
+    copy = dataclasses.replace(controller, match=deepcopy(controller.match),
+                               recorder=_Unkept(), drafts=dict(controller.drafts),
+                               history=list(controller.history))
+    owner = copy.match.state.unicorn
+    assert owner is not None
+    for button in (Button.EINHORN, Button.WUNSCH):  # done (+0), then the call
+        copy.on_gesture(Gesture(owner, GestureKind.TAP, (button,), now))
+    return copy
 
 
 def _view(controller: TableController, now: float) -> ScreenView:

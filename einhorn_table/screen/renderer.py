@@ -55,6 +55,10 @@ PIPS = {
 #: The top bar's height and the banner's font size (at 800x480; scaled for bigger screens).
 BAR = 56
 BANNER_SIZE = 28
+#: The smallest the banner's words get to stay in two lines (read from the chairs).
+BANNER_SMALLEST = 24
+#: The least height of the unicorn owner's call row in the top-ups (its words read).
+CALL_ROW_LEAST = 36
 #: The column left of a row of button tiles that says whose buttons they are.
 LEAD = 118
 
@@ -160,8 +164,8 @@ class Renderer:
             self._cards(view.players)
         # The banner (the camera lost, the match not written) takes its own band under
         # the top bar, and the screen goes on below it: its title stays in view.
-        banner = self._banner_lines(view.banner) if view.banner else []
-        top = self.s(BAR + 6) + (self._banner_height(len(banner)) if banner else 0)
+        banner, banner_size = self._banner_lines(view.banner) if view.banner else ([], 0)
+        top = self.s(BAR + 6) + (self._banner_height(banner, banner_size) if banner else 0)
         self._tight = bool(banner)
         middle = self.pg.Rect(self.s(10), top, self.w - self.s(20),
                               self.h - top - self.s(160))
@@ -198,7 +202,7 @@ class Renderer:
         if view.notice:
             self._notice(view.notice)
         if banner:
-            self._banner(banner)
+            self._banner(banner, banner_size)
         if view.help:  # (over the whole screen, the banner too: read whole, then closed)
             self._help(view)
 
@@ -425,7 +429,10 @@ class Renderer:
         top = max(0.0, min(height - h, cy - h / 2))
         return self.pg.Rect(round(left), round(top), max(1, round(w)), max(1, round(h)))
 
-    def _title(self, view: ScreenView, area: Any, x: float | None = None) -> float:
+    def _title(self, view: ScreenView, area: Any, x: float | None = None,
+               lines: int = 2) -> float:
+        """The title, and under it the subtitle in ``lines`` lines at most (the last cut
+        short with "..." where it has more words); returns where the screen goes on."""
         left = area.x + self.s(8) if x is None else x
         width = area.right - left - self.s(8)
         colour = TEXT
@@ -435,15 +442,21 @@ class Renderer:
                          self.s(13))
             left += self.s(36)
             width -= self.s(36)
-        # Under a banner, a little smaller: the screen's own choices keep their room.
-        big, row, small, step = (40, 42, 25, 24) if self._tight else (46, 48, 28, 26)
+        big, row, small, step = self._title_sizes()
         self.text(view.title, big, colour, (left, area.y + self.s(4)), max_width=width)
         y: float = area.y + self.s(row)
-        if view.subtitle:
-            for line in self.wrap(view.subtitle, small, width)[:2]:
-                self.text(line, small, DIM, (left, y))
-                y += self.s(step)
+        wrapped = self.wrap(view.subtitle, small, width) if view.subtitle else []
+        if len(wrapped) > lines > 0:
+            wrapped[lines - 1] = self.fit(" ".join(wrapped[lines - 1:]), small, width)
+        for line in wrapped[:lines]:
+            self.text(line, small, DIM, (left, y))
+            y += self.s(step)
         return y
+
+    def _title_sizes(self) -> tuple[int, int, int, int]:
+        """The title's size, the room it takes, the subtitle's size and line step: under a
+        banner a little smaller, so that the screen's own choices keep their room."""
+        return (40, 42, 25, 24) if self._tight else (46, 48, 28, 26)
 
     def _button_strip(self, hints: tuple[ButtonHint, ...], area: Any,
                       whose: Sequence[PlayerCard] = ()) -> None:
@@ -488,8 +501,11 @@ class Renderer:
             if called and view.call_locked:
                 pg.draw.rect(self.surface, BAD, rect, width=self.s(3), border_radius=self.s(8))
             words = category.label.split(" ")
-            lines = [" ".join(words[:-1]), words[-1]] if len(words) > 1 else words
-            size = min(24.0, rect.height / self.u / len(lines) - 1)
+            if rect.height < self.s(52):  # a low row (under a banner): "Unvermeidliche"
+                lines, size = words[-1:], min(24.0, rect.height / self.u - 12)
+            else:
+                lines = [" ".join(words[:-1]), words[-1]] if len(words) > 1 else words
+                size = min(24.0, rect.height / self.u / len(lines) - 1)
             for n, line in enumerate(lines):
                 self.text(line, size, BACKGROUND if called else TEXT,
                           (rect.centerx, rect.centery + (n - (len(lines) - 1) / 2)
@@ -566,7 +582,7 @@ class Renderer:
         width = area.right - left
         self.text(view.title, 40, TEXT, (left, area.y + self.s(2)), max_width=width)
         y = area.y + self.s(40)
-        size = self.s(46)
+        size = self.s(38 if self._tight else 46)  # (under a banner, room for the lines)
         self._dice_row(view.dice, left, y, size)
         if view.category is not None:
             x = left + round(size * 3.6)
@@ -659,7 +675,14 @@ class Renderer:
             self._unicorn_icon((area.right - self.s(60), y + self.s(6) + r), r)
 
     def _topup(self, view: ScreenView, area: Any) -> None:
-        y = self._title(view, area) + self.s(8)
+        lines, gap = 2, 8
+        if view.caller is not None:  # the owner's row keeps its height: the subtitle gives
+            gap = 4  # up its second line first (under a banner)
+            _, title_room, _, step = self._title_sizes()
+            while lines > 1 and area.bottom - area.y - self.s(title_room + lines * step + gap) \
+                    < self.s(CALL_ROW_LEAST):
+                lines -= 1
+        y = self._title(view, area, lines=lines) + self.s(gap)
         bottom = area.bottom
         if view.caller is not None:  # right above the others' buttons, aligned with them
             height = min(self.s(54), area.bottom - y)
@@ -696,24 +719,29 @@ class Renderer:
 
     def _final(self, view: ScreenView, area: Any) -> None:
         pg = self.pg
-        self.text(view.title, 44, TEXT, (area.x + self.s(6), area.y + self.s(4)))
+        # Left of the chart (a long name's "... wins!" smaller, not under it).
+        self.text(view.title, 44, TEXT, (area.x + self.s(6), area.y + self.s(4)),
+                  max_width=self.s(308))
         if view.subtitle:
-            self.text(view.subtitle, 44, ACCENT, (area.x + self.s(6), area.y + self.s(46)))
+            self.text(view.subtitle, 44, ACCENT, (area.x + self.s(6), area.y + self.s(46)),
+                      max_width=self.s(308))
         order = final_order([p.stash for p in view.players], view.winner)
         y = area.y + self.s(100)
         hints = [hint for hint in view.buttons if hint.does]
         strip = self.s(44) if hints else 0  # the buttons that mean something, across the foot
         bottom = area.bottom - strip
         row = min(self.s(52), (bottom - y) // max(1, len(order)))
+        high = row / self.u  # (six rows under a banner: each its row's height at most)
         for rank, i in enumerate(order):
             card = view.players[i]
-            self.text(f"{rank + 1}.", 36, DIM, (area.x + self.s(6), y + row // 2), "midleft")
+            self.text(f"{rank + 1}.", min(36, high), DIM, (area.x + self.s(6), y + row // 2),
+                      "midleft")
             self._marker(card.marker, card.colour, (area.x + self.s(54), y + row // 2),
                          self.s(13))
-            self.text(card.name, 38, TEXT, (area.x + self.s(74), y + row // 2), "midleft",
-                      max_width=self.s(150))
-            self.text(str(card.stash), 46, TEXT, (area.x + self.s(290), y + row // 2),
-                      "midright")
+            self.text(card.name, min(38, high), TEXT, (area.x + self.s(74), y + row // 2),
+                      "midleft", max_width=self.s(150))
+            self.text(str(card.stash), min(46, high + 4), TEXT,
+                      (area.x + self.s(290), y + row // 2), "midright")
             y += row
         panel = pg.Rect(area.x + self.s(320), area.y + self.s(8), area.width - self.s(330),
                         area.height - self.s(16) - strip)
@@ -878,20 +906,24 @@ class Renderer:
         for k, line in enumerate(lines):
             self.text(line, 30, TEXT, (rect.x + self.s(14), rect.y + self.s(8) + k * self.s(30)))
 
-    def _banner_lines(self, text: str) -> list[str]:
-        """The banner's lines (two for the camera lost at 800x480, four at most)."""
-        return self.wrap(text, BANNER_SIZE, self.w - self.s(48))[:4]
+    def _banner_lines(self, text: str) -> tuple[list[str], float]:
+        """The banner's lines and their size: two lines (the screens below are laid out
+        for two), a little smaller where its words need it; else four at most."""
+        for size in range(BANNER_SIZE, BANNER_SMALLEST - 1, -2):
+            lines = self.wrap(text, size, self.w - self.s(48))
+            if len(lines) <= 2:
+                return lines, size
+        return self.wrap(text, BANNER_SIZE, self.w - self.s(48))[:4], BANNER_SIZE
 
-    def _banner_height(self, lines: int) -> int:
-        return self.s(12) + lines * self.s(BANNER_SIZE)
+    def _banner_height(self, lines: list[str], size: float) -> int:
+        return self.s(12) + len(lines) * self.s(size)
 
-    def _banner(self, lines: list[str]) -> None:
+    def _banner(self, lines: list[str], size: float) -> None:
         pg = self.pg
-        rect = pg.Rect(0, self.s(BAR), self.w, self._banner_height(len(lines)))
+        rect = pg.Rect(0, self.s(BAR), self.w, self._banner_height(lines, size))
         pg.draw.rect(self.surface, (150, 30, 30), rect)
         for k, line in enumerate(lines):
-            self.text(line, BANNER_SIZE, TEXT,
-                      (self.s(24), rect.y + self.s(6) + k * self.s(BANNER_SIZE)))
+            self.text(line, size, TEXT, (self.s(24), rect.y + self.s(6) + k * self.s(size)))
 
     def _help(self, view: ScreenView) -> None:
         pg = self.pg

@@ -28,6 +28,7 @@ from einhorn_table.rules import (
     TurnResult,
     categorize,
 )
+from einhorn_table.screen.banner import save_banner
 from einhorn_table.standings import ending_words, tie_words
 from einhorn_table.stations.gesture_table import Context, HelpLine, help_lines
 from einhorn_table.table.controller import Seat, TableController
@@ -385,8 +386,8 @@ def build_view(controller: TableController, now: float) -> ScreenView:
 
 
 def _banner(c: TableController) -> str:
-    if c.halted:
-        return c.halted
+    if c.halted:  # (in the family's words; the history's own message is for the journal)
+        return save_banner(c.halted, camera_lost=c.camera_lost is not None)
     if c.camera_lost:
         if c.pending is not None and c.pending.by_hand:
             return ""  # the entry's own title says it (a banner would hide it)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import math
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -719,6 +720,8 @@ class TableController:
         try:
             self.recorder.append(item)
         except RecorderError as error:
+            if self.halted is None:  # (the screen says it in the family's words)
+                print(f"einhorn-table: the match could not be saved: {error}", file=sys.stderr)
             self.halted = str(error)
             return False
         self.halted = None
