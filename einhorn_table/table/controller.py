@@ -82,6 +82,11 @@ STILL_WAIT_SECONDS = 6.0
 #: How soon after one player's undo another player's undo counts as the same one (two
 #: players who saw the same slip press at once); the same player may press again at once.
 UNDO_ECHO_SECONDS = 1.5
+#: How soon after the camera comes back a motion is the change seen across the gap (the
+#: tray's first pictures differ from its last before the loss), not a throw seen starting.
+FOUND_AGAIN_SECONDS = 1.0
+#: The inputs that are rolls (a roll taken while dice move was entered by hand).
+ROLL_INPUTS = (Roll, StartRoll, TiebreakRoll)
 
 
 @dataclass(frozen=True)
@@ -118,6 +123,16 @@ class TrayMotion:
     entry: DiceEntry | None
     #: Whose roll the tray waited for when the motion started (None: nobody's).
     roller: int | None = None
+
+
+@dataclass(frozen=True)
+class CameraGap:
+    """The camera was lost: how many lines the match had recorded then, and when it
+    came back (None: not yet). Until the tray has lain still once since, what it shows
+    may be what happened while nobody watched (dice entered by hand, still lying)."""
+
+    recorded: int
+    back: float | None = None
 
 
 @dataclass
@@ -214,6 +229,8 @@ class TableController:
     help: HelpRequest | None = None
     halted: str | None = None
     camera_lost: str | None = None
+    #: Since the camera was lost, until the tray lies still again after it came back.
+    gap: CameraGap | None = None
     notice: Notice | None = None
     last: Shown | None = None
     history: list[tuple[int, ...]] = field(default_factory=list)
@@ -309,8 +326,13 @@ class TableController:
     def _on_tray(self, event: TrayEvent) -> None:
         if isinstance(event, CameraLost):
             self.camera_lost = event.reason
+            # (Lost again before the tray lay still: the first loss still counts.)
+            recorded = self.gap.recorded if self.gap is not None else len(self.match.record)
+            self.gap = CameraGap(recorded)
         elif isinstance(event, CameraBack):
             self.camera_lost = None
+            if self.gap is not None:
+                self.gap = replace(self.gap, back=event.time)
         elif isinstance(event, MotionStarted):
             self._motion(event)
         elif isinstance(event, NotRolled):
@@ -319,6 +341,10 @@ class TableController:
             self._settled(event)
 
     def _motion(self, event: MotionStarted) -> None:
+        gap = self.gap
+        if gap is not None and gap.back is not None \
+                and event.time - gap.back > FOUND_AGAIN_SECONDS:
+            self.gap = None  # the tray was seen as it lay: this is a throw seen starting
         self.motion = TrayMotion(event.time, len(self.match.record), self.call_locked,
                                  self.pending, self.entry, self.roller())
         if self.roller() is not None:
@@ -334,6 +360,7 @@ class TableController:
         decided on the buttons meanwhile."""
         self.settles += 1  # a bot whose throw this was throws again
         before, self.motion = self.motion, None
+        self._found_again()
         knocked = event.camera_moved_px >= CAMERA_MOVED_PX
         if knocked:
             self._say("The camera moved a little; the table goes on. If rolls are often "
@@ -351,6 +378,7 @@ class TableController:
         before, self.motion = self.motion, None
         self.settles += 1
         reading = event.reading
+        gap = self._found_again()
         if self.pending is not None and self.pending.by_hand:
             # The camera came back while dice are entered by hand: the entry counts.
             if reading.dice:
@@ -365,22 +393,37 @@ class TableController:
                 # doubtful reading were rolled: the call stays locked for the roll again.)
                 self.call_locked = False
             return
+        if gap is not None and gap.recorded != len(self.match.record):
+            # The camera found the tray again after dice were entered by hand (or other
+            # inputs taken) meanwhile: what lies there is no throw of the turn now, whose
+            # call is free again (or as it was, where nothing was taken since it moved).
+            self.call_locked = before is not None and before.recorded == len(
+                self.match.record) and before.call_locked
+            roller = self.roller()
+            go_on = f" {self.names[roller]}, roll now." if roller is not None else ""
+            self._say("The camera is back. The dice it found in the tray are not read as "
+                      f"a roll (they were thrown while it was lost).{go_on}", event.time,
+                      roller)
+            return
         if self._rolled_together(event):
             return
         roller = self._roller_for(reading)
         if roller is None:
             self._say("No roll is expected now: take the dice out of the tray.", event.time)
             return
-        if before is not None and before.roller != roller and not self._rolls_in_any_order() \
-                and any(isinstance(i, Undo) for i in self.match.record[before.recorded:]):
-            # An undo while the dice rolled gave the roll back to someone else: these
-            # dice were thrown for the turn that was taken back.
+        if before is not None and self._thrown_for_another_turn(before, roller):
             self.call_locked = False
-            self._say(f"These dice were thrown before the undo and do not count: "
+            undone = any(isinstance(i, Undo) for i in self.match.record[before.recorded:])
+            when = "before the undo" if undone else \
+                f"before it was {self.names[roller]}'s turn"
+            self._say(f"These dice were thrown {when} and do not count: "
                       f"{self.names[roller]}, roll now.", event.time, roller)
             return
         photo_path = self._save_photo(event)
+        reading, two_goes = self._with_first_go(reading, roller, before)
         doubt = judge_reading(reading, roller, self.seat_colours)
+        if doubt is None and two_goes:
+            doubt = Doubt(DoubtKind.TWO_GOES, "3 dice thrown in two goes")
         if doubt is not None and doubt.kind is DoubtKind.COUNT and len(reading.dice) > 3 \
                 and self._throws_together():
             # Several players' dice that could not be told apart (rolls_at_once).
@@ -395,6 +438,42 @@ class TableController:
         values = tuple(v for v in reading.values if v is not None)
         extra = self._reading_extra(roller, reading, photo_path, event.time)
         self._commit_roll(roller, values, extra, event.time, reading, event.photo)
+
+    def _found_again(self) -> CameraGap | None:
+        """The camera's gap, where the tray lies still for the first time since the
+        camera came back (it is over then); else None."""
+        gap = self.gap
+        if gap is None or gap.back is None:
+            return None
+        self.gap = None
+        return gap
+
+    def _thrown_for_another_turn(self, before: TrayMotion, roller: int) -> bool:
+        """Whether dice that started moving at ``before`` were thrown for a turn that is
+        not ``roller``'s now: a roll was entered by hand while they moved (the camera
+        came back during the entry), or the match went on to another roller while they
+        moved (an undo, the unicorn owner's choice of counterparty, the last bid)."""
+        since = self.match.record[before.recorded:]
+        if any(isinstance(item, ROLL_INPUTS) for item in since):
+            return True
+        return bool(since) and before.roller != roller and not self._rolls_in_any_order()
+
+    def _with_first_go(self, reading: FrameReading, roller: int, before: TrayMotion | None
+                       ) -> tuple[FrameReading, bool]:
+        """``reading`` with the dice of the roller's first go, where it is the rest of a
+        roll thrown in two goes: the roller's reading was asked about (too few dice, or
+        a die unclear), and the dice thrown now (the tray does not count those still
+        lying where they lay) make three with the first go's dice that were read. True
+        with them (the roller confirms: a first go taken out of the tray looks alike)."""
+        first = before.pending if before is not None else None
+        if first is None or first.by_hand or first.roller != roller \
+                or before is None or before.recorded != len(self.match.record) \
+                or not 0 < len(reading.dice) < 3:
+            return reading, False
+        lying = tuple(d for d in first.reading.dice if d.value is not None)
+        if len(lying) + len(reading.dice) != 3:
+            return reading, False
+        return FrameReading(lying + reading.dice), True
 
     def _save_photo(self, event: Settled) -> str | None:
         """The settled tray's photo kept with the match, where photos are kept."""

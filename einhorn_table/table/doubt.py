@@ -16,6 +16,7 @@ class DoubtKind(StrEnum):
     ABSTAINED = "abstained"  # the reader could not tell a die's value
     COUNT = "count"  # not exactly three dice
     COLOUR = "colour"  # dice not of the roller's colour
+    TWO_GOES = "two_goes"  # the dice came in two throws: the first go's dice added
 
 
 @dataclass(frozen=True)
