@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from table_helpers import BLUE, RED, MemoryRecorder, controller, reading, tap
 
 from einhorn_table.adapters.clock import FakeClock
@@ -365,9 +364,6 @@ def test_the_owners_throw_while_the_others_top_up_still_counts() -> None:
 # ------------------------------------------------------------- a bot's turn, camera lost
 
 
-@pytest.mark.xfail(strict=True, reason="a bot throws into a camera that is lost and waits "
-                   "for a reading forever: einhorn_table/table/bots.py must hold OK and "
-                   "enter its dice by hand while c.camera_lost (see the review-4 report)")
 def test_a_bots_turn_goes_on_by_hand_while_the_camera_is_lost() -> None:
     c, r = started(colours=False)
     c.on_tray(CameraLost(10.0, "camera stopped sending frames"))

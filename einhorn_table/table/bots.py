@@ -128,7 +128,8 @@ class BotDriver:
                 return Press(seat, (E,))
             step = (W,) if target > have else (U,)
             return Press(seat, step, long=abs(target - have) >= 5)
-        if not tray_idle or c.tray_busy:
+        lost = c.camera_lost is not None  # (nothing moving in the tray will be read)
+        if not lost and (not tray_idle or c.tray_busy):
             return None
         if c.pending is not None:
             return None  # someone else's doubtful roll is being sorted out
@@ -145,6 +146,11 @@ class BotDriver:
         if c.awaiting not in (Awaiting.ROLL, Awaiting.START_ROLL, Awaiting.TIEBREAK_ROLL,
                               Awaiting.TOPUP):
             return None
+        if lost:
+            # Nobody reads the tray: the bot throws, as the players do, then holds OK
+            # and enters its dice by hand (the entry above).
+            self._thrown[seat] = self.chance.choice(ALL_ROLLS)
+            return Press(seat, (E,), long=True)
         marker = (len(c.match.record), c.settles)
         if self._waiting_roll.get(seat) == marker:
             return None  # thrown already; the tray has not told the controller yet
