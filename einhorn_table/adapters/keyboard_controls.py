@@ -24,6 +24,16 @@ from einhorn_table.stations.gestures import GestureDecoder, GestureTiming
 KEY_ROWS: tuple[str, ...] = ("1234", "qwer", "asdf", "zxcv", "7890", "uiop")
 
 
+def row_keys(player: int) -> str:
+    """``player``'s four keys as the keyboard prints them, e.g. ``1 2 3 4``."""
+    return " ".join(KEY_ROWS[player].upper())
+
+
+def button_key(player: int, button: Button) -> str:
+    """The key that is ``player``'s ``button``, e.g. ``3`` for player 1's Einhorn (OK)."""
+    return KEY_ROWS[player][list(Button).index(button)].upper()
+
+
 def key_map_text(players: int = MAX_STATIONS) -> str:
     """One line per player, e.g. ``player 1: 1 2 3 4``."""
     return "; ".join(
@@ -73,6 +83,10 @@ class KeyboardControls:
         if scancode and scancode in self._by_scancode:
             return self._by_scancode[scancode]
         return self._by_key.get(getattr(event, "key", -1))
+
+    def button_of(self, event: Any) -> tuple[int, Button] | None:
+        """Whose button the key of ``event`` is (None: no player's)."""
+        return self._lookup(event)
 
     def handle(self, event: Any) -> bool:
         """Take one pygame event; True if it was one of the players' keys."""

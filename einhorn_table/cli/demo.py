@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shlex
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,7 +21,7 @@ from einhorn_table.cli.arguments import PLAYER_NAMES, whole_number
 from einhorn_table.errors import EinhornError
 from einhorn_table.rules import find_variant
 from einhorn_table.simulation.strategies import DEFAULT_STRATEGY
-from einhorn_table.words import command_name
+from einhorn_table.words import command_name, counted, joined
 
 
 def register(subparsers: Any) -> None:
@@ -31,9 +32,10 @@ def register(subparsers: Any) -> None:
         "keyboard as the players' buttons (player 1: keys 1 2 3 4, player 2: Q W E R, "
         "player 3: A S D F ...; SPACE throws the dice; ESC quits).",
     )
-    parser.add_argument("--players", type=whole_number(2, len(PLAYER_NAMES)), default=3,
-                        help="2 to 6 (default 3)")
-    parser.add_argument("--names", default=None, help="comma-separated player names")
+    parser.add_argument("--players", type=whole_number(2, len(PLAYER_NAMES)), default=None,
+                        help="2 to 6 (default 3, or as many as --names gives)")
+    parser.add_argument("--names", default=None,
+                        help="comma-separated player names (with --players, as many)")
     parser.add_argument("--variant", default="einhorn",
                         help="einhorn, wuerfeln, or a house variant's TOML file "
                         "(default einhorn)")
@@ -111,15 +113,9 @@ def bot_seats(spec: str, names: list[str]) -> frozenset[int]:
 def run(args: argparse.Namespace) -> int:
     from einhorn_table.cli.table_app import DemoOptions, reader_warning, run_demo
 
-    names = [n.strip() for n in args.names.split(",")] if args.names else \
-        list(PLAYER_NAMES[: args.players])
-    if "" in names:  # (",," or a comma at the end: the rules would see two alike names)
-        raise EinhornError(f"--names {args.names!r}: a name is missing; write the names with "
-                           "one comma between each two, e.g. Ana,Ben,Cem")
-    if not 2 <= len(names) <= 6:
-        raise EinhornError("a match needs 2 to 6 players (--players or --names)")
+    names = players_named(args.names, args.players)
     if args.resume:
-        names = unfinished_players(args.state_dir) or names
+        names = players_going_on(args, names)
     seats = bot_seats(args.bots, names)
     headless = os.environ.get("SDL_VIDEODRIVER") == "dummy"
     fast = args.fast or (headless and len(seats) == len(names))
@@ -148,10 +144,61 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def unfinished_players(state: Path) -> list[str]:
-    """The players of the unfinished match in ``state`` (none: an empty list)."""
-    from einhorn_table.history import MatchStore
+def players_named(names_given: str | None, players: int | None) -> list[str]:
+    """The players, from ``--names`` or ``--players`` (both: they must agree)."""
+    if not names_given:
+        return list(PLAYER_NAMES[: players or 3])
+    names = [n.strip() for n in names_given.split(",")]
+    if "" in names:  # (",," or a comma at the end: the rules would see two alike names)
+        raise EinhornError(f"--names {names_given!r}: a name is missing; write the names with "
+                           "one comma between each two, e.g. Ana,Ben,Cem")
+    if players is not None and players != len(names):
+        raise EinhornError(f"--players {players} but --names gives {len(names)} "
+                           f"({', '.join(names)}): give as many names as players, or leave "
+                           "out --players")
+    if not 2 <= len(names) <= 6:
+        raise EinhornError(f"--names gives {counted(len(names), 'player')}; a match needs 2 "
+                           "to 6")
+    return names
 
-    with MatchStore(state, now=lambda: datetime.now(UTC)) as store:
-        row = store.unfinished()
-    return list(row.players) if row is not None else []
+
+def players_going_on(args: argparse.Namespace, names: list[str]) -> list[str]:
+    """The players of the unfinished match ``--continue`` goes on with; where there is
+    none, the demo stops and says how to start one (it does not start one unasked)."""
+    from einhorn_table.history import MatchStore
+    from einhorn_table.history.paths import DATABASE
+
+    state: Path = args.state_dir
+    row = None
+    latest = []
+    if (state / DATABASE).is_file():
+        with MatchStore(state, now=lambda: datetime.now(UTC)) as store:
+            row = store.unfinished()
+            latest = store.matches(limit=1)
+    if row is None:
+        where = (f"the last match in {state} (match {latest[0].match_id}) is "
+                 f"{latest[0].state}" if latest else f"no match is kept in {state}")
+        raise EinhornError(f"--continue: there is no unfinished match to go on with; {where}. "
+                           f"Start a new one: {new_match_command(args)}")
+    going_on = list(row.players)
+    given = args.names is not None or args.players is not None
+    if given and going_on != names:
+        print(f"Going on with match {row.match_id}, played by {joined(going_on)} "
+              "(--names and --players are for a new match).", file=sys.stderr)
+    return going_on
+
+
+def new_match_command(args: argparse.Namespace) -> str:
+    """The demo's command line as given, without ``--continue``: a new match."""
+    words = ["demo"]
+    if args.names:
+        words += ["--names", args.names]
+    elif args.players is not None:
+        words += ["--players", str(args.players)]
+    if args.bots.strip() not in ("", "none"):
+        words += ["--bots", args.bots]
+    if args.state_dir != Path("einhorn-state"):
+        words += ["--state-dir", str(args.state_dir)]
+    headless = os.environ.get("SDL_VIDEODRIVER") == "dummy"
+    return " ".join([*(["SDL_VIDEODRIVER=dummy"] if headless else []), command_name(),
+                     *(shlex.quote(word) for word in words)])

@@ -5,6 +5,7 @@ Not a sub-command itself: ``demo`` and ``play`` build their parts here.
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import shlex
@@ -18,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 from einhorn_table.adapters.history_log import HistoryRecorder
 from einhorn_table.history import MatchRow, MatchStore, TableLog
 from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
-from einhorn_table.rules import EINHORN, Ledger, Match, Setup, Variant, match_end
+from einhorn_table.rules import EINHORN, Awaiting, Ledger, Match, Setup, Variant, match_end
 from einhorn_table.simulation.strategies import DEFAULT_STRATEGY, make_strategy
 from einhorn_table.standings import ending_words, final_order, tie_words
-from einhorn_table.stations.gesture_table import Context, HelpLine
+from einhorn_table.stations.gesture_table import Action, Context, HelpLine, intent_for
 from einhorn_table.table.bots import BotDriver, Move, Press, Throw
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.loop import ScreenOutput, TableLoop
@@ -31,7 +32,7 @@ from einhorn_table.words import counted, joined, plural
 
 if TYPE_CHECKING:
     from einhorn_table.calibration.profile import CalibrationProfile
-    from einhorn_table.screen.view_model import ScreenView
+    from einhorn_table.screen.view_model import ButtonHint, ScreenView
 
 #: Seconds the final standings stay on screen before a headless demo exits.
 FINAL_SECONDS = 3.0
@@ -181,15 +182,18 @@ class PeopleOnly:
     """The keyboard's gestures of the seats people play. A bot's keys do nothing while a
     match is on (a person trying Q W E R would undo, call, bid or settle for Ben), but at
     the final standings and over the history anyone's keys work: with ``--bots all``
-    holding OK there still starts the next match."""
+    holding OK there still starts the next match. A person's keys that mean nothing at
+    the moment (a bot's among them) leave a line in ``keys``' note instead of nothing."""
 
     simulated = True
 
     def __init__(self, inner: Controls, bots: frozenset[int],
-                 playing: Callable[[], TableController | None]) -> None:
+                 playing: Callable[[], TableController | None],
+                 keys: DemoKeys | None = None) -> None:
         self.inner = inner
         self.bots = bots
         self.playing = playing
+        self.keys = keys
         self.description = inner.description
 
     def _open_to(self, player: int) -> bool:
@@ -198,13 +202,192 @@ class PeopleOnly:
             player) in (Context.FINAL, Context.HISTORY))
 
     def poll(self) -> list[Gesture]:
-        return [g for g in self.inner.poll() if self._open_to(g.player)]
+        gestures = self.inner.poll()
+        controller = self.playing()
+        if self.keys is not None and controller is not None:
+            for gesture in gestures:
+                self.keys.check(controller, gesture, open_to=self._open_to(gesture.player))
+        return [g for g in gestures if self._open_to(g.player)]
 
     def held(self, player: int) -> tuple[Button, ...]:
         return self.inner.held(player) if self._open_to(player) else ()
 
     def close(self) -> None:
         self.inner.close()
+
+
+#: Seconds the line about a key that did nothing stays on the demo's screen.
+KEY_NOTE_SECONDS = 4.0
+
+#: The moments whose button strip a person at the keyboard answers with their keys.
+STRIP_CONTEXTS = (Context.COUNTERPARTY, Context.BID, Context.TOPUP, Context.CONFIRM_DICE,
+                  Context.ENTER_DICE, Context.FINAL, Context.HISTORY, Context.RESUME)
+
+
+@dataclass
+class KeyNote:
+    """What the demo's screen says for a while after a key that did nothing."""
+
+    text: str = ""
+    time: float = -math.inf
+
+    def say(self, text: str, time: float) -> None:
+        self.text, self.time = text, time
+
+    def at(self, now: float) -> str:
+        return self.text if now - self.time < KEY_NOTE_SECONDS else ""
+
+
+def keyed(does: str, keys: str) -> str:
+    """A button's hint with the key(s) that press it: "key 2: more", "hold key 3: new
+    match, same players"."""
+    if does.startswith("hold: "):
+        return f"hold {keys}: {does.removeprefix('hold: ')}"
+    return f"{keys}: {does}"
+
+
+def keyed_hints(hints: Sequence[ButtonHint], players: Sequence[int]) -> tuple[ButtonHint, ...]:
+    """The button strip with each tile's keys for ``players`` (a tile that does nothing
+    keeps no key): "key 1: less" for one person, "1/Q: less" for two."""
+    from einhorn_table.adapters.keyboard_controls import KEY_ROWS
+
+    def keys(k: int) -> str:
+        pressed = "/".join(KEY_ROWS[p][k].upper() for p in players)
+        return f"key {pressed}" if len(players) == 1 else pressed
+
+    return tuple(replace(hint, does=keyed(hint.does, keys(k))) if hint.does and players
+                 else hint for k, hint in enumerate(hints))
+
+
+def gesture_words(gesture: Gesture) -> str:
+    """The keys of ``gesture`` as pressed: "key 2", "holding key 3", "keys 1 and 2 together"."""
+    from einhorn_table.adapters.keyboard_controls import button_key
+
+    keys = [button_key(gesture.player, button) for button in gesture.buttons]
+    if gesture.kind is GestureKind.CHORD:
+        return f"keys {' and '.join(keys)} together"
+    return f"{'holding ' if gesture.kind is GestureKind.LONG else ''}key {keys[0]}"
+
+
+def hints_words(hints: Sequence[ButtonHint], player: int) -> str:
+    """What ``player``'s keys do now, from the screen's button hints: "1 less, 2 more",
+    "2 history, hold 3: new match, same players"."""
+    from einhorn_table.adapters.keyboard_controls import button_key
+    from einhorn_table.ports import Button as Buttons
+
+    def said(does: str, key: str) -> str:
+        return keyed(does, key) if does.startswith("hold: ") else f"{key} {does}"
+
+    return ", ".join(said(hint.does, button_key(player, button))
+                     for hint, button in zip(hints, Buttons, strict=True) if hint.does)
+
+
+class DemoKeys:
+    """The demo's answer to a key that does nothing at the moment: one line on the
+    screen (``note``) saying what the keys do now, or whom the table waits for."""
+
+    def __init__(self, names: Sequence[str], bots: frozenset[int]) -> None:
+        self.names = list(names)
+        self.bots = bots
+        self.note = KeyNote()
+
+    def people_keys(self) -> str:
+        """Whose keys are which: "your keys are 1 2 3 4", or each person's row."""
+        from einhorn_table.adapters.keyboard_controls import row_keys
+
+        people = [seat for seat in range(len(self.names)) if seat not in self.bots]
+        if len(people) == 1:
+            return f"{self.names[people[0]]}, your keys are {row_keys(people[0])}"
+        return "the players' keys: " + ", ".join(f"{self.names[seat]} {row_keys(seat)}"
+                                                  for seat in people)
+
+    def hint_list(self, controller: TableController, player: int) -> str:
+        """What ``player``'s keys answer the screen's question with: "1 less, 2 more,
+        3 seal, 4 from 0" ("" where the screen asks them nothing)."""
+        from einhorn_table.screen.view_model import button_hints, entry_hints
+
+        context = controller.context(player)
+        if context not in STRIP_CONTEXTS:
+            return ""
+        entry = controller.entry
+        hints = entry_hints(entry.position) if context is Context.ENTER_DICE and entry \
+            else button_hints(context)
+        return hints_words(hints, player)
+
+    def now_words(self, controller: TableController, player: int) -> str:
+        """What ``player``'s keys do now, or whom the table waits for."""
+        from einhorn_table.adapters.keyboard_controls import row_keys
+
+        context = controller.context(player)
+        if context is Context.CALL:
+            return f"it is your turn: tap one of {row_keys(player)} to call, then SPACE throws"
+        if context is Context.ROLL:
+            return "SPACE throws your dice"
+        hints = self.hint_list(controller, player)
+        return f"keys now: {hints}" if hints else waiting_words(controller)
+
+    def check(self, controller: TableController, gesture: Gesture, *, open_to: bool) -> None:
+        """Note ``gesture`` where it does nothing: a bot's keys, or keys that mean nothing
+        at the moment (a help or undo chord always means something)."""
+        from einhorn_table.adapters.keyboard_controls import row_keys
+
+        player = gesture.player
+        if not 0 <= player < len(self.names):
+            return
+        if not open_to:
+            name = self.names[player]
+            self.note.say(f"{row_keys(player)} are {name}'s keys, and {name} is a bot "
+                          f"here: {self.people_keys()}.", gesture.time)
+            return
+        intent = intent_for(controller.context(player), gesture)
+        if intent is not None and not (intent.action is Action.ENTER_BY_HAND
+                                       and controller.camera_lost is None):
+            return  # (a hold of OK while calling enters dice by hand only without a camera)
+        self.note.say(f"{self.names[player]}: {gesture_words(gesture)} does nothing now; "
+                      f"{self.now_words(controller, player)}.", gesture.time)
+
+    def stray(self, key_name: str, time: float) -> None:
+        """A key that is no player's button (nor SPACE or ESC)."""
+        self.note.say(f"{key_name} is not a key of the game: {self.people_keys()} "
+                      "(SPACE throws, ESC stops).", time)
+
+    def idle_space(self, controller: TableController | None, time: float) -> None:
+        """SPACE where nobody at the keyboard is to throw."""
+        if controller is None:
+            self.note.say("SPACE throws nothing now: answer the question first.", time)
+            return
+        roller = controller.roller()
+        if roller is not None and roller in self.bots:
+            self.note.say(f"SPACE throws nothing now: {self.names[roller]} is a bot and "
+                          "throws by itself.", time)
+            return
+        asked = [f"{self.names[seat]}'s keys now: {hints}"
+                 for seat in range(len(self.names)) if seat not in self.bots
+                 and (hints := self.hint_list(controller, seat))]
+        self.note.say("SPACE throws nothing now: nobody is to roll" +
+                      (f". {asked[0]}." if asked else f"; {waiting_words(controller)}."),
+                      time)
+
+
+def waiting_words(controller: TableController) -> str:
+    """Whom the table waits for, in words: "it is Ben's turn to roll"."""
+    state = controller.match.state
+    names = controller.names
+    owing = [names[i] for i in state.owing()]
+    if controller.pending is not None:
+        return f"{names[controller.pending.roller]} is telling the table their dice"
+    if state.awaiting is Awaiting.BID and owing:
+        return f"{joined(owing)} still {'bids' if len(owing) == 1 else 'bid'}"
+    if state.awaiting is Awaiting.TOPUP and owing:
+        return f"{joined(owing)} still {'tops' if len(owing) == 1 else 'top'} up"
+    roller = controller.roller()
+    if roller is not None:
+        return f"it is {names[roller]}'s turn to roll"
+    if state.awaiting is Awaiting.COUNTERPARTY and state.to_act is not None:
+        return f"{names[state.to_act]} chooses who pays"
+    if state.awaiting is Awaiting.NOTHING:
+        return "the match is over"
+    return "it is not your turn"
 
 
 class ScreenWrapper:
@@ -247,27 +430,44 @@ class BotsOnlyScreen(ScreenWrapper):
 class KeyboardScreen(ScreenWrapper):
     """The demo's screen where people play at the keyboard. The table's screen speaks of
     buttons and real dice: where a person at the keyboard is to throw, its line under the
-    title adds that SPACE throws (and, before the call, which keys call); the help adds
-    which keys are the player's buttons."""
+    title adds that SPACE throws (and, before the call, which keys call); where it asks
+    a person something, each button tile says its key; the help adds which keys are the
+    player's buttons; a key that did nothing is answered with a line (``keys``' note)."""
 
     def __init__(self, inner: ScreenOutput, names: Sequence[str], bots: frozenset[int],
                  playing: Callable[[], TableController | None],
-                 thrower: Callable[[], int | None]) -> None:
+                 thrower: Callable[[], int | None], keys: DemoKeys | None = None) -> None:
         super().__init__(inner)
         self.names = list(names)
         self.bots = bots
         self.playing = playing
         #: The seat SPACE throws for now (None: SPACE does nothing now).
         self.thrower = thrower
+        self.keys = keys
 
     def show(self, view: ScreenView, now: float, key: tuple[object, ...] | None = None) -> None:
-        self.inner.show(self.with_keys(view), now, key)
+        self.inner.show(self.with_keys(view, now), now, key)
 
-    def with_keys(self, view: ScreenView) -> ScreenView:
+    def asked(self, view: ScreenView, controller: TableController | None) -> list[int]:
+        """The people whose keys answer the screen's button strip now."""
+        from einhorn_table.screen.view_model import ScreenKind
+
+        people = [seat for seat in range(len(self.names)) if seat not in self.bots]
+        if view.kind in (ScreenKind.FINAL, ScreenKind.HISTORY, ScreenKind.RESUME):
+            return people  # (anyone's keys answer these)
+        if controller is None:
+            return []
+        return [seat for seat in people if controller.context(seat) in STRIP_CONTEXTS]
+
+    def with_keys(self, view: ScreenView, now: float | None = None) -> ScreenView:
         from einhorn_table.adapters.keyboard_controls import KEY_ROWS
         from einhorn_table.screen.view_model import ScreenKind
 
         controller = self.playing()
+        if view.buttons:
+            view = replace(view, buttons=keyed_hints(view.buttons, self.asked(view, controller)))
+        if self.keys is not None and now is not None and (said := self.keys.note.at(now)):
+            view = replace(view, notice=said)
         if controller is None:
             return view
         thrower = self.thrower()
@@ -277,6 +477,12 @@ class KeyboardScreen(ScreenWrapper):
             calls = view.kind is ScreenKind.TURN and not view.call_locked
             hint = f"keys {keys} call, SPACE throws" if calls else "SPACE throws the dice"
             view = replace(view, subtitle=f"{view.subtitle} ({hint})")
+        if view.kind is ScreenKind.TOPUP and view.caller is not None \
+                and view.caller == thrower and not controller.tray_busy:
+            # (The unicorn owner, done with their top-up, calls above the others' tiles.)
+            keys = " ".join(KEY_ROWS[thrower].upper())
+            hint = "SPACE throws" if view.call_locked else f"keys {keys} call, SPACE throws"
+            view = replace(view, subtitle=f"{view.subtitle} ({self.names[thrower]}: {hint})")
         helped = controller.help
         if view.help and helped is not None and helped.player not in self.bots:
             keys = " ".join(KEY_ROWS[helped.player].upper())
@@ -354,12 +560,46 @@ def go_on_words(options: DemoOptions) -> str:
                                            " (or run the demo again: it asks)")
 
 
+class PromptKeys:
+    """The keyboard at the question whether to go on: a key that answers nothing there
+    leaves a line in ``keys``' note saying which keys answer."""
+
+    simulated = True
+
+    def __init__(self, inner: Controls, keys: DemoKeys, context: Callable[[], Context]) -> None:
+        self.inner = inner
+        self.keys = keys
+        self.context = context
+        self.description = inner.description
+
+    def poll(self) -> list[Gesture]:
+        from einhorn_table.screen.view_model import button_hints
+
+        gestures = self.inner.poll()
+        for gesture in gestures:
+            context = self.context()
+            names = self.keys.names
+            if intent_for(context, gesture) is None and 0 <= gesture.player < len(names):
+                self.keys.note.say(
+                    f"{names[gesture.player]}: {gesture_words(gesture)} does nothing now; "
+                    f"keys now: {hints_words(button_hints(context), gesture.player)}.",
+                    gesture.time)
+        return gestures
+
+    def held(self, player: int) -> tuple[Button, ...]:
+        return self.inner.held(player)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
 def ask_to_go_on(store: MatchStore, unfinished: MatchRow,
                  colours: Sequence[tuple[int, int, int]], keyboard: Controls, clock: Clock,
-                 screen: ScreenOutput) -> Choice | None:
+                 screen: ScreenOutput, keys: DemoKeys | None = None) -> Choice | None:
     """The table's question after an interrupted match, at the keyboard: OK (key 3) goes
     on with ``unfinished``, X (key 4) keeps it as abandoned and starts a new match; None
-    when the window is closed."""
+    when the window is closed. With ``keys``, the tiles say their keys and a key that
+    answers nothing is answered with a line."""
     from einhorn_table.history.view import history_line, history_summary
     from einhorn_table.table.resume import Interrupted, ResumePrompt, ask
     from einhorn_table.vision.synth import DICE_PALETTE_NAMES
@@ -369,7 +609,26 @@ def ask_to_go_on(store: MatchStore, unfinished: MatchRow,
                   for i, name in enumerate(match.names))
     interrupted = Interrupted(unfinished.match_id, history_line(unfinished).date, match, seats)
     prompt = ResumePrompt(interrupted, match.names, lambda: history_summary(store))
+    if keys is not None:
+        keyboard = PromptKeys(keyboard, keys, prompt.context)
+        screen = KeyboardScreen(screen, keys.names, keys.bots, lambda: None, lambda: None,
+                                keys)
     return ask(prompt, keyboard, clock, screen)
+
+
+def stray_key(event: Any, pg: Any) -> str | None:
+    """How to name a key pressed that is none of the game's (``"Key K"``, ``"Enter"``);
+    None for keys better left unanswered: Shift, Ctrl and the like, shortcuts with them,
+    function keys."""
+    if event.type != pg.KEYDOWN or event.key in (pg.K_SPACE, pg.K_ESCAPE) or \
+            getattr(event, "mod", 0) & (pg.KMOD_CTRL | pg.KMOD_ALT | pg.KMOD_META | pg.KMOD_GUI):
+        return None
+    text = getattr(event, "unicode", "") or ""
+    if len(text) == 1 and text.isprintable() and not text.isspace():
+        return f"Key {text.upper()}"
+    return {pg.K_RETURN: "Enter", pg.K_KP_ENTER: "Enter", pg.K_BACKSPACE: "Backspace",
+            pg.K_TAB: "Tab", pg.K_UP: "The arrow keys", pg.K_DOWN: "The arrow keys",
+            pg.K_LEFT: "The arrow keys", pg.K_RIGHT: "The arrow keys"}.get(event.key)
 
 
 def run_demo(options: DemoOptions) -> DemoResult:
@@ -408,11 +667,39 @@ def run_demo(options: DemoOptions) -> DemoResult:
             keyboard = None
         if keyboard is not None and (words := keys_words(options.names, options.bots)):
             print(words, file=sys.stderr)
+        # (People at the keyboard: a key that does nothing is answered on the screen.)
+        keys = DemoKeys(options.names, options.bots) if keyboard is not None and \
+            len(options.bots) < players else None
+
+        def thrower() -> int | None:
+            """The person whose dice SPACE throws now (None: SPACE does nothing now)."""
+            roller = loops[-1].controller.roller() if loops else None
+            if roller is None or camera.frames_queued or roller in options.bots:
+                return None
+            return roller
+
+        def other_keys(event: Any) -> None:
+            """SPACE throws; other keys that are no player's buttons are answered."""
+            pg = screen.pg
+            if event.type != pg.KEYDOWN or keyboard is None or \
+                    keyboard.button_of(event) is not None:
+                return
+            if event.key == pg.K_SPACE and (roller := thrower()) is not None:
+                camera.roll(player=roller, settle_frames=2)
+            elif keys is None:
+                return
+            elif event.key == pg.K_SPACE and not camera.frames_queued:
+                keys.idle_space(loops[-1].controller if loops else None, clock.monotonic())
+            elif (name := stray_key(event, pg)) is not None:
+                keys.stray(name, clock.monotonic())
+
+        screen.listeners.append(other_keys)
         choice = Choice.CONTINUE if options.resume else Choice.NEW
         if unfinished is not None and not options.resume and not options.new:
             if keyboard is not None and len(options.bots) < players \
                     and unfinished.players == tuple(options.names):  # (people to ask)
-                asked = ask_to_go_on(store, unfinished, colours, keyboard, clock, screen)
+                asked = ask_to_go_on(store, unfinished, colours, keyboard, clock, screen,
+                                     keys)
                 if asked is None:  # the window was closed at the question: nothing changes
                     ledger = store.replay(unfinished.match_id).ledger()
                     camera.close()
@@ -437,27 +724,12 @@ def run_demo(options: DemoOptions) -> DemoResult:
         for seat in options.bots:
             strategies[seat].prepare(started.match.state.variant, players)
         controls: Controls = NoControls() if keyboard is None else PeopleOnly(
-            keyboard, options.bots, lambda: loops[-1].controller if loops else None)
-
-        def thrower() -> int | None:
-            """The person whose dice SPACE throws now (None: SPACE does nothing now)."""
-            roller = loops[-1].controller.roller() if loops else None
-            if roller is None or camera.frames_queued or roller in options.bots:
-                return None
-            return roller
-
-        def space(event: Any) -> None:
-            pg = screen.pg
-            if event.type == pg.KEYDOWN and event.key == pg.K_SPACE and \
-                    (roller := thrower()) is not None:
-                camera.roll(player=roller, settle_frames=2)
-
-        screen.listeners.append(space)
+            keyboard, options.bots, lambda: loops[-1].controller if loops else None, keys)
         # (Bots alone: the final standings go by themselves, offering no new match.)
         shown: ScreenOutput = BotsOnlyScreen(screen) if options.bots == frozenset(
             range(players)) else KeyboardScreen(
                 screen, names, options.bots, lambda: loops[-1].controller if loops else None,
-                thrower)
+                thrower, keys)
 
         def play(started: Started) -> TableLoop:
             """One match, until the bots' demo is over, ESC, or a hold of OK at its end."""
