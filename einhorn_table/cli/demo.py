@@ -188,8 +188,20 @@ def players_going_on(args: argparse.Namespace, names: list[str]) -> list[str]:
     return going_on
 
 
+#: The demo's options that a new match's command keeps where given: (option, its
+#: attribute, its default).
+KEPT_OPTIONS: tuple[tuple[str, str, object], ...] = (
+    ("--variant", "variant", "einhorn"), ("--games", "games", None),
+    ("--strategy", "strategy", DEFAULT_STRATEGY), ("--seed", "seed", 1),
+    ("--size", "size", "800x480"), ("--screenshots", "screenshots", None),
+    ("--state-dir", "state_dir", Path("einhorn-state")), ("--profile", "profile", None))
+#: The demo's switches that a new match's command keeps where given.
+KEPT_SWITCHES = (("--fullscreen", "fullscreen"), ("--mount", "mount"), ("--fast", "fast"))
+
+
 def new_match_command(args: argparse.Namespace) -> str:
-    """The demo's command line as given, without ``--continue``: a new match."""
+    """The demo's command line as given, without ``--continue``: a new match (the same
+    variant, games, window and state directory)."""
     words = ["demo"]
     if args.names:
         words += ["--names", args.names]
@@ -197,8 +209,11 @@ def new_match_command(args: argparse.Namespace) -> str:
         words += ["--players", str(args.players)]
     if args.bots.strip() not in ("", "none"):
         words += ["--bots", args.bots]
-    if args.state_dir != Path("einhorn-state"):
-        words += ["--state-dir", str(args.state_dir)]
+    for option, name, default in KEPT_OPTIONS:
+        value = getattr(args, name, default)
+        if value != default:
+            words += [option, str(value)]
+    words += [switch for switch, name in KEPT_SWITCHES if getattr(args, name, False)]
     headless = os.environ.get("SDL_VIDEODRIVER") == "dummy"
     return " ".join([*(["SDL_VIDEODRIVER=dummy"] if headless else []), command_name(),
                      *(shlex.quote(word) for word in words)])

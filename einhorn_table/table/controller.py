@@ -411,7 +411,7 @@ class TableController:
         if roller is None:
             self._say("No roll is expected now: take the dice out of the tray.", event.time)
             return
-        if before is not None and self._thrown_for_another_turn(before, roller):
+        if before is not None and self._thrown_for_another_turn(before, roller, reading):
             self.call_locked = False
             undone = any(isinstance(i, Undo) for i in self.match.record[before.recorded:])
             when = "before the undo" if undone else \
@@ -448,15 +448,31 @@ class TableController:
         self.gap = None
         return gap
 
-    def _thrown_for_another_turn(self, before: TrayMotion, roller: int) -> bool:
+    def _thrown_for_another_turn(self, before: TrayMotion, roller: int,
+                                 reading: FrameReading) -> bool:
         """Whether dice that started moving at ``before`` were thrown for a turn that is
         not ``roller``'s now: a roll was entered by hand while they moved (the camera
         came back during the entry), or the match went on to another roller while they
-        moved (an undo, the unicorn owner's choice of counterparty, the last bid)."""
+        moved (an undo, the unicorn owner's choice of counterparty, the last bid). In a
+        starting roll or an auction's tie-break, dice whose colour tells they are none
+        of those entered are the throw of their owner, who still owes one."""
         since = self.match.record[before.recorded:]
-        if any(isinstance(item, ROLL_INPUTS) for item in since):
-            return True
+        entered = {self.names.index(item.player) for item in since
+                   if isinstance(item, ROLL_INPUTS)}
+        if entered:
+            return not (self._rolls_in_any_order()
+                        and self._dice_of_none_of(reading, entered))
         return bool(since) and before.roller != roller and not self._rolls_in_any_order()
+
+    def _dice_of_none_of(self, reading: FrameReading, seats: set[int]) -> bool:
+        """Whether all of ``reading``'s dice are of one colour that the camera tells
+        apart from the dice of every one of ``seats``."""
+        colours = self.seat_colours
+        owners = dice_owners(reading, colours)
+        if len(owners) != 1:
+            return False
+        (owner,) = owners
+        return owner is not None and not alike_seats(colours, owner) & seats
 
     def _with_first_go(self, reading: FrameReading, roller: int, before: TrayMotion | None
                        ) -> tuple[FrameReading, bool]:
