@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from screen_helpers import MakeDrawing, text_drawing
 from table_helpers import BLUE, RED, MemoryRecorder, chord, controller, tap
 
 from einhorn_table.ports import Button
@@ -37,29 +38,9 @@ LONG = ("Alexandra", "Maximilian Friedrich", "Großmutter Hildegard", "Konstanti
 
 
 @pytest.fixture
-def drawing(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """Makes a renderer of a size that notes every text it draws (words, rectangle)."""
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    pygame = pytest.importorskip("pygame")
-    from einhorn_table.screen.renderer import Renderer
-
-    pygame.display.init()
-    pygame.font.init()
-
-    def make(size: tuple[int, int]) -> tuple[Any, list[tuple[str, Any, Any]]]:
-        renderer = Renderer(pygame.Surface(size))
-        texts: list[tuple[str, Any, Any]] = []
-        original = renderer.text
-
-        def text(words: str, size: float, colour: Any, *args: Any, **kwargs: Any) -> Any:
-            rect = original(words, size, colour, *args, **kwargs)
-            texts.append((words, colour, rect))
-            return rect
-
-        renderer.text = text  # type: ignore[method-assign]
-        return renderer, texts
-
-    yield make
+def drawing(monkeypatch: pytest.MonkeyPatch) -> Iterator[MakeDrawing]:
+    """Makes a renderer of a size that notes every text it draws (words, colour, rectangle)."""
+    yield text_drawing(monkeypatch, "colour")
 
 
 def lose_camera(c: TableController, t: float = 0.0) -> None:

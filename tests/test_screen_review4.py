@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from screen_helpers import MakeDrawing, text_drawing
 from table_helpers import RED, MemoryRecorder, controller, reading, tap
 from test_screen_review3 import LONG, SIZES, banner_views, cards, topups
 
@@ -63,29 +64,9 @@ class FailingRecorder(MemoryRecorder):
 
 
 @pytest.fixture
-def drawing(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+def drawing(monkeypatch: pytest.MonkeyPatch) -> Iterator[MakeDrawing]:
     """Makes a renderer of a size that notes every text it draws (words, size, rectangle)."""
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    pygame = pytest.importorskip("pygame")
-    from einhorn_table.screen.renderer import Renderer
-
-    pygame.display.init()
-    pygame.font.init()
-
-    def make(size: tuple[int, int]) -> tuple[Any, list[tuple[str, float, Any]]]:
-        renderer = Renderer(pygame.Surface(size))
-        texts: list[tuple[str, float, Any]] = []
-        original = renderer.text
-
-        def text(words: str, size: float, colour: Any, *args: Any, **kwargs: Any) -> Any:
-            rect = original(words, size, colour, *args, **kwargs)
-            texts.append((words, size, rect))
-            return rect
-
-        renderer.text = text  # type: ignore[method-assign]
-        return renderer, texts
-
-    yield make
+    yield text_drawing(monkeypatch, "size")
 
 
 def halted(message: str) -> Any:
