@@ -130,7 +130,7 @@ def test_dice_moving_while_a_roll_was_entered_by_hand_do_not_count_for_the_next(
     assert rolls(r)[-1] == ("Ana", (2, 2, 3)) and c.pending is None
     assert not c.call_locked and c.roller() == 1
     assert c.notice is not None and c.notice.text == (
-        "These dice were thrown before it was Ben's turn and do not count: Ben, roll now.")
+        "These dice moved while a roll was entered by hand and do not count: Ben, roll now.")
 
 
 def test_a_throw_during_the_loss_with_nothing_entered_counts_for_the_roller() -> None:

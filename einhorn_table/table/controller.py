@@ -413,10 +413,14 @@ class TableController:
             return
         if before is not None and self._thrown_for_another_turn(before, roller, reading):
             self.call_locked = False
-            undone = any(isinstance(i, Undo) for i in self.match.record[before.recorded:])
-            when = "before the undo" if undone else \
-                f"before it was {self.names[roller]}'s turn"
-            self._say(f"These dice were thrown {when} and do not count: "
+            since = self.match.record[before.recorded:]
+            if any(isinstance(i, Undo) for i in since):
+                what = "were thrown before the undo"
+            elif any(isinstance(i, ROLL_INPUTS) for i in since):
+                what = "moved while a roll was entered by hand"
+            else:
+                what = f"were thrown before it was {self.names[roller]}'s turn"
+            self._say(f"These dice {what} and do not count: "
                       f"{self.names[roller]}, roll now.", event.time, roller)
             return
         photo_path = self._save_photo(event)
