@@ -21,8 +21,11 @@ Something that came to lie still at the picture's edge while the dice were throw
 hand held still by a die near the tray's rim, over it or touching it) may be taken by
 the watcher for part of the scene, and a die lying under or against it with it: the
 reader would see two dice, and the table would ask. A roll whose dice touch what was
-taken in so, or of fewer than three dice, is held back until that has gone (the dice
-are read then), for at most :data:`HOLD_SECONDS`, after which it is told as read.
+taken in so, or of fewer dice thrown than a whole roll (three; in a starting roll or
+an auction's tie-break, where several players may throw at once, three for each of
+some of them: :attr:`VisionTray.rollers_at_once`), is held back until that has gone
+(the dice are read then), for at most :data:`HOLD_SECONDS`, after which it is told as
+read.
 """
 
 from __future__ import annotations
@@ -151,6 +154,11 @@ class VisionTray:
         self._tray_shift = (0.0, 0.0)
         self.hold_seconds = hold_seconds
         self._held: _Held | None = None
+        #: How many players may throw their dice at once now (a starting roll or an
+        #: auction's tie-break with several still to roll; 1 otherwise), asked at each
+        #: roll; None: not known (then what is not three for each of some players
+        #: is short). Whoever runs the table sets it from the table's controller.
+        self.rollers_at_once: Callable[[], int | None] = lambda: None
 
     def poll(self) -> list[TrayEvent]:
         now = self.clock.monotonic()
@@ -245,7 +253,9 @@ class VisionTray:
     def _against_taken_in(self, event: Any, image: Image, found: FrameReading) -> bool:
         """Whether the dice ``found`` in ``image`` may lie against, or under, what the
         watcher took for part of the scene at the picture's edge during this motion: a
-        die found touching it, or fewer dice than a roll's where it does not see one."""
+        die found touching it, or, where it does not see one, fewer dice thrown than a
+        roll's (the dice left lying since the last rest not counted: the last player's,
+        in a starting roll; see :func:`short_of_a_roll`)."""
         taken = getattr(event, "taken_in", None)
         reference = self.watcher.reference
         if taken is None or reference is None:
@@ -253,7 +263,8 @@ class VisionTray:
         scale = (taken.shape[1] / image.shape[1], taken.shape[0] / image.shape[0])
         if any(changed_share(taken, die.box, scale) > 0 for die in found.dice):
             return True
-        return len(drop_unchanged(found, image, reference).dice) < DICE_IN_A_ROLL
+        return short_of_a_roll(len(self._new_dice(image, found, self._lying).dice),
+                               self.rollers_at_once())
 
     def _found_empty(self, image: Image) -> None:
         """The reader found the still tray in ``image`` empty: it is the empty tray."""
@@ -303,6 +314,13 @@ class VisionTray:
         if not reading.dice:
             self._found_empty(image)
             return reading
+        return self._new_dice(image, reading, lying)
+
+    def _new_dice(self, image: Image, reading: FrameReading, lying: Image | None
+                  ) -> FrameReading:
+        """The dice of ``reading`` (all found in ``image``) where the tray is not empty,
+        and not just where dice lay in ``lying`` (the tray's last still frame with dice
+        in it, if any)."""
         reference = self.watcher.reference
         if reference is None:
             return reading
@@ -333,6 +351,17 @@ class VisionTray:
         if self._opened:
             self.source.close()
             self._opened = False
+
+
+def short_of_a_roll(count: int, rollers: int | None) -> bool:
+    """Whether ``count`` dice thrown are fewer than a whole roll, where ``rollers``
+    players may throw at once (None: not known): fewer than three, or, short of three
+    for each of them, not three for each of some of them (five of two players' six)."""
+    if count < DICE_IN_A_ROLL:
+        return True
+    if rollers is not None and count >= rollers * DICE_IN_A_ROLL:
+        return False
+    return count % DICE_IN_A_ROLL != 0
 
 
 def _hand_seen(event: Any) -> bool:

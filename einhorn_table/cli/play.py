@@ -323,6 +323,7 @@ def run(args: argparse.Namespace) -> int:
             controller = TableController(started.match, started.recorder, seats,
                                          started.recorder,
                                          archive=lambda: history_summary(store))
+            tray.rollers_at_once = controller.rollers_at_once
             loop = TableLoop(controller, watched, SeatControls(buttons, stations), clock,
                              screen)
             how = "continued" if started.resumed else "started"

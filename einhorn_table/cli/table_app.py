@@ -736,6 +736,7 @@ def run_demo(options: DemoOptions) -> DemoResult:
             match, recorder = started.match, started.recorder
             controller = TableController(match, recorder, seats, recorder,
                                          archive=lambda: history_summary(store))
+            tray.rollers_at_once = controller.rollers_at_once
             bots = BotDriver(options.bots, strategies, options.chance,
                              pace=0.0 if options.fast else 0.8,
                              linger=0.0 if options.fast else 8.5)

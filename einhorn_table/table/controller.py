@@ -511,6 +511,11 @@ class TableController:
         auction's tie-break with more than one of them still to roll)."""
         return self._rolls_in_any_order() and len(self.match.state.owing()) > 1
 
+    def rollers_at_once(self) -> int:
+        """How many players' dice may lie in the tray as one throw now (the tray holds
+        back a reading short of them while something lies by the dice)."""
+        return len(self.match.state.owing()) if self._throws_together() else 1
+
     def _rolled_together(self, event: Settled) -> bool:
         """Several players' starting rolls (or an auction's tie-break) thrown at once,
         each in their own colour: each player's roll, in seat order. False (nothing
