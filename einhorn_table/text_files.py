@@ -34,11 +34,22 @@ def read_text_file(path: Path, what: str) -> str:
         raise TextFileError(f"cannot read {what} {path} ({error.strerror})") from None
 
 
+def _keep_owner(target: Path, partial: Path) -> None:
+    """Give ``partial``, about to replace ``target``, the owner and group of ``target``
+    where root writes it (a command run with sudo): the file stays its owner's (the
+    table's service reads its own files only)."""
+    if getattr(os, "geteuid", lambda: -1)() != 0:
+        return
+    info = target.stat()
+    os.chown(partial, info.st_uid, info.st_gid)
+
+
 def write_text_whole(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all: a full disk or a pulled stick
     leaves no half-written file (nor a file there before half overwritten). A file
-    there before keeps its permissions, a link is followed to its file, and what is no
-    plain file (``/dev/stdout``, a pipe) is written as it is. Raises OSError."""
+    there before keeps its permissions (and its owner, where root writes it), a link
+    is followed to its file, and what is no plain file (``/dev/stdout``, a pipe) is
+    written as it is. Raises OSError."""
     target = path.resolve() if path.is_symlink() else path
     if target.exists() and not target.is_file():
         target.write_text(text, encoding="utf-8")
@@ -48,6 +59,7 @@ def write_text_whole(path: Path, text: str) -> None:
         partial.write_text(text, encoding="utf-8")
         if target.is_file():
             shutil.copymode(target, partial)
+            _keep_owner(target, partial)
         os.replace(partial, target)
     except OSError:
         partial.unlink(missing_ok=True)

@@ -25,6 +25,8 @@ doctor's view line says it did): ``play`` then stops warning that it may not fit
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 import tomllib
 from dataclasses import dataclass, replace
@@ -113,8 +115,10 @@ def keep_view(profile_path: Path, view: CameraView) -> None:
     ``[view]``, the rest of the file left as it is (comments too): added at its end
     (made before the view was kept), or its keys under the file's empty ``[view]``
     line; a ``[view]`` written otherwise (half filled in) has the file written again
-    whole. Nothing is written where the result would not load as the same calibration
-    with that view. A :class:`ProfileError` says why it could not be written."""
+    whole. Its line ends and its owner stay as they were (the doctor run with sudo leaves
+    the service's calibration readable by the service). Nothing is written where the
+    result would not load as the same calibration with that view. A
+    :class:`ProfileError` says why it could not be written."""
     try:
         text = read_text_file(profile_path, "a calibration profile")
         data = loads_toml(text)
@@ -140,7 +144,30 @@ def keep_view(profile_path: Path, view: CameraView) -> None:
     except (tomllib.TOMLDecodeError, ProfileError) as error:
         raise ProfileError(f"{profile_path} was left as it was ({error})") from None
     try:
-        write_text_whole(profile_path, new)
+        if b"\r\n" in profile_path.read_bytes():  # (saved by a Windows editor: kept so)
+            new = new.replace("\n", "\r\n")
+        _refuse_another_users(profile_path)
+        write_text_whole(profile_path, new)  # (root, with sudo, leaves it its owner's)
     except OSError as error:
         raise ProfileError(
             f"{profile_path} could not be written ({error.strerror or error})") from None
+
+
+def _refuse_another_users(path: Path) -> None:
+    """Refuse (OSError) to write another user's file at ``path`` anew, which would make
+    this user its owner, unless this user is root (who gives it back to its owner): the
+    table's service, running as that user, could not read it any more."""
+    owner = path.stat().st_uid
+    if owner != os.geteuid() and os.geteuid() != 0:
+        raise PermissionError(
+            errno.EPERM, f"it belongs to the user {_user_name(owner)}: run the doctor as "
+            "that user")
+
+
+def _user_name(uid: int) -> str:
+    try:
+        import pwd
+
+        return pwd.getpwuid(uid).pw_name
+    except (ImportError, KeyError):
+        return str(uid)

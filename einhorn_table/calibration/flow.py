@@ -28,6 +28,7 @@ from itertools import combinations
 
 from einhorn_table.adapters.camera_settings import CameraSettings
 from einhorn_table.adapters.source_base import CameraView
+from einhorn_table.calibration.dice_set import one_set
 from einhorn_table.calibration.fit import (
     CalibrationError,
     Tally,
@@ -317,7 +318,11 @@ class CalibrationFlow:
                 (p.name for p in s.players if self.eyes.colours_too_alike(p.colour, colour)), None
             )
         alike = self.eyes.colours_too_alike
-        mixed = any(not alike(a.color, b.color) for a, b in combinations(reading.dice, 2))
+
+        def same(a: RGB, b: RGB) -> bool:  # (a die of the set may lie in a shadow)
+            return one_set(alike, a, b)
+
+        mixed = any(not same(a.color, b.color) for a, b in combinations(reading.dice, 2))
         registration = Registration(colour, reading, measures, clash, mixed)
         if mixed and colour is not None:
             # Whose die was left in, and which dice are not this player's.
@@ -325,7 +330,7 @@ class CalibrationFlow:
                          if any(alike(p.colour, d.color) for d in reading.dice)), None)
             odd = tuple(k for k, d in enumerate(reading.dice)
                         if (alike(left.colour, d.color) if left is not None
-                            else not alike(colour, d.color)))
+                            else not same(colour, d.color)))
             registration = replace(registration, left_in=None if left is None else left.name,
                                    odd=odd)
         s.registration = registration

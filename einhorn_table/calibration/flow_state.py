@@ -94,7 +94,8 @@ class Registration:
     #: Whether the dice found are not all of one colour: another player's die left in
     #: the tray, or a stray one; their colours would be mixed into this player's, also
     #: where three or fewer dice lie in all. Such a roll is not kept. (More dice all of
-    #: one colour, a die seen twice, leave the colour as it is.)
+    #: one colour, a die seen twice, leave the colour as it is; so does a die of the set
+    #: that only looks darker: see :mod:`einhorn_table.calibration.dice_set`.)
     mixed: bool = False
     #: The player already registered whose dice colour some of the dice found have
     #: (their dice left in the tray), if any.

@@ -41,7 +41,8 @@ class PhotoShelf:
     A photo is written as ``NAME.jpg.part`` and renamed when whole, with the folder
     locked (``flock``) meanwhile. A ``.part`` that a power cut or a full card left
     behind is deleted by the next save, under that lock: so never one that a table
-    using the same folder is writing right now, however its clock is set.
+    using the same folder is writing right now, however its clock is set. (A folder
+    that cannot be locked keeps its ``.part`` files.)
     """
 
     folder: Path
@@ -107,16 +108,24 @@ class PhotoShelf:
 @contextmanager
 def _locked(folder: Path) -> Iterator[bool]:
     """Hold the photo folder's lock (``flock`` on the folder itself) while a photo is
-    written; yields whether it is held. Where there is no ``flock`` (Windows) nothing is
-    locked: a ``.part`` left there stays rather than risk deleting one being written."""
+    written; yields whether it is held. Where it cannot be held, the photo is written
+    all the same, and a ``.part`` left there stays rather than risk deleting one being
+    written: on Windows (no ``flock``), and on a folder shared over the network, as two
+    tables' folder is (NFS locks no folder: EBADF)."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - the companion runs on Linux
         yield False
         return
-    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    held, fd = False, None
     try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
         fcntl.flock(fd, fcntl.LOCK_EX)  # (a write takes milliseconds)
-        yield True
+        held = True
+    except OSError:  # (NFS, or a folder this user may write in but not list)
+        pass
+    try:
+        yield held
     finally:
-        os.close(fd)
+        if fd is not None:
+            os.close(fd)
