@@ -69,17 +69,22 @@ def flat(text: str) -> str:
 
 
 def test_history_names_the_command_as_the_person_runs_it(
-        tmp_path: Path, started_by_start: str, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, started_by_start: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     state = tmp_path / "state"
     MatchStore(state, now=lambda: datetime.now(UTC)).close()  # a history, empty
+    listing = f"`./start history --state-dir {state} list`"  # (the folder named)
     assert main(["history", "--state-dir", str(state), "show", "7"]) == 1
-    assert "`./start history list` shows the matches kept" in capsys.readouterr().err
+    assert f"{listing} shows the matches kept" in capsys.readouterr().err
     assert main(["history", "--state-dir", str(state), "show", "seven"]) == 1
-    assert "as `./start history list` shows them" in capsys.readouterr().err
+    assert f"as {listing} shows them" in capsys.readouterr().err
     assert main(["history", "--state-dir", str(state), "export", "7"]) == 1
-    assert "`./start history list`" in capsys.readouterr().err
+    assert listing in capsys.readouterr().err
     assert main(["history", "--state-dir", str(state), "stats", "--player", "Zoe"]) == 1
-    assert "`./start history list` shows who played" in capsys.readouterr().err
+    assert f"{listing} shows who played" in capsys.readouterr().err
+    monkeypatch.setenv("EINHORN_STATE_DIR", str(state))  # (no folder named: none told)
+    assert main(["history", "show", "7"]) == 1
+    assert "`./start history list` shows the matches kept" in capsys.readouterr().err
 
 
 def test_the_doctor_names_the_command_as_the_person_runs_it(

@@ -200,7 +200,8 @@ def test_a_teaching_game_is_marked_practice_and_counted_again_with_undo(
     assert history(tmp_path, "practice", teaching) == 0
     out = capsys.readouterr().out
     assert out == (f"match {teaching} is practice now: kept, but left out of the statistics "
-                   f"(`einhorn-table history practice {teaching} --undo` counts it again)\n")
+                   f"(`einhorn-table history --state-dir {tmp_path} practice {teaching} --undo` "
+                   "counts it again)\n")
     with open_store(tmp_path) as store:
         assert store.get(teaching).practice and not store.get(counted).practice
         stats = gather(store)
@@ -254,8 +255,8 @@ def test_practice_names_a_match_that_is_not_kept_and_a_folder_without_history(
     with open_store(tmp_path / "state") as store:
         _keep(store, bot_match(1))
     assert history(tmp_path / "state", "practice", "7") == 1
-    assert "there is no match 7; `einhorn-table history list` shows the matches kept" in \
-        capsys.readouterr().err
+    assert (f"there is no match 7; `einhorn-table history --state-dir {tmp_path / 'state'} "
+            "list` shows the matches kept") in capsys.readouterr().err
     assert history(tmp_path / "elsewhere", "practice", "1") == 1
     assert "no match history in" in capsys.readouterr().err
     assert not (tmp_path / "elsewhere").exists()
@@ -347,4 +348,20 @@ def test_a_spreadsheet_export_given_to_import_says_to_export_match_notation(
     assert history(tmp_path / "other", "import", str(sheet)) == 1
     said = capsys.readouterr().err
     assert said.startswith(f"{sheet}: this is a match exported for a spreadsheet")
-    assert "`einhorn-table history export ID -o FILE`" in said and "JSON" not in said
+    assert f"`einhorn-table history --state-dir {tmp_path / 'other'} export ID -o FILE`" in said
+    assert "JSON" not in said
+
+
+def test_the_commands_a_message_gives_look_in_the_folder_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A secretary reading a copied folder (--state-dir) is given commands for that
+    folder, not for the table's own history."""
+    folder = tmp_path / "club history"
+    with open_store(folder) as store:
+        _keep(store, bot_match(1))
+    quoted = f"'{folder}'"
+    assert main(["history", "--state-dir", str(folder), "practice", "1"]) == 0
+    assert f"history --state-dir {quoted} practice 1 --undo`" in capsys.readouterr().out
+    assert main(["history", "show", "9", "--state-dir", str(folder)]) == 1
+    assert f"`einhorn-table history --state-dir {quoted} list` shows" in \
+        capsys.readouterr().err

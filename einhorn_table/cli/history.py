@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -40,24 +40,24 @@ def register(subparsers: Any) -> None:
     listing.add_argument("--limit", type=whole_number(1), default=20, help="how many (default 20)")
     listing.add_argument("--all", action="store_true", help="every match")
     _state_dir_also_here(listing)
-    listing.set_defaults(handler=run_list)
+    listing.set_defaults(handler=_naming_the_folder(run_list))
 
     show = actions.add_parser("show", help="one match, turn by turn")
     show.add_argument("match_id", metavar="ID")
     _state_dir_also_here(show)
-    show.set_defaults(handler=run_show)
+    show.set_defaults(handler=_naming_the_folder(run_show))
 
     export = actions.add_parser("export", help="one match as match notation or CSV")
     export.add_argument("match_id", metavar="ID")
     export.add_argument("--format", choices=("notation", "csv"), default="notation")
     export.add_argument("--output", "-o", default=None, help="a file (default: print it)")
     _state_dir_also_here(export)
-    export.set_defaults(handler=run_export)
+    export.set_defaults(handler=_naming_the_folder(run_export))
 
     importing = actions.add_parser("import", help="keep match files from another table")
     importing.add_argument("files", nargs="+", metavar="FILE")
     _state_dir_also_here(importing)
-    importing.set_defaults(handler=run_import)
+    importing.set_defaults(handler=_naming_the_folder(run_import))
 
     practice = actions.add_parser(
         "practice", help="mark a match as practice, left out of the stats (--undo: count it)",
@@ -67,14 +67,41 @@ def register(subparsers: Any) -> None:
     practice.add_argument("--undo", action="store_true",
                           help="count the match in the statistics again")
     _state_dir_also_here(practice)
-    practice.set_defaults(handler=run_practice)
+    practice.set_defaults(handler=_naming_the_folder(run_practice))
 
     stats = actions.add_parser("stats", help="players, calls, the unicorn, the dice")
     stats.add_argument("--player", default=None, help="only this player's figures")
     stats.add_argument("--charts", default=None, metavar="DIR",
                        help="also write PNG charts into DIR (needs matplotlib)")
     _state_dir_also_here(stats)
-    stats.set_defaults(handler=run_stats)
+    stats.set_defaults(handler=_naming_the_folder(run_stats))
+
+
+def history_command(args: argparse.Namespace) -> str:
+    """The history's command as the person runs the companion, with the folder they
+    named (--state-dir): the commands a message gives then look in the same history."""
+    import shlex
+
+    words = f"{command_name()} history"
+    if args.state_dir is not None:
+        words += f" --state-dir {shlex.quote(str(args.state_dir))}"
+    return words
+
+
+def _naming_the_folder(handler: Callable[[argparse.Namespace], int]
+                       ) -> Callable[[argparse.Namespace], int]:
+    """``handler``, whose errors' commands (`einhorn-table history list` shows the
+    matches kept...) name the folder given with --state-dir."""
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except HistoryError as error:
+            plain = f"`{command_name()} history "
+            said = str(error)
+            if args.state_dir is None or plain not in said or history_command(args) in said:
+                raise  # (no folder named, no command given, or given with the folder)
+            raise type(error)(said.replace(plain, f"`{history_command(args)} ")) from None
+    return run
 
 
 def _state_dir_also_here(action: argparse.ArgumentParser) -> None:
@@ -197,7 +224,7 @@ def run_import(args: argparse.Namespace) -> int:
                 if text.startswith(CSV_HEADER):
                     print(f"{path}: this is a match exported for a spreadsheet (--format "
                           "csv), which cannot be imported; export the match as match notation "
-                          f"(`{command_name()} history export ID -o FILE`, the default "
+                          f"(`{history_command(args)} export ID -o FILE`, the default "
                           "format) and import that",
                           file=sys.stderr)
                     status = 1
@@ -244,7 +271,7 @@ def _cut_short(text: str, error: RuleViolation) -> str:
 def run_practice(args: argparse.Namespace) -> int:
     with open_store(args, changing=True) as store:
         changed = store.set_practice(args.match_id, not args.undo)
-    again = f"`{command_name()} history practice {args.match_id}"
+    again = f"`{history_command(args)} practice {args.match_id}"
     if args.undo:
         print(f"match {args.match_id} counts in the statistics again" if changed else
               f"match {args.match_id} is not practice; it counts in the statistics already")
@@ -270,7 +297,7 @@ def run_stats(args: argparse.Namespace) -> int:
         hint = (f"did you mean {alike[0]!r}?" if alike
                 else f"the players kept are {', '.join(known[:12])}"
                 + (f" and {len(known) - 12} more" if len(known) > 12 else "") if known
-                else f"`{command_name()} history list` shows who played")
+                else f"`{history_command(args)} list` shows who played")
         raise HistoryError(f"no matches of a player called {args.player!r} are kept; {hint}")
     print(format_statistics(stats))
     if args.charts:
