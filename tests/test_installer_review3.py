@@ -54,6 +54,7 @@ def _quiet(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
     monkeypatch.delenv("EINHORN_COMMAND", raising=False)
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     monkeypatch.setenv("EINHORN_STATE_DIR", str(tmp_path / "state"))
 
 

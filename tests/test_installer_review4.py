@@ -13,7 +13,13 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from table_helpers import players_toml
 from test_hardware_picamera2 import FakePicamera2
-from test_installer_review3 import FULL_VIEW, MIDDLE_VIEW, OLD_PI_CALIBRATION, _old_pi_calibration
+from test_installer_review3 import (  # (_quiet: the same environment, for each test)
+    FULL_VIEW,
+    MIDDLE_VIEW,
+    OLD_PI_CALIBRATION,
+    _old_pi_calibration,
+    _quiet,  # noqa: F401
+)
 
 from einhorn_table.adapters import picamera2_source
 from einhorn_table.calibration import camera_view, paths
@@ -33,19 +39,6 @@ from einhorn_table.doctor import checks
 from einhorn_table.doctor.report import CheckResult, Status
 from einhorn_table.table.loop import TableLoop
 from einhorn_table.vision.synth import SynthTable, mount_guide_view
-
-
-@pytest.fixture(autouse=True)
-def _quiet(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from einhorn_table.doctor import system_checks
-
-    monkeypatch.setattr(system_checks, "service_state", lambda: None)
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
-    monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
-    monkeypatch.delenv("EINHORN_COMMAND", raising=False)
-    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
-    monkeypatch.setenv("EINHORN_STATE_DIR", str(tmp_path / "state"))
 
 
 class SamePicamera2(FakePicamera2):

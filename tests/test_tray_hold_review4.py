@@ -15,11 +15,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
-from test_watcher_resting_hand import _Watcher
+from test_watcher_resting_hand import _Source, _Watcher
 
 from einhorn_table.adapters.clock import FakeClock
 from einhorn_table.adapters.vision_tray import HOLD_SECONDS, VisionTray, short_of_a_roll
-from einhorn_table.ports import Frame
 from einhorn_table.table.events import MotionStarted, Settled, TrayEvent
 from einhorn_table.vision.results import DieReading, FrameReading
 from einhorn_table.vision.watcher import EventKind, WatchEvent
@@ -29,36 +28,10 @@ from einhorn_table.vision.watcher import EventKind, WatchEvent
 SLOTS = (10, 35, 60, 85, 110, 135)
 
 
-@dataclass
-class _Frames:
+def _frames(lying: Callable[[float], tuple[int, ...]], times: list[float]) -> _Source:
     """Grey frames with a white die-sized patch per die lying at a slot: ``lying(t)``
     names the slots."""
-
-    lying: Callable[[float], tuple[int, ...]]
-    times: list[float]
-    index: int = 0
-    description: str = "scripted frames"
-    simulated: bool = True
-
-    def open(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-    def __enter__(self) -> _Frames:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def read(self) -> Frame | None:
-        t = self.times[min(self.index, len(self.times) - 1)]
-        self.index += 1
-        image = np.full((120, 160, 3), 90, np.uint8)
-        for slot in self.lying(t):
-            image[100:120, SLOTS[slot]:SLOTS[slot] + 20] = 250
-        return Frame(image=image, timestamp=t, index=self.index - 1)
+    return _Source(times, patches=lambda t: [SLOTS[slot] for slot in lying(t)])
 
 
 def _read(image: np.ndarray) -> FrameReading:
@@ -91,7 +64,7 @@ class _Table:
             return self.lying[max(k for k in self.lying if k <= t + 1e-9)]
 
         clock = FakeClock(0.0)
-        tray = VisionTray(_Frames(lying, times), _Watcher(self.script), _read, clock)
+        tray = VisionTray(_frames(lying, times), _Watcher(self.script), _read, clock)
         tray.rollers_at_once = lambda: self.rollers
         for t in times:
             clock.now = t

@@ -7,6 +7,7 @@ go. Now the tray holds such a roll back until the hand has gone (or a limit pass
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -165,10 +166,12 @@ class _Watcher:
 @dataclass
 class _Source:
     """Grey frames, each with a white die-sized patch per die read in it (160x120
-    frames: the watcher's small size)."""
+    frames: the watcher's small size): at rows 100..120, 20 px wide from each left edge
+    that ``patches(t)`` gives (three dice lying, unless told)."""
 
     times: list[float]
     lost_at: float | None = None
+    patches: Callable[[float], Sequence[int]] = lambda t: (10, 60, 110)
     index: int = 0
     description: str = "scripted frames"
     simulated: bool = True
@@ -191,7 +194,8 @@ class _Source:
         if self.lost_at is not None and t >= self.lost_at:
             return None
         image = np.full((120, 160, 3), 90, np.uint8)
-        image[100:120, 10:30] = image[100:120, 60:80] = image[100:120, 110:130] = 250
+        for x in self.patches(t):
+            image[100:120, x:x + 20] = 250
         return Frame(image=image, timestamp=t, index=self.index - 1)
 
 
