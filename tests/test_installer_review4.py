@@ -17,6 +17,7 @@ from test_installer_review3 import (  # (_quiet: the same environment, for each 
     FULL_VIEW,
     MIDDLE_VIEW,
     OLD_PI_CALIBRATION,
+    _doctor,
     _old_pi_calibration,
     _quiet,  # noqa: F401
 )
@@ -31,7 +32,6 @@ from einhorn_table.calibration.profile import (
     load_profile,
     save_profile,
 )
-from einhorn_table.cli import doctor as doctor_cli
 from einhorn_table.cli import main
 from einhorn_table.cli.doctor import calibrate_again_command
 from einhorn_table.cli.play import view_warning
@@ -131,11 +131,6 @@ def test_the_view_check_keeps_the_view_only_where_the_tray_shows_it_fits(
     result = checks.check_camera_view(FULL_VIEW, made, "CMD", in_place, keep=True)
     assert result is not None and result.status is Status.FAIL
     assert load_profile(made).view.told == MIDDLE_VIEW  # another view is never overwritten
-
-
-def _doctor(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    status = doctor_cli.main(["--frames", "3", *args])
-    return status, "".join(capsys.readouterr().out.split())  # the report wraps lines
 
 
 def test_after_the_doctor_found_an_old_calibration_fitting_play_no_longer_warns(

@@ -22,6 +22,7 @@ from einhorn_table.calibration.profile import ProfileError, load_profile
 from einhorn_table.history.photos import PhotoShelf
 from einhorn_table.vision.synth import DICE_PALETTE, SynthTable
 
+RGB = tuple[int, int, int]
 WHITE, RED, GREEN, BLACK = DICE_PALETTE[0], DICE_PALETTE[1], DICE_PALETTE[3], DICE_PALETTE[5]
 
 # ---------------------------------------------------------------- one set, one die darker
@@ -50,12 +51,18 @@ def test_a_set_with_a_die_leaning_on_the_wall_is_one_colour(seed: int) -> None:
 
 def test_a_white_die_left_in_beside_black_ones_is_still_pointed_out() -> None:
     """White beside black differs in brightness alone, far more than a shadow makes."""
+    left_in_is_pointed_out(WHITE, BLACK)
+
+
+def left_in_is_pointed_out(anna: RGB, ben: RGB) -> None:
+    """Anna registers her dice (``anna``); one of them is left in the tray at Ben's
+    colour roll, beside two of his (``ben``): it is outlined, and the roll refused."""
     table = SynthTable(5, players=2)
     flow, show = at_the_colours(table, ("Anna", "Ben"))
-    show(table.still([2, 4, 6], colors=[WHITE] * 3, positions=PLACES[:3]).image, 60)
+    show(table.still([2, 4, 6], colors=[anna] * 3, positions=PLACES[:3]).image, 60)
     tap(flow, OK)  # Anna's colour
-    show(table.still([2, 1, 3], colors=[WHITE, BLACK, BLACK], positions=PLACES[:3]).image,
-         60)
+    assert [p.name for p in flow.s.players] == ["Anna"]
+    show(table.still([2, 1, 3], colors=[anna, ben, ben], positions=PLACES[:3]).image, 60)
     view = flow.view()
     assert view.screen == "colours-2-mixed"
     assert view.lines[1].startswith("Anna's die (outlined in red) is still in the tray")

@@ -320,7 +320,7 @@ class CalibrationFlow:
         alike = self.eyes.colours_too_alike
 
         def same(a: RGB, b: RGB) -> bool:  # (a die of the set may lie in a shadow)
-            return one_set(alike, a, b)
+            return one_set(alike, a, b, [p.colour for p in s.players])
 
         mixed = any(not same(a.color, b.color) for a, b in combinations(reading.dice, 2))
         registration = Registration(colour, reading, measures, clash, mixed)

@@ -470,13 +470,17 @@ class TableController:
 
     def _dice_of_none_of(self, reading: FrameReading, seats: set[int]) -> bool:
         """Whether all of ``reading``'s dice are of one colour that the camera tells
-        apart from the dice of every one of ``seats``."""
+        apart from the dice of every one of ``seats``, the colour of a player who still
+        owes a roll (dice of one who has rolled are no throw of the one asked now)."""
         colours = self.seat_colours
         owners = dice_owners(reading, colours)
         if len(owners) != 1:
             return False
         (owner,) = owners
-        return owner is not None and not alike_seats(colours, owner) & seats
+        if owner is None:
+            return False
+        sharing = alike_seats(colours, owner)
+        return not sharing & seats and bool(sharing & set(self.match.state.owing()))
 
     def _with_first_go(self, reading: FrameReading, roller: int, before: TrayMotion | None
                        ) -> tuple[FrameReading, bool]:
