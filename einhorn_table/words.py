@@ -66,10 +66,13 @@ def command_name(environ: Mapping[str, str] | None = None,
     """How the person at the terminal runs the companion, for "type this next" lines:
     what ./start said it is (``./start``: the command in its .venv is on no PATH),
     else the path the command was run by when it was run by one
-    (``.venv/bin/einhorn-table``, as the install guide does), else ``einhorn-table``."""
+    (``.venv/bin/einhorn-table``, as the install guide does), else ``einhorn-table``;
+    quoted for the shell where its path has spaces (a folder "My Games")."""
+    import shlex
+
     given = (os.environ if environ is None else environ).get("EINHORN_COMMAND", "").strip()
     if given:
-        return given
+        return shlex.quote(given)
     ran = sys.argv[0] if argv0 is None else argv0
     if os.path.basename(ran) != "einhorn-table" or os.sep not in ran:
         return "einhorn-table"
@@ -78,4 +81,4 @@ def command_name(environ: Mapping[str, str] | None = None,
         same = on_path is not None and os.path.samefile(on_path, ran)
     except OSError:  # (the file run is gone: its .venv made anew meanwhile)
         same = False
-    return "einhorn-table" if same else ran
+    return "einhorn-table" if same else shlex.quote(ran)

@@ -48,3 +48,24 @@ def test_the_command_is_named_as_the_person_ran_it(tmp_path: Path,
     # On the PATH (a venv activated), the bare name is what to type.
     monkeypatch.setenv("PATH", f"{script.parent}:/usr/bin:/bin")
     assert command_name({}, str(script)) == "einhorn-table"
+
+
+def test_a_command_in_a_folder_with_spaces_is_quoted_to_paste(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shlex
+    import subprocess
+
+    from einhorn_table.words import command_name
+
+    script = tmp_path / "My Games" / "einhorn" / ".venv" / "bin" / "einhorn-table"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\necho ran\n", encoding="utf-8")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    start = tmp_path / "My Games" / "einhorn" / "start"
+    assert shlex.split(f"{command_name({}, str(script))} doctor") == [str(script), "doctor"]
+    by_start = command_name({"EINHORN_COMMAND": str(start)}, str(script))
+    assert shlex.split(f"{by_start} doctor") == [str(start), "doctor"]
+    pasted = subprocess.run(f"{command_name({}, str(script))} doctor", shell=True,
+                            capture_output=True, text=True, check=False)
+    assert pasted.stdout == "ran\n"
