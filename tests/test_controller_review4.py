@@ -381,3 +381,16 @@ def test_a_bots_turn_goes_on_by_hand_while_the_camera_is_lost() -> None:
         if len(rolls(r)) >= 4:
             break
     assert len(rolls(r)) >= 4, "the bots' turns go on by hand"
+
+
+def test_the_question_counts_the_dice_in_good_english() -> None:
+    from einhorn_table.table.doubt import judge_reading
+
+    def said(values: list[int | None]) -> str | None:
+        doubt = judge_reading(reading(values, RED), 0, [RED, BLUE])
+        return None if doubt is None else doubt.message
+
+    assert said([4]) == "1 die seen, not 3"
+    assert said([4, 5]) == "2 dice seen, not 3"
+    assert said([]) == "no dice seen, not 3"
+    assert said([4, 5, 6]) is None

@@ -36,7 +36,9 @@ def judge_reading(
     """``None`` when the reading is three sure dice of the roller's colour, else why not."""
     dice = reading.dice
     if len(dice) != 3:
-        return Doubt(DoubtKind.COUNT, f"{len(dice)} dice seen, not 3")
+        seen = "no dice seen" if not dice else "1 die seen" if len(dice) == 1 \
+            else f"{len(dice)} dice seen"
+        return Doubt(DoubtKind.COUNT, f"{seen}, not 3")
     unsure = sum(1 for die in dice if die.value is None)
     if unsure:
         return Doubt(DoubtKind.ABSTAINED, f"{unsure} die unclear" if unsure == 1
