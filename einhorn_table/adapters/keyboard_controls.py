@@ -37,7 +37,7 @@ def button_key(player: int, button: Button) -> str:
 def key_map_text(players: int = MAX_STATIONS) -> str:
     """One line per player, e.g. ``player 1: 1 2 3 4``."""
     return "; ".join(
-        f"player {n + 1}: {' '.join(KEY_ROWS[n].upper())}" for n in range(players)
+        f"player {n + 1}: {row_keys(n)}" for n in range(players)
     )
 
 

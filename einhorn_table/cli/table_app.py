@@ -460,7 +460,7 @@ class KeyboardScreen(ScreenWrapper):
         return [seat for seat in people if controller.context(seat) in STRIP_CONTEXTS]
 
     def with_keys(self, view: ScreenView, now: float | None = None) -> ScreenView:
-        from einhorn_table.adapters.keyboard_controls import KEY_ROWS
+        from einhorn_table.adapters.keyboard_controls import row_keys
         from einhorn_table.screen.view_model import ScreenKind
 
         controller = self.playing()
@@ -473,19 +473,19 @@ class KeyboardScreen(ScreenWrapper):
         thrower = self.thrower()
         if view.kind in (ScreenKind.TURN, ScreenKind.START_ROLLS) and view.focus == thrower \
                 and thrower is not None and not controller.tray_busy:
-            keys = " ".join(KEY_ROWS[thrower].upper())
+            keys = row_keys(thrower)
             calls = view.kind is ScreenKind.TURN and not view.call_locked
             hint = f"keys {keys} call, SPACE throws" if calls else "SPACE throws the dice"
             view = replace(view, subtitle=f"{view.subtitle} ({hint})")
         if view.kind is ScreenKind.TOPUP and view.caller is not None \
                 and view.caller == thrower and not controller.tray_busy:
             # (The unicorn owner, done with their top-up, calls above the others' tiles.)
-            keys = " ".join(KEY_ROWS[thrower].upper())
+            keys = row_keys(thrower)
             hint = "SPACE throws" if view.call_locked else f"keys {keys} call, SPACE throws"
             view = replace(view, subtitle=f"{view.subtitle} ({self.names[thrower]}: {hint})")
         helped = controller.help
         if view.help and helped is not None and helped.player not in self.bots:
-            keys = " ".join(KEY_ROWS[helped.player].upper())
+            keys = row_keys(helped.player)
             throws = "; SPACE throws" if helped.context in (Context.CALL, Context.ROLL) else ""
             line = HelpLine(f"keys {keys}",
                             f"{self.names[helped.player]}'s buttons, left to right{throws}")
@@ -508,9 +508,9 @@ def reader_warning(profile: ReaderProfile | None) -> str | None:
 
 def demo_caption(names: Sequence[str], bots: frozenset[int]) -> str:
     """The demo window's title: whose keys are which, as the terminal said it once."""
-    from einhorn_table.adapters.keyboard_controls import KEY_ROWS
+    from einhorn_table.adapters.keyboard_controls import row_keys
 
-    people = [f"{name}: keys {' '.join(KEY_ROWS[seat].upper())}"
+    people = [f"{name}: keys {row_keys(seat)}"
               for seat, name in enumerate(names) if seat not in bots]
     return " · ".join(["Einhorn Table demo", *people, *(["SPACE throws the dice"] if people
                                                        else []), "ESC quits"])
@@ -519,9 +519,9 @@ def demo_caption(names: Sequence[str], bots: frozenset[int]) -> str:
 def keys_words(names: Sequence[str], bots: frozenset[int]) -> str:
     """What the terminal says as the demo opens: whose keys are which, what they do, and
     how to stop ("" when bots play every seat: nobody needs keys)."""
-    from einhorn_table.adapters.keyboard_controls import KEY_ROWS
+    from einhorn_table.adapters.keyboard_controls import row_keys
 
-    people = [f"{name}: keys {' '.join(KEY_ROWS[seat].upper())}"
+    people = [f"{name}: keys {row_keys(seat)}"
               for seat, name in enumerate(names) if seat not in bots]
     if not people:
         return ""
