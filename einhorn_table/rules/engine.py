@@ -101,8 +101,10 @@ class TurnResult:
     @property
     def short_by(self) -> int:
         """How many stones of the amount were not paid because the payer had no more
-        (4.7); 0 when it was paid in full. The amount is settled by the first transfer."""
-        if not isinstance(self.amount, int) or not self.transfers or self.owner_einhorn:
+        (4.7); 0 when it was paid in full. The amount is settled by the first transfer
+        (an amount of 0 by none: the transfer then is a new owner's pass stone, 4.8)."""
+        if (not isinstance(self.amount, int) or self.amount == 0 or not self.transfers
+                or self.owner_einhorn):
             return 0
         return abs(self.amount) - self.transfers[0].stones
 

@@ -262,7 +262,8 @@ def variant_from_mapping(data: Mapping[str, Any], *, source: str = "house varian
     if smallest is not None and smallest <= variant.deal * variant.max_players:
         raise VariantError(
             f"{source}: central must be more than {variant.deal} stones per player "
-            f"({variant.deal * variant.max_players} for {variant.max_players} players)"
+            f"({variant.deal * variant.max_players} for {variant.max_players} players): give "
+            "a bigger central, or set max_players to the most players who will play it"
         )
     if variant.central_per_player is not None and variant.central_per_player <= variant.deal:
         raise VariantError(
