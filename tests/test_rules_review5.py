@@ -468,3 +468,19 @@ def test_a_house_variant_with_a_number_too_long_to_read_names_the_file(tmp_path:
     with pytest.raises(tomllib.TOMLDecodeError):
         loads_toml(f"games = {DIGITS}")
 
+
+
+def test_a_name_typed_with_its_accent_apart_on_some_lines_is_the_same_player() -> None:
+    # A hand-typed match file: the setup names "Zoë" with the letter and its mark apart
+    # (some Linux input methods), the lines name her with the one letter "ë".
+    apart, whole = "Zoe\u0308", "Zo\u00eb"
+    lines = [
+        json.dumps({"v": 1, "type": "setup", "players": [apart, "Ben"]}),
+        json.dumps({"type": "start_roll", "player": whole, "dice": [6, 6, 5]}),
+        json.dumps({"type": "start_roll", "player": "Ben", "dice": [1, 2, 4]}),
+        json.dumps({"type": "call", "player": whole, "call": None}),
+        json.dumps({"type": "roll", "player": apart, "dice": [1, 2, 4]}),
+    ]
+    match = replay(lines)
+    assert match.setup.players == (whole, "Ben")
+    assert [item.player for item in match.inputs] == [whole, "Ben", whole, whole]

@@ -10,6 +10,7 @@ a photo, the reader's confidence) are kept in ``extra`` and written back.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
@@ -205,7 +206,13 @@ def _player(obj: Mapping[str, Any]) -> str:
     name = obj.get("player")
     if not isinstance(name, str) or not name:
         raise NotationError(f'a {obj["type"]} line needs "player": the name of a player')
-    return name
+    return _same_name(name)
+
+
+def _same_name(name: str) -> str:
+    """A name in one form however its accents were typed (a letter with its mark, or
+    the letter and then the mark), so every line names the setup's player alike."""
+    return unicodedata.normalize("NFC", name)
 
 
 def _dice(obj: Mapping[str, Any]) -> Dice:
@@ -247,7 +254,7 @@ def input_from_json(obj: object) -> Input:
         if payouts is not None and not isinstance(payouts, dict):
             raise NotationError('"payouts" must be a table of categories')
         return Setup(
-            players=tuple(players),
+            players=tuple(_same_name(p) for p in players),
             variant=variant,
             games=_whole(obj, "games", minimum=1, optional=True),
             target=_whole(obj, "target", minimum=1, optional=True),
@@ -283,7 +290,7 @@ def input_from_json(obj: object) -> Input:
         party = obj.get("party")
         if not isinstance(party, str) or not party:
             raise NotationError('a counterparty line needs "party": "central" or a player')
-        return Counterparty(player=player, party=party, extra=extra)
+        return Counterparty(player=player, party=_same_name(party), extra=extra)
     stones = _whole(obj, "stones", minimum=0)
     return INPUT_TYPES[kind](player=player, stones=stones, extra=extra)  # type: ignore[call-arg]
 
