@@ -5,7 +5,7 @@ from __future__ import annotations
 from einhorn_table.ports import Button, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Input, Match, Setup
 from einhorn_table.table.controller import Seat, TableController
-from einhorn_table.table.recorder import RecorderError
+from einhorn_table.table.recorder import RecorderError, SaveKind
 from einhorn_table.vision.results import DieReading, FrameReading
 
 RED = (200, 30, 40)
@@ -19,7 +19,8 @@ class MemoryRecorder:
 
     def append(self, item: Input) -> None:
         if self.full:
-            raise RecorderError("Cannot write the match: the disk is full. Free some space.")
+            raise RecorderError("Cannot write the match: the disk is full. Free some space.",
+                                SaveKind.FULL)
         self.items.append(item)
 
     def close(self) -> None:

@@ -18,7 +18,8 @@ from screen_helpers import MakeDrawing, text_drawing
 from table_helpers import RED, MemoryRecorder, controller, reading, tap
 from test_screen_review3 import LONG, SIZES, banner_views, cards, topups
 
-from einhorn_table.history.errors import StoreRefusing, explain
+from einhorn_table.adapters.history_log import recorder_error
+from einhorn_table.history.errors import HistoryError, StoreRefusing, explain
 from einhorn_table.ports import Button
 from einhorn_table.rules import Category
 from einhorn_table.screen.banner import FULL, READ_ONLY, UNKNOWN, save_banner, save_trouble
@@ -31,7 +32,7 @@ from einhorn_table.screen.view_model import (
 )
 from einhorn_table.stations.gesture_table import Context
 from einhorn_table.table.events import CameraLost, MotionStarted, Settled
-from einhorn_table.table.recorder import RecorderError
+from einhorn_table.table.recorder import Halt, RecorderError, SaveKind
 
 W = Button.WUNSCH
 STATE = Path("/home/pi/.local/state/einhorn-table/history.sqlite3")
@@ -40,27 +41,28 @@ SIX_LONG = ("Alexandra-Marie", "Maximilian Fried", "Großmutter Hilde", "Konstan
             "Emmanuelle Sophie", "Johannes Baptist")
 
 
-def history_message(sqlite_words: str) -> str:
-    """The recorder's message, as the match history words it for ``sqlite_words``."""
-    return str(explain(sqlite3.OperationalError(sqlite_words), STATE, "save this input"))
+def history_error(sqlite_words: str) -> HistoryError:
+    """The history's error for SQLite's ``sqlite_words``."""
+    return explain(sqlite3.OperationalError(sqlite_words), STATE, "save this input")
 
 
-FULL_DISK = history_message("database or disk is full")
-READ_ONLY_CARD = history_message("attempt to write a readonly database")
+FULL_DISK = recorder_error(history_error("database or disk is full"))
+READ_ONLY_CARD = recorder_error(history_error("attempt to write a readonly database"))
 #: Every later input, after the first failure: the earlier failure quoted.
-REFUSED = str(StoreRefusing(f"the history takes no more inputs for match 12 after an earlier "
-                            f"failure ({FULL_DISK}). Restart the table to continue the match."))
+REFUSED = recorder_error(StoreRefusing(
+    f"the history takes no more inputs for match 12 after an earlier failure ({FULL_DISK}). "
+    "Restart the table to continue the match.", history_error("database or disk is full")))
 
 
 class FailingRecorder(MemoryRecorder):
-    """Refuses every input with ``message`` (the history's words)."""
+    """Refuses every input with ``error`` (the history's, as the recorder raises it)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, error: RecorderError) -> None:
         super().__init__()
-        self.message = message
+        self.error = error
 
     def append(self, item: Any) -> None:
-        raise RecorderError(self.message)
+        raise self.error
 
 
 @pytest.fixture
@@ -69,27 +71,28 @@ def drawing(monkeypatch: pytest.MonkeyPatch) -> Iterator[MakeDrawing]:
     yield text_drawing(monkeypatch, "size")
 
 
-def halted(message: str) -> Any:
-    """A table whose first throw could not be saved with ``message``."""
+def halted(error: RecorderError) -> Any:
+    """A table whose first throw could not be saved, with ``error``."""
     c, _ = controller(("Ana", "Ben"))
-    c.recorder = FailingRecorder(message)
+    c.recorder = FailingRecorder(error)
     c.on_tray(MotionStarted(0.0))
     c.on_tray(Settled(1.0, reading([6, 6, 5], RED)))
-    assert c.halted == message
+    assert c.halted == Halt(error.kind, str(error))
     return c
 
 
 # ---------------------------------------------------------------- the banner's words
 
 
-@pytest.mark.parametrize(("message", "trouble"), [
+@pytest.mark.parametrize(("error", "trouble"), [
     (FULL_DISK, FULL), (READ_ONLY_CARD, READ_ONLY), (REFUSED, FULL),
-    ("Cannot write the match: the disk is full. Free some space.", FULL),
-    (history_message("disk I/O error"), UNKNOWN)])
+    (RecorderError("Cannot write the match: the disk is full. Free some space.",
+                   SaveKind.FULL), FULL),
+    (recorder_error(history_error("disk I/O error")), UNKNOWN)])
 def test_the_banner_tells_the_family_what_happened_and_what_to_do(
-        message: str, trouble: Any) -> None:
-    assert save_trouble(message) is trouble
-    banner = build_view(halted(message), 2.0).banner
+        error: RecorderError, trouble: Any) -> None:
+    assert save_trouble(error.kind) is trouble
+    banner = build_view(halted(error), 2.0).banner
     assert banner.startswith(f"Match not saved: {trouble.what}.")
     assert "Play is stopped" in banner and "the match so far is safe" in banner
     assert "restart the" in banner.lower()
@@ -119,15 +122,15 @@ def test_with_the_camera_lost_too_the_save_banner_says_both() -> None:
 @pytest.mark.parametrize("size", [*SIZES, (1366, 768)])
 def test_every_save_banner_takes_two_lines(drawing: Any, size: tuple[int, int]) -> None:
     renderer, _ = drawing(size)
-    for message in (FULL_DISK, READ_ONLY_CARD, "x"):
+    for kind in SaveKind:
         for camera in (False, True):
-            lines, font = renderer._banner_lines(save_banner(message, camera))
-            assert len(lines) <= 2 and font >= 24, (size, message, camera, lines)
+            lines, font = renderer._banner_lines(save_banner(kind, camera))
+            assert len(lines) <= 2 and font >= 24, (size, kind, camera, lines)
 
 
 def test_a_banner_too_long_for_two_lines_is_drawn_a_little_smaller_in_two(
         drawing: Any) -> None:
-    words = save_banner(READ_ONLY_CARD, camera_lost=True)
+    words = save_banner(SaveKind.READ_ONLY, camera_lost=True)
     renderer, texts = drawing((800, 480))
     assert len(renderer.wrap(words, 28, renderer.w - renderer.s(48))) == 3
     (view,) = [v for v in banner_views(words, ("Ana", "Ben", "Cem", "Dora"))
@@ -157,7 +160,7 @@ def owner_calling_view(names: tuple[str, ...], banner: str) -> ScreenView:
 @pytest.mark.parametrize("camera", [False, True])
 def test_the_owners_call_row_keeps_its_size_under_the_banner(
         drawing: Any, size: tuple[int, int], names: tuple[str, ...], camera: bool) -> None:
-    view = owner_calling_view(names, save_banner(FULL_DISK, camera))
+    view = owner_calling_view(names, save_banner(SaveKind.FULL, camera))
     renderer, texts = drawing(size)
     renderer.draw(view)
     strip_top = renderer.h - renderer.s(160) - renderer.s(54)
@@ -174,7 +177,7 @@ def test_the_owners_call_row_keeps_its_size_under_the_banner(
 
 def test_a_subtitle_cut_short_ends_with_dots(drawing: Any) -> None:
     names = tuple(f"{name} von Hohenzollern" for name in SIX_LONG)
-    view = owner_calling_view(names, save_banner(FULL_DISK))
+    view = owner_calling_view(names, save_banner(SaveKind.FULL))
     renderer, texts = drawing((800, 480))
     renderer.draw(view)
     (title,) = [rect for w, _, rect in texts if w == view.title]
@@ -192,7 +195,7 @@ def test_the_rolls_lines_stay_readable_under_the_banner(drawing: Any,
     view = ScreenView(ScreenKind.RESULT, 2, 10, 50, 1, cards(names), f"{names[1]} rolled",
                       focus=1, dice=tuple(DieView(v, None, True) for v in (2, 3, 4)),
                       category=Category.UNVERMEIDLICH, lines=lines,
-                      banner=save_banner(FULL_DISK))
+                      banner=save_banner(SaveKind.FULL))
     renderer, texts = drawing(size)
     renderer.draw(view)
     drawn = [(w, font, rect) for w, font, rect in texts if w in lines]
@@ -201,7 +204,7 @@ def test_the_rolls_lines_stay_readable_under_the_banner(drawing: Any,
     assert all(font >= 25 and rect.bottom <= cards_top for _, font, rect in drawn), drawn
 
 
-@pytest.mark.parametrize("banner", ["", save_banner(FULL_DISK)])
+@pytest.mark.parametrize("banner", ["", save_banner(SaveKind.FULL)])
 def test_the_final_standings_keep_a_long_winners_name_and_the_rows_apart(
         drawing: Any, banner: str) -> None:
     names = SIX_LONG
@@ -224,7 +227,7 @@ def test_the_final_standings_keep_a_long_winners_name_and_the_rows_apart(
 @pytest.mark.parametrize("size", SIZES)
 def test_every_screen_under_the_save_banner_keeps_its_title_and_words_apart(
         drawing: Any, size: tuple[int, int]) -> None:
-    banner = save_banner(FULL_DISK, camera_lost=True)
+    banner = save_banner(SaveKind.FULL, camera_lost=True)
     for view in banner_views(banner, SIX_LONG):
         renderer, texts = drawing(size)
         renderer.draw(view)

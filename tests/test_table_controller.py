@@ -385,7 +385,7 @@ def test_a_full_disk_refuses_the_input_and_says_so() -> None:
     r.full = True
     ledger = c.match.ledger()
     roll(c, [6, 6, 6])
-    assert c.halted is not None and "disk is full" in c.halted
+    assert c.halted is not None and "disk is full" in c.halted.message
     assert c.match.ledger() == ledger, "nothing changes that was not written down"
     r.full = False
     roll(c, [6, 6, 6], t=30.0)

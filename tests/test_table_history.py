@@ -357,13 +357,13 @@ def test_a_full_store_stops_the_table_taking_inputs_with_the_message(tmp_path: P
         c.on_tray(Settled(t + 1, reading([2, 3, 4], (RED, BLUE)[roller])))
         t += 10
     assert c.halted is not None, "the store never filled up"
-    assert "full" in c.halted and "Free some space" in c.halted
+    assert "full" in c.halted.message and "Free some space" in c.halted.message
     taken = len(c.match.inputs)
     assert len(store.lines(match_id)) == taken + 1  # all shown is stored
     c.on_tray(MotionStarted(t))
     c.on_tray(Settled(t + 1, reading([2, 3, 4], (RED, BLUE)[c.roller() or 0])))
     assert len(c.match.inputs) == taken and c.halted is not None
-    assert "Restart" in c.halted
+    assert "Restart" in c.halted.message
     view = build_view(c, t + 2)
     # (the screen says it in the family's words; the history's message, with its path,
     # goes to the journal)

@@ -2,7 +2,8 @@
 of the table, implemented with the history's :class:`~einhorn_table.history.TableLog`.
 
 Every input is committed to SQLite before ``append`` returns; the history's errors
-(a full disk, a read-only card) become :class:`RecorderError`, which the controller
+(a full disk, a read-only card) become :class:`RecorderError`, with their kind
+(:class:`SaveKind`, taken from the error's class, not its words), which the controller
 shows and which stops it taking inputs. Roll photos go onto the history's photo
 shelf (small JPEGs, the oldest deleted first beyond its space limit).
 """
@@ -11,12 +12,34 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from einhorn_table.history import HistoryError, TableLog
+from einhorn_table.history import (
+    HistoryError,
+    StoreFull,
+    StoreReadOnly,
+    StoreRefusing,
+    TableLog,
+)
 from einhorn_table.rules import Input, Match, Setup
-from einhorn_table.table.recorder import RecorderError
+from einhorn_table.table.recorder import RecorderError, SaveKind
 
 if TYPE_CHECKING:
     from einhorn_table.ports import Image
+
+
+def save_kind(error: HistoryError) -> SaveKind:
+    """Why the history could not save: a refusal after an earlier failure is of that
+    failure's kind (a second throw on a full card still says the card is full)."""
+    while isinstance(error, StoreRefusing):
+        error = error.first
+    if isinstance(error, StoreFull):
+        return SaveKind.FULL
+    if isinstance(error, StoreReadOnly):
+        return SaveKind.READ_ONLY
+    return SaveKind.OTHER
+
+
+def recorder_error(error: HistoryError) -> RecorderError:
+    return RecorderError(str(error), save_kind(error))
 
 
 class HistoryRecorder:
@@ -31,7 +54,7 @@ class HistoryRecorder:
         try:
             match_id = log.begin(setup)
         except HistoryError as error:
-            raise RecorderError(str(error)) from None
+            raise recorder_error(error) from None
         return cls(log), match_id
 
     @classmethod
@@ -40,14 +63,14 @@ class HistoryRecorder:
         try:
             match = log.resume(match_id)
         except HistoryError as error:
-            raise RecorderError(str(error)) from None
+            raise recorder_error(error) from None
         return cls(log), match
 
     def append(self, item: Input) -> None:
         try:
             self.log.append(item)
         except HistoryError as error:
-            raise RecorderError(str(error)) from None
+            raise recorder_error(error) from None
 
     def save(self, image: Image) -> str:
         """Keep a roll's photo; returns its path relative to the state directory, or ""

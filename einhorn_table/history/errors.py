@@ -33,7 +33,17 @@ class StoreReadOnly(HistoryError):
 
 
 class StoreRefusing(HistoryError):
-    """An earlier save failed; this recorder takes no more inputs until the table restarts."""
+    """An earlier save failed; this recorder takes no more inputs until the table restarts.
+
+    ``first`` is that earlier failure (a :class:`StoreFull`, a :class:`StoreReadOnly`...):
+    what it was, not only its words, so that the table still says why."""
+
+    def __init__(self, message: str, first: HistoryError) -> None:
+        super().__init__(message)
+        self.first = first
+
+    def __reduce__(self) -> tuple[type[StoreRefusing], tuple[str, HistoryError]]:
+        return type(self), (str(self), self.first)
 
 
 def explain(error: sqlite3.Error, path: Path, doing: str) -> HistoryError:

@@ -684,7 +684,8 @@ class MatchRecorder:
         if self._failure is not None:
             raise StoreRefusing(
                 f"the history takes no more inputs for match {self.match_id} after an earlier "
-                f"failure ({self._failure}). Restart the table to continue the match."
+                f"failure ({self._failure}). Restart the table to continue the match.",
+                self._failure,
             )
         if isinstance(item, Setup):
             raise NotationError("a match has one setup line, the first")

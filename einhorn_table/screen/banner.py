@@ -3,13 +3,15 @@
 The history's own message (the file's path, --state-dir, EINHORN_STATE_DIR) is for
 the installer and goes to the journal; the banner says, in two lines at 800x480 as
 the camera-lost banner does, what happened, that nothing saved is lost, that play
-has stopped, and what to do.
+has stopped, and what to do. What happened is the recorder's :class:`SaveKind` (from
+the history's error, never guessed from its words).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from einhorn_table.table.recorder import SaveKind
 
 
 @dataclass(frozen=True)
@@ -26,24 +28,18 @@ READ_ONLY = SaveTrouble("the SD card is read-only",
 UNKNOWN = SaveTrouble("writing failed",
                       "Restart the table to go on; the journal says why.")
 
-_FULL = re.compile(r"\bis full\b|no space", re.IGNORECASE)
-_READ_ONLY = re.compile(r"read-only|readonly|read only", re.IGNORECASE)
+_TROUBLES = {SaveKind.FULL: FULL, SaveKind.READ_ONLY: READ_ONLY, SaveKind.OTHER: UNKNOWN}
 
 
-def save_trouble(message: str) -> SaveTrouble:
-    """What went wrong, from the recorder's message (the history's words: "... the disk
-    holding ... is full ...", "... is read-only ...", or an earlier failure quoted)."""
-    if _FULL.search(message):
-        return FULL
-    if _READ_ONLY.search(message):
-        return READ_ONLY
-    return UNKNOWN
+def save_trouble(kind: SaveKind) -> SaveTrouble:
+    """What went wrong and what to do, for the recorder's kind of failure."""
+    return _TROUBLES[kind]
 
 
-def save_banner(message: str, camera_lost: bool = False) -> str:
-    """The banner for a match that could not be saved (``message``: the recorder's). It
+def save_banner(kind: SaveKind, camera_lost: bool = False) -> str:
+    """The banner for a match that could not be saved (``kind``: the recorder's). It
     stands for the camera-lost banner too: no throw is taken until the restart."""
-    trouble = save_trouble(message)
+    trouble = save_trouble(kind)
     words = (f"Match not saved: {trouble.what}. Play is stopped; the match so far is safe. "
              f"{trouble.then}")
     return f"{words} Check the camera cable too." if camera_lost else words

@@ -387,7 +387,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
 
 def _banner(c: TableController) -> str:
     if c.halted:  # (in the family's words; the history's own message is for the journal)
-        return save_banner(c.halted, camera_lost=c.camera_lost is not None)
+        return save_banner(c.halted.kind, camera_lost=c.camera_lost is not None)
     if c.camera_lost:
         if c.pending is not None and c.pending.by_hand:
             return ""  # the entry's own title says it (a banner would hide it)

@@ -62,7 +62,7 @@ from einhorn_table.table.events import (
 )
 from einhorn_table.table.history import stash_history
 from einhorn_table.table.photos import PhotoStore
-from einhorn_table.table.recorder import MatchRecorder, RecorderError
+from einhorn_table.table.recorder import Halt, MatchRecorder, RecorderError
 from einhorn_table.table.together import rolls_at_once
 from einhorn_table.vision.results import FrameReading
 from einhorn_table.words import counted, input_words, joined
@@ -227,7 +227,8 @@ class TableController:
     cursor: int = 0
     drafts: dict[int, int] = field(default_factory=dict)
     help: HelpRequest | None = None
-    halted: str | None = None
+    #: Why the last input could not be written down (no input is taken until one is).
+    halted: Halt | None = None
     camera_lost: str | None = None
     #: Since the camera was lost, until the tray lies still again after it came back.
     gap: CameraGap | None = None
@@ -830,7 +831,7 @@ class TableController:
         except RecorderError as error:
             if self.halted is None:  # (the screen says it in the family's words)
                 print(f"einhorn-table: the match could not be saved: {error}", file=sys.stderr)
-            self.halted = str(error)
+            self.halted = Halt.of(error)
             return False
         self.halted = None
         before = self.match.ledger()
