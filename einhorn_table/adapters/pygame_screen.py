@@ -7,6 +7,14 @@ screen and tries to open the display again every few seconds: the match and
 the buttons go on meanwhile. The demo is the exception (``must_open``): on a
 computer with no display it stops at once and says so, since nobody could see it or
 press its keys.
+
+Full screen, the table is drawn at the screen's own size (the 800x480 Touch Display,
+an HDMI screen at 1920x1080), as the calibration is: the size asked for is the
+window's. Asked for a mode other than the screen's own, SDL's console driver (kmsdrm)
+switches the screen to the nearest mode it offers, or leaves a small picture in the
+corner of a large one. A television at 3840x2160 is asked for 1920x1080, which it
+offers (the renderer's layouts go up to it), rather than drawn in software at four
+times the pixels.
 """
 
 from __future__ import annotations
@@ -23,6 +31,11 @@ from einhorn_table.words import command_name
 
 RETRY_SECONDS = 5.0
 
+#: A screen with more pixels than this (a 4K television) is not drawn at its own size...
+HUGE_SCREEN = 2560 * 1600
+#: ... but asked for this mode (the renderer's layouts go up to it).
+LARGEST_SCREEN = (1920, 1080)
+
 #: What SDL falls back to when it finds no display: a window nobody sees.
 INVISIBLE_DRIVER = "offscreen"
 
@@ -38,6 +51,17 @@ class NoScreenError(EinhornError):
             f"bots play a match without a screen: SDL_VIDEODRIVER=dummy {command} demo "
             "--bots all")
         self.reason = reason
+
+
+def fullscreen_size(desktops: list[tuple[int, int]]) -> tuple[int, int]:
+    """The size to ask SDL for full screen, given the screens' own sizes (pygame's
+    ``get_desktop_sizes``): (0, 0), the first screen's own size, unless that has more
+    pixels than :data:`HUGE_SCREEN` (then :data:`LARGEST_SCREEN`)."""
+    if desktops:
+        width, height = desktops[0]
+        if width * height > HUGE_SCREEN:
+            return LARGEST_SCREEN
+    return (0, 0)
 
 
 class PygameScreen:
@@ -91,8 +115,11 @@ class PygameScreen:
         try:
             pg.display.init()
             pg.font.init()
-            flags = pg.FULLSCREEN if self.fullscreen else 0
-            self.surface = pg.display.set_mode(self.size, flags)
+            if self.fullscreen:
+                self.surface = pg.display.set_mode(
+                    fullscreen_size(pg.display.get_desktop_sizes()), pg.FULLSCREEN)
+            else:
+                self.surface = pg.display.set_mode(self.size)
             pg.display.set_caption(self.caption)
         except pg.error as error:
             if quiet:

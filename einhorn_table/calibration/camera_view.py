@@ -40,7 +40,7 @@ from einhorn_table.calibration.profile import (
     parse_profile,
     profile_to_toml,
 )
-from einhorn_table.calibration.toml_writer import TomlValue, toml_document
+from einhorn_table.calibration.toml_writer import TomlValue, toml_document, toml_value
 from einhorn_table.parsing import loads_toml
 from einhorn_table.text_files import TextFileError, read_text_file, write_text_whole
 
@@ -103,8 +103,14 @@ def view_note(profile: CalibrationProfile, profile_path: Path,
     )
 
 
-#: A ``[view]`` table's header line.
-VIEW_HEADER = re.compile(r"\s*\[\s*view\s*\]\s*(#.*)?")
+#: A ``[view]`` table's header line (its name bare or quoted).
+VIEW_HEADER = re.compile(r"""\s*\[\s*(view|"view"|'view')\s*\]\s*(#.*)?""")
+#: Any table's header line (``[name]``, ``[[name]]``, dotted or quoted names).
+TABLE_HEADER = re.compile(r"""\s*\[\[?\s*[\w\-."' ]+\]\]?\s*(#.*)?""")
+#: A line that sets one of the view's keys (in its ``[view]`` table).
+VIEW_KEY = re.compile(r"""\s*(camera|mode|"camera"|"mode"|'camera'|'mode')\s*=.*""")
+#: ``view = {...}`` on one line: the view written as an inline table, any comment after.
+INLINE_VIEW = re.compile(r"""(\s*(?:view|"view"|'view')\s*=\s*)\{[^{}]*\}(.*)""")
 #: What the ``[view]`` the doctor adds says of itself in the profile.
 KEPT_COMMENT = ("The camera's view: its sensor and the sensor mode read (kept by the "
                 "doctor: the tray lay as calibrated in this view)")
@@ -113,12 +119,14 @@ KEPT_COMMENT = ("The camera's view: its sensor and the sensor mode read (kept by
 def keep_view(profile_path: Path, view: CameraView) -> None:
     """Write ``view`` into the calibration at ``profile_path``, which keeps none, as its
     ``[view]``, the rest of the file left as it is (comments too): added at its end
-    (made before the view was kept), or its keys under the file's empty ``[view]``
-    line; a ``[view]`` written otherwise (half filled in) has the file written again
-    whole. Its line ends and its owner stay as they were (the doctor run with sudo leaves
-    the service's calibration readable by the service). Nothing is written where the
-    result would not load as the same calibration with that view. A
-    :class:`ProfileError` says why it could not be written."""
+    (made before the view was kept), its keys set under the file's ``[view]`` line
+    (empty or half filled in), or set in its ``view = {...}`` line (the view written as
+    an inline table). Only a view written in a shape none of these edits reads back
+    (dotted keys, an array over several lines) has the file written again whole. Its
+    line ends and its owner stay as they were (the doctor run with sudo leaves the
+    service's calibration readable by the service). Nothing is written where the result
+    would not load as the same calibration with that view. A :class:`ProfileError` says
+    why it could not be written."""
     try:
         text = read_text_file(profile_path, "a calibration profile")
         data = loads_toml(text)
@@ -126,17 +134,8 @@ def keep_view(profile_path: Path, view: CameraView) -> None:
     except (OSError, TextFileError, tomllib.TOMLDecodeError, ProfileError) as error:
         raise ProfileError(f"{profile_path} could not be read again ({error})") from None
     kept = replace(profile, view=ViewSection.of(view))
-    section: dict[str, TomlValue] = {"camera": view.camera, "mode": list(view.mode)}
-    lines = text.splitlines()
-    headers = [i for i, line in enumerate(lines) if VIEW_HEADER.fullmatch(line)]
-    if "view" not in data:
-        new = (text.rstrip("\n") + "\n\n"
-               + toml_document({}, {"view": section}, {"view": KEPT_COMMENT}).lstrip("\n"))
-    elif data["view"] == {} and len(headers) == 1:  # "[view]" and nothing in it
-        keys = toml_document({}, {"view": section}).splitlines()[2:]
-        at = headers[0] + 1
-        new = "\n".join([*lines[:at], *keys, *lines[at:]]) + "\n"
-    else:
+    new = _view_set_in_place(text, "view" in data, view)
+    if new is None or not _reads_as(new, kept):
         new = profile_to_toml(kept)
     try:
         if parse_profile(loads_toml(new)) != kept:
@@ -151,6 +150,40 @@ def keep_view(profile_path: Path, view: CameraView) -> None:
     except OSError as error:
         raise ProfileError(
             f"{profile_path} could not be written ({error.strerror or error})") from None
+
+
+def _reads_as(text: str, profile: CalibrationProfile) -> bool:
+    try:
+        return parse_profile(loads_toml(text)) == profile
+    except (tomllib.TOMLDecodeError, ProfileError):
+        return False
+
+
+def _view_set_in_place(text: str, has_view: bool, view: CameraView) -> str | None:
+    """``text`` with ``view`` set where the file has its view, every other line as it
+    was; None where the view is not written in a shape edited here."""
+    section: dict[str, TomlValue] = {"camera": view.camera, "mode": list(view.mode)}
+    if not has_view:  # (made before the view was kept): added at the end
+        return (text.rstrip("\n") + "\n\n"
+                + toml_document({}, {"view": section}, {"view": KEPT_COMMENT}).lstrip("\n"))
+    lines = text.splitlines()
+    headers = [i for i, line in enumerate(lines) if VIEW_HEADER.fullmatch(line)]
+    if len(headers) == 1:  # "[view]": its camera and mode lines replaced
+        start = headers[0] + 1
+        end = next((i for i in range(start, len(lines)) if TABLE_HEADER.fullmatch(lines[i])),
+                   len(lines))
+        keys = toml_document({}, {"view": section}).splitlines()[2:]
+        rest = [line for line in lines[start:end] if not VIEW_KEY.fullmatch(line)]
+        return "\n".join([*lines[:start], *keys, *rest, *lines[end:]]) + "\n"
+    inline = [i for i, line in enumerate(lines) if INLINE_VIEW.fullmatch(line)]
+    if headers or len(inline) != 1:
+        return None
+    at = inline[0]
+    match = INLINE_VIEW.fullmatch(lines[at])
+    assert match is not None
+    pairs = ", ".join(f"{key} = {toml_value(value)}" for key, value in section.items())
+    lines[at] = f"{match[1]}{{ {pairs} }}{match[2]}"
+    return "\n".join(lines) + "\n"
 
 
 def _refuse_another_users(path: Path) -> None:
