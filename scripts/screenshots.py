@@ -169,7 +169,7 @@ def main() -> None:
         if not wrong and name == "turn_called" and "result" in saved and not camera.frames_queued:
             wrong = True  # the roller grabs the neighbour's dice
             roller = state.to_act or 0
-            other = colours[(roller + 1) % 4]
+            other = colours[(roller + 1) % len(names)]
             # The reader's reading is stood in for by the synthetic table's truth here,
             # so that this screen shows a clean reading of the wrong dice.
             frame = camera.table.still((2, 4, 6), colors=[other] * 3)

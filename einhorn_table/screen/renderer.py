@@ -8,7 +8,9 @@ default font and drawing primitives are used, so it works on a bare Pi.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from einhorn_table.rules import Category
@@ -61,14 +63,54 @@ BANNER_SMALLEST = 24
 CALL_ROW_LEAST = 36
 #: The column left of a row of button tiles that says whose buttons they are.
 LEAD = 118
+#: The roll's lines on its result: their size, and the least they are drawn at (read
+#: from the chairs) before the photo gives way and they take two columns.
+RESULT_LINE = 30
+RESULT_LEAST = 24
 
 #: Signs pygame's default font lacks, and what stands in for them.
 _PLAIN = str.maketrans({"\u2717": "X", "\u2212": "-", "\u2192": "->"})
 
 
 def plain(text: str) -> str:
-    """``text`` with the signs the default font cannot draw replaced (✗ -> X)."""
-    return text.translate(_PLAIN)
+    """``text`` with the signs the default font cannot draw replaced (✗ -> X), its letters
+    composed (a name typed as O and a separate umlaut drawn as Ö, in the screen's font)."""
+    return unicodedata.normalize("NFC", text).translate(_PLAIN)
+
+
+@dataclass(frozen=True)
+class _ResultLayout:
+    """Where a roll's result goes: the photo shown or not, the title and dice smaller or
+    not, the left of the words, the title's lines and size, the dice row's top and size,
+    and the lines (each part of a wrapped line with its colour and place) with their size
+    and column width."""
+
+    photo: bool
+    compact: bool
+    left: int
+    title: list[str]
+    title_size: float
+    dice_top: float
+    dice_size: int
+    size: float
+    column: float
+    lines: list[tuple[str, Colour, tuple[float, float]]]
+
+
+def _balanced_split(rows: Sequence[int], columns: int) -> int:
+    """Where lines of ``rows`` rows each are split into a left and a right column, in
+    reading order, the taller column as short as can be (one column: all left)."""
+    if columns < 2 or not rows:
+        return len(rows)
+    total = sum(rows)
+    best, split = total, len(rows)
+    before = 0
+    for k in range(1, len(rows) + 1):
+        before += rows[k - 1]
+        tallest = max(before, total - before)
+        if tallest < best:
+            best, split = tallest, k
+    return split
 
 
 class Renderer:
@@ -141,13 +183,13 @@ class Renderer:
         ``width``; cut short with "." where even the smallest does not fit."""
         text = plain(text)
         while self.font(size).size(text)[0] > width and size > smallest:
-            size -= 2
+            size = max(smallest, size - 2)
         font = self.font(size)
         if font.size(text)[0] <= width:
             return text, size
-        while len(text) > 1 and font.size(text + ".")[0] > width:
+        while len(text) > 1 and font.size(text.rstrip() + ".")[0] > width:
             text = text[:-1]
-        return text + ".", size
+        return text.rstrip() + ".", size
 
     def s(self, value: float) -> int:
         scaled: float = value * self.u
@@ -361,6 +403,23 @@ class Renderer:
 
     def _photo(self, view: ScreenView, box: Any) -> Any | None:
         """The roll's photo fitted into ``box``, dice outlined with their values."""
+        placed = self._photo_place(view, box)
+        if placed is None:
+            return None
+        part, crop, scale, rect = placed
+        pg = self.pg
+        shown = pg.transform.smoothscale(part, rect.size)
+        self.surface.blit(shown, rect)
+        pg.draw.rect(self.surface, DIM, rect, width=1)
+        clip = self.surface.get_clip()
+        self.surface.set_clip(rect)
+        self._outlines(view, rect, crop, scale)
+        self.surface.set_clip(clip)
+        return rect
+
+    def _photo_place(self, view: ScreenView, box: Any) -> tuple[Any, Any, float, Any] | None:
+        """The part of the photo shown in ``box``, that part's place in the photo, its
+        scale and where it goes (None: no photo)."""
         if view.photo is None:
             return None
         pg = self.pg
@@ -377,16 +436,8 @@ class Renderer:
                           box.width / box.height)
         part = surface.subsurface(crop)
         scale = min(box.width / crop.width, box.height / crop.height)
-        shown = pg.transform.smoothscale(part, (round(crop.width * scale),
-                                                round(crop.height * scale)))
-        rect = shown.get_rect(topleft=box.topleft)
-        self.surface.blit(shown, rect)
-        pg.draw.rect(self.surface, DIM, rect, width=1)
-        clip = self.surface.get_clip()
-        self.surface.set_clip(rect)
-        self._outlines(view, rect, crop, scale)
-        self.surface.set_clip(clip)
-        return rect
+        rect = pg.Rect(box.topleft, (round(crop.width * scale), round(crop.height * scale)))
+        return part, crop, scale, rect
 
     def _outlines(self, view: ScreenView, rect: Any, crop: Any, scale: float) -> None:
         pg = self.pg
@@ -575,30 +626,102 @@ class Renderer:
             self.text(state, 30, BAD, (area.right - self.s(8), area.y + self.s(20)), "midright")
 
     def _result(self, view: ScreenView, area: Any) -> None:
-        """The photo (dice outlined, values tagged), the dice drawn big, category, payments."""
+        """The photo (dice outlined, values tagged), the dice drawn big, category, payments.
+
+        Every line is drawn, wrapped where it is long and never smaller than read from the
+        chairs while there is a way: where the lines need the room (many of them, long
+        names, a banner above), the photo gives way first, then they take two columns."""
         photo_box = self.pg.Rect(area.x, area.y, round(area.width * 0.40), area.height)
-        shown = self._photo(view, photo_box)
-        left = area.x + (shown.width + self.s(16) if shown is not None else self.s(8))
-        width = area.right - left
-        self.text(view.title, 40, TEXT, (left, area.y + self.s(2)), max_width=width)
-        y = area.y + self.s(40)
-        size = self.s(38 if self._tight else 46)  # (under a banner, room for the lines)
-        self._dice_row(view.dice, left, y, size)
+        placed = self._photo_place(view, photo_box)
+        # (photo, columns, the title and dice smaller), the first whose lines fit.
+        tries: list[tuple[Any | None, int, bool]] = [(None, 1, False), (None, 2, False),
+                                                     (None, 2, True)]
+        if placed is not None:
+            tries.insert(0, (placed[3], 1, False))
+        layout: _ResultLayout | None = None
+        for shown, columns, compact in tries:
+            layout = self._result_layout(view, area, shown, columns, RESULT_LEAST, compact)
+            if layout is not None:
+                break
+        if layout is None:  # (even that is too little: smaller, no line left out)
+            layout = self._result_layout(view, area, None, 2, 12, compact=True)
+            assert layout is not None
+        if layout.photo:
+            self._photo(view, photo_box)
+        left = layout.left
+        for k, line in enumerate(layout.title):
+            self.text(line, layout.title_size, TEXT,
+                      (left, area.y + self.s(2) + k * self.s(layout.title_size)),
+                      max_width=area.right - left)
+        y = layout.dice_top
+        size = layout.dice_size
+        if view.dice:
+            self._dice_row(view.dice, left, y, size)
         if view.category is not None:
-            x = left + round(size * 3.6)
-            self.text(view.category.label, 40, ACCENT, (x, y + size / 2), "midleft",
-                      max_width=area.right - x)
-        y += size + self.s(10)
-        # Every line, closer together where there are many (a short payment, the
-        # unicorn passing and the game's end after one roll): none is left out.
-        step = min(self.s(30), (area.bottom - y) / max(1, len(view.lines)))
-        for k, line in enumerate(view.lines):
-            colour = TEXT
-            if k == 0:  # the call (a name such as "Wright" colours nothing)
-                colour = GOOD if line.endswith(" - right!") else (
-                    BAD if line.endswith(" - wrong") else TEXT)
-            self.text(line, step / self.u, colour, (left, y), max_width=width)
-            y += step
+            label = left + round(size * 3.6)
+            self.text(view.category.label, 32 if layout.compact else 40, ACCENT,
+                      (label, y + size / 2), "midleft", max_width=area.right - label)
+        for words, colour, place in layout.lines:
+            self.text(words, layout.size, colour, place, max_width=layout.column)
+
+    def _result_layout(self, view: ScreenView, area: Any, photo: Any | None, columns: int,
+                       least: float, compact: bool = False) -> _ResultLayout | None:
+        """Where the result's title, dice and lines go beside ``photo`` (None: no photo) in
+        ``columns`` columns, the lines at ``least`` or bigger (``compact``: the title and the
+        dice smaller); None where they do not fit."""
+        left = area.x + (photo.width + self.s(16) if photo is not None else self.s(8))
+        width = area.right - left
+        title, title_size = self._title_lines(view.title, *((32, 26) if compact else (40, 30)),
+                                              width)
+        y = area.y + self.s(2) + len(title) * self.s(title_size) - self.s(2)
+        dice_top = y
+        # (under a banner, and smaller still where the lines need it: room for them)
+        dice_size = self.s(30 if compact else 38 if self._tight else 46)
+        if view.dice or view.category is not None:
+            y += dice_size + self.s(6 if compact else 10)
+        else:
+            y += self.s(6)
+        gap = self.s(16)
+        column = (width - gap * (columns - 1)) / columns
+        colours = [TEXT] * len(view.lines)
+        if view.lines:  # the call (a name such as "Wright" colours nothing)
+            first = view.lines[0]
+            colours[0] = GOOD if first.endswith(" - right!") else (
+                BAD if first.endswith(" - wrong") else TEXT)
+        size = RESULT_LINE
+        while size >= least:
+            wrapped = [self.wrap(line, size, column) for line in view.lines]
+            split = _balanced_split([len(parts) for parts in wrapped], columns)
+            rows = max((sum(len(parts) for parts in part) for part in
+                        (wrapped[:split], wrapped[split:])), default=0)
+            if y + rows * self.s(size) <= area.bottom or size <= 12:
+                placed: list[tuple[str, Colour, tuple[float, float]]] = []
+                row = y
+                for k, parts in enumerate(wrapped):
+                    x = left if k < split else left + column + gap
+                    if k == split:
+                        row = y
+                    for part in parts:
+                        placed.append((part, colours[k], (x, row)))
+                        row += self.s(size)
+                return _ResultLayout(photo is not None, compact, left, title, title_size,
+                                     dice_top, dice_size, size, column, placed)
+            size -= 1
+        return None
+
+    def _title_lines(self, text: str, size: float, smallest: float, width: float,
+                     ) -> tuple[list[str], float]:
+        """A title in one line from ``size`` down to ``smallest``, else in two at
+        ``smallest`` (the second cut short with "...")."""
+        text = plain(text)
+        while size > smallest and self.font(size).size(text)[0] > width:
+            size -= 2
+        if self.font(size).size(text)[0] <= width:
+            return [text], size
+        lines = self.wrap(text, size, width)
+        if len(lines) > 2:
+            lines = [lines[0], self.fit(" ".join(lines[1:]), size, width)]
+        return lines, size
 
     def _counterparty(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area)
@@ -611,17 +734,38 @@ class Renderer:
             self.text(view.category.label, 26, ACCENT, (area.x + self.s(10), y + size +
                                                         self.s(12)), max_width=self.s(166))
         x = area.x + self.s(190)
-        count = len(view.choices)
-        width = (area.right - x - self.s(8)) / max(count, 1)
-        for k, choice in enumerate(view.choices):
-            rect = self.pg.Rect(round(x + k * width) + self.s(3), y + self.s(6),
-                                round(width) - self.s(6), min(self.s(64), room))
+        rects = self._chip_rects(view.choices, x, area.right - self.s(8), y + self.s(6),
+                                 room)
+        # One size for the row (the shortest fitting name is not drawn bigger than its
+        # neighbours), cut as on the cards, never shrunk past reading from the chairs.
+        size = min((self.shortened(choice, 32, 22, rect.width - self.s(8))[1]
+                    for choice, rect in zip(view.choices, rects, strict=True)), default=32)
+        for k, (choice, rect) in enumerate(zip(view.choices, rects, strict=True)):
             chosen = k == view.chosen
             self.pg.draw.rect(self.surface, ACCENT if chosen else PANEL, rect,
                               border_radius=self.s(8))
-            # Cut short as on the cards, never shrunk past reading from the chairs.
-            name, name_size = self.shortened(choice, 32, 22, rect.width - self.s(8))
-            self.text(name, name_size, BACKGROUND if chosen else TEXT, rect.center, "center")
+            name, _ = self.shortened(choice, size, size, rect.width - self.s(8))
+            self.text(name, size, BACKGROUND if chosen else TEXT, rect.center, "center")
+
+    def _chip_rects(self, choices: Sequence[str], left: float, right: float, top: float,
+                    room: float) -> list[Any]:
+        """The counterparty's chips between ``left`` and ``right``: one row, or two where
+        a name would be cut short in one and there is room for two (six players)."""
+        count = len(choices)
+        rows, height = 1, min(self.s(64), room)
+        if count > 2 and room >= self.s(2 * 48 + 6):
+            width = (right - left) / count - self.s(14)
+            if any(self.font(32).size(plain(choice))[0] > width for choice in choices):
+                rows, height = 2, min(self.s(56), (room - self.s(6)) // 2)
+        per_row = -(-count // rows)
+        width = (right - left) / max(per_row, 1)
+        rects = []
+        for k in range(count):
+            row, column = divmod(k, per_row)
+            rects.append(self.pg.Rect(round(left + column * width) + self.s(3),
+                                      round(top + row * (height + self.s(6))),
+                                      round(width) - self.s(6), height))
+        return rects
 
     def _doubt(self, view: ScreenView, area: Any) -> None:
         photo_box = self.pg.Rect(area.x, area.y, round(area.width * 0.45), area.height)
@@ -738,8 +882,10 @@ class Renderer:
                       "midleft")
             self._marker(card.marker, card.colour, (area.x + self.s(54), y + row // 2),
                          self.s(13))
-            self.text(card.name, min(38, high), TEXT, (area.x + self.s(74), y + row // 2),
-                      "midleft", max_width=self.s(150))
+            # A long name cut short as on the cards, not shrunk past reading.
+            name, size = self.shortened(card.name, min(38, high), min(24, high),
+                                        self.s(150))
+            self.text(name, size, TEXT, (area.x + self.s(74), y + row // 2), "midleft")
             self.text(str(card.stash), min(46, high + 4), TEXT,
                       (area.x + self.s(290), y + row // 2), "midright")
             y += row
@@ -815,10 +961,12 @@ class Renderer:
             if card is not None:
                 self._marker(card.marker, card.colour, (split + self.s(10), y + self.s(11)),
                              self.s(9))
-            self.text(leader.name, 28, TEXT, (split + self.s(26), y),
-                      max_width=self.s(120))
-            self.text(f"{leader.wins} of {leader.matches}", 28, TEXT,
-                      (area.right - self.s(6), y), "topright")
+            wins = self.text(f"{leader.wins} of {leader.matches}", 28, TEXT,
+                             (area.right - self.s(6), y), "topright")
+            # A long name cut short as on the cards, not shrunk past reading.
+            name, size = self.shortened(leader.name, 28, 22,
+                                        wins.left - split - self.s(34))
+            self.text(name, size, TEXT, (split + self.s(26), y + (self.s(28) - self.s(size)) / 2))
             y += self.s(28)
         if summary.dice:
             self.pg.draw.line(self.surface, PANEL, (left, dice_top - self.s(4)),

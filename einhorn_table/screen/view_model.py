@@ -305,9 +305,13 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         )
     if shown_roll and last is not None and age < RESULT_SECONDS and last.together:
         rolls = (*last.together, (_player(last), tuple(getattr(last.item, "dice", ()))))
+        # Three names at most in the title (six long ones would not fit): the lines
+        # name everyone.
+        who = joined([name for name, _ in rolls]) if len(rolls) <= 3 else \
+            f"{len(rolls)} players"
         return ScreenView(
             ScreenKind.RESULT, players=cards(set()),
-            title=f"{joined([name for name, _ in rolls])} rolled together",
+            title=f"{who} rolled together",
             photo=last.photo, lines=(*(
                 f"{name}: {' '.join(map(str, dice))} = {sum(dice)}" for name, dice in rolls),
                 *_round_lines(c)),
