@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 from screen_helpers import MakeDrawing, text_drawing
-from table_helpers import BLUE, RED, controller
+from table_helpers import BLUE, RED, controller, reading
 from test_screen_review3 import SIZES, cards
 
 from einhorn_table.history.view import HistorySummary, Leader
@@ -256,3 +256,16 @@ def test_the_screenshots_are_made_for_two_players(tmp_path: Path,
     script.main()
     assert "missing: none" in capsys.readouterr().out
     assert (tmp_path / "doubt.png").is_file()
+
+
+def test_the_start_rolls_show_the_last_roll_as_read_and_no_dice_before_it() -> None:
+    # The screen drew three dice 2 4 6 for show, which a family took for a reading
+    # (Ana had rolled 2 3 4).
+    c, _ = controller(("Ana", "Ben", "Cem"))
+    first = build_view(c, 0.0)
+    assert first.kind is ScreenKind.START_ROLLS and first.dice == () and first.lines == ()
+    c.on_tray(MotionStarted(0.0))
+    c.on_tray(Settled(1.0, reading([2, 3, 4])))
+    view = build_view(c, 60.0)
+    assert view.kind is ScreenKind.START_ROLLS
+    assert [d.value for d in view.dice] == [2, 3, 4] and view.lines == ("Ana rolled 9",)

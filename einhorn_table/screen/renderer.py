@@ -848,10 +848,16 @@ class Renderer:
 
     def _start_rolls(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area)
-        for k in range(3):
-            rect = self.pg.Rect(area.x + self.s(10) + k * self.s(66), y + self.s(14),
-                                self.s(54), self.s(54))
-            self.die(rect, (k * 2) % 6 + 2)
+        # The last roll as read, with whose it was (no dice before the first: dice drawn
+        # for show were taken for a reading).
+        if not view.dice:
+            return
+        x = area.x + self.s(10)
+        self._dice_row(view.dice, x, y + self.s(14), self.s(54))
+        if view.lines:
+            left = x + round(len(view.dice) * self.s(54) * 1.2) + self.s(8)
+            self.text(view.lines[0], 30, TEXT, (left, y + self.s(26)),
+                      max_width=area.right - self.s(10) - left)
 
     def _game_end(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area)

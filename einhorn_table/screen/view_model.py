@@ -374,8 +374,15 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         if state.phase is not Phase.ROLLOFF and len(owing) > 1 and told_apart(
                 [c.seat_colours[i] for i in sorted(owing)]) is not None:
             nxt = f"One by one or all together. {nxt}"
+        # The last roll of these rolls, as read (its sum is on the roller's card too).
+        rolled = last.item if last is not None else None
+        shown = isinstance(rolled, StartRoll | TiebreakRoll)
         return ScreenView(ScreenKind.START_ROLLS, players=cards(owing), title=title,
-                          subtitle=f"{sub}. {nxt}", focus=to_act, **base)  # type: ignore[arg-type]
+                          subtitle=f"{sub}. {nxt}", focus=to_act,
+                          dice=_dice_of(last) if shown else (),
+                          lines=(f"{rolled.player} rolled {sum(rolled.dice)}",)
+                          if isinstance(rolled, StartRoll | TiebreakRoll) else (),
+                          **base)  # type: ignore[arg-type]
     # A turn waiting for the call and the roll.
     assert to_act is not None
     locked = c.call_locked
