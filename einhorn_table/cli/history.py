@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -13,8 +14,8 @@ from typing import Any
 
 from einhorn_table.cli.arguments import whole_number
 from einhorn_table.errors import EinhornError
-from einhorn_table.history.errors import HistoryError
-from einhorn_table.history.export import CSV_HEADER, match_csv
+from einhorn_table.history.errors import HistoryError, StoreReadOnly
+from einhorn_table.history.export import is_spreadsheet_export, match_csv
 from einhorn_table.history.narrate import narrate
 from einhorn_table.history.paths import DATABASE, state_dir
 from einhorn_table.history.stats import format_statistics, gather
@@ -80,8 +81,6 @@ def register(subparsers: Any) -> None:
 def history_command(args: argparse.Namespace) -> str:
     """The history's command as the person runs the companion, with the folder they
     named (--state-dir): the commands a message gives then look in the same history."""
-    import shlex
-
     words = f"{command_name()} history"
     if args.state_dir is not None:
         words += f" --state-dir {shlex.quote(str(args.state_dir))}"
@@ -116,9 +115,16 @@ def open_store(args: argparse.Namespace, *, reading: bool = True,
     """The history in the state directory; only ``import`` (``reading=False``) makes one
     where there is none: looking at a folder without one (a typo, another user's home)
     says so instead of leaving an empty history there. ``changing``: a history there
-    already, opened to be written (``practice``)."""
+    already, opened to be written (``practice``). A folder the user may not read, or
+    (for ``practice`` and ``import``) not write, is refused with the command that
+    may: the same one as the table's service's user, for the service's own folder."""
     folder = state_dir(args.state_dir, os.environ, Path.home())
-    if (reading or changing) and not (folder / DATABASE).is_file():
+    try:
+        there = (folder / DATABASE).is_file()
+    except PermissionError:
+        raise StoreReadOnly(f"you may not read {folder}. "
+                            f"{_who_may(args, folder, writing=not reading)}") from None
+    if (reading or changing) and not there:
         raise HistoryError(
             f"no match history in {folder}. Name the folder the table keeps it in with "
             "--state-dir (the Pi's service keeps it in /var/lib/einhorn-table: read it as "
@@ -127,6 +133,63 @@ def open_store(args: argparse.Namespace, *, reading: bool = True,
         # mounted read-only)
         return MatchStore.for_reading(folder, now=lambda: datetime.now(UTC))
     return MatchStore(folder, now=lambda: datetime.now(UTC))
+
+
+def _not_writable(args: argparse.Namespace, undone: str) -> StoreReadOnly:
+    """What ``practice`` and ``import`` say where the history may not be written: not
+    the table's "restart the table" (which does not help), but who may write it."""
+    folder = state_dir(args.state_dir, os.environ, Path.home())
+    return StoreReadOnly(f"{undone}: you may not write {folder}. "
+                         f"{_who_may(args, folder, writing=True)}")
+
+
+def _who_may(args: argparse.Namespace, folder: Path, *, writing: bool) -> str:
+    """Who may read (``writing``: change) the history in ``folder``, and the command to
+    run as them: the table's service's user for its own folder (as ``doctor`` is run
+    there), else the folder's owner; or a card mounted to be written."""
+    from einhorn_table.calibration.paths import SERVICE_USER, kept_by_the_service
+
+    if kept_by_the_service(folder / DATABASE):
+        command = (f"sudo -u {SERVICE_USER} {command_name()} history --state-dir "
+                   f"{shlex.quote(str(folder))} {_action_words(args)}")
+        files = (", with the files where that user may read them (such as /tmp)"
+                 if args.action == "import" else "")
+        return (f"It is the table's service's folder, which only its user {SERVICE_USER} "
+                f"may read and change: run the command as that user{files}: `{command}`")
+    owner = (f"run the command as the user it belongs to (`ls -ld {shlex.quote(str(folder))}` "
+             "names them)")
+    if writing:
+        return (f"It belongs to another user, or lies on a card mounted read-only: {owner}, "
+                "or mount the card so that it may be written.")
+    return (f"It belongs to another user: {owner}, or ask them to copy the whole folder "
+            "for you and name that copy with --state-dir.")
+
+
+def _action_words(args: argparse.Namespace) -> str:
+    """The history's action as it was given (``practice 12 --undo``), for a command to
+    run again as another user. An export goes to the file through the shell
+    (``> FILE``), which the person at the terminal writes, not that user."""
+    match args.action:
+        case "list":
+            return "list --all" if args.all else "list" if args.limit == 20 else \
+                f"list --limit {args.limit}"
+        case "show":
+            return f"show {shlex.quote(args.match_id)}"
+        case "export":
+            words = f"export {shlex.quote(args.match_id)}"
+            words += " --format csv" if args.format == "csv" else ""
+            return words + (f" > {shlex.quote(args.output)}" if args.output else "")
+        case "import":
+            return "import " + shlex.join(os.path.abspath(file) for file in args.files)
+        case "practice":
+            return f"practice {shlex.quote(args.match_id)}" + (" --undo" if args.undo else "")
+        case _:
+            words = "stats"
+            if args.player is not None:
+                words += f" --player {shlex.quote(args.player)}"
+            if args.charts is not None:
+                words += f" --charts {shlex.quote(os.path.abspath(args.charts))}"
+            return words
 
 
 def run_list(args: argparse.Namespace) -> int:
@@ -204,44 +267,57 @@ def write_whole(path: Path, text: str) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    try:
+        store = open_store(args, reading=False)
+    except StoreReadOnly:
+        raise _not_writable(args, "nothing was imported") from None
+    with store:
+        return _import_files(args, store)
+
+
+def _import_files(args: argparse.Namespace, store: MatchStore) -> int:
     status = 0
-    with open_store(args, reading=False) as store:
-        for path in args.files:
-            try:
-                text = _match_text(Path(path).read_bytes())
-                imported = store.import_notation(text.splitlines())
-            except OSError as error:
-                print(f"{path}: cannot read this file ({error.strerror}); nothing imported",
+    for number, path in enumerate(args.files):
+        try:
+            data = Path(path).read_bytes()
+            if is_spreadsheet_export(data):
+                print(f"{path}: this is a match exported for a spreadsheet (--format "
+                      "csv), which cannot be imported; export the match as match notation "
+                      f"(`{history_command(args)} export ID -o FILE`, the default "
+                      "format) and import that",
                       file=sys.stderr)
                 status = 1
                 continue
-            except UnicodeDecodeError:
-                print(f"{path}: this is not a text file of match notation; nothing imported",
-                      file=sys.stderr)
-                status = 1
-                continue
-            except RuleViolation as error:
-                if text.startswith(CSV_HEADER):
-                    print(f"{path}: this is a match exported for a spreadsheet (--format "
-                          "csv), which cannot be imported; export the match as match notation "
-                          f"(`{history_command(args)} export ID -o FILE`, the default "
-                          "format) and import that",
-                          file=sys.stderr)
-                    status = 1
-                    continue
-                print(f"{path}: {error}; nothing of this file was imported"
-                      f"{_cut_short(text, error)}", file=sys.stderr)
-                status = 1
-                continue
-            except EinhornError as error:
-                print(f"{path}: {error}", file=sys.stderr)
-                status = 1
-                continue
-            row = store.get(imported.match_id)
-            how = (f"completed match {imported.match_id}, whose first "
-                   f"{imported.held_lines} lines were kept already" if imported.held_lines
-                   else f"imported as match {imported.match_id}")
-            print(f"{path}: {how} ({row.state}, {', '.join(row.players)})")
+            text = _match_text(data)
+            imported = store.import_notation(text.splitlines())
+        except OSError as error:
+            print(f"{path}: cannot read this file ({error.strerror}); nothing imported",
+                  file=sys.stderr)
+            status = 1
+            continue
+        except UnicodeDecodeError:
+            print(f"{path}: this is not a text file of match notation; nothing imported",
+                  file=sys.stderr)
+            status = 1
+            continue
+        except RuleViolation as error:
+            print(f"{path}: {error}; nothing of this file was imported"
+                  f"{_cut_short(text, error)}", file=sys.stderr)
+            status = 1
+            continue
+        except StoreReadOnly:
+            rest = "nothing was imported" if number == 0 else \
+                f"{path} and the files after it were not imported"
+            raise _not_writable(args, rest) from None
+        except EinhornError as error:
+            print(f"{path}: {error}", file=sys.stderr)
+            status = 1
+            continue
+        row = store.get(imported.match_id)
+        how = (f"completed match {imported.match_id}, whose first "
+               f"{imported.held_lines} lines were kept already" if imported.held_lines
+               else f"imported as match {imported.match_id}")
+        print(f"{path}: {how} ({row.state}, {', '.join(row.players)})")
     return status
 
 
@@ -269,8 +345,12 @@ def _cut_short(text: str, error: RuleViolation) -> str:
 
 
 def run_practice(args: argparse.Namespace) -> int:
-    with open_store(args, changing=True) as store:
-        changed = store.set_practice(args.match_id, not args.undo)
+    try:
+        with open_store(args, changing=True) as store:
+            changed = store.set_practice(args.match_id, not args.undo)
+    except StoreReadOnly:
+        raise _not_writable(args, f"match {args.match_id} was not " + (
+            "counted again" if args.undo else "marked practice")) from None
     again = f"`{history_command(args)} practice {args.match_id}"
     if args.undo:
         print(f"match {args.match_id} counts in the statistics again" if changed else

@@ -59,22 +59,33 @@ def _save(plt: Any, fig: Any, path: Path) -> Path:
     return path
 
 
+#: The stash chart draws at most this many players' lines (those who played most):
+#: a club's year of twenty players is a tangle no one can follow.
+MOST_LINES = 8
+
+
 def _stash_chart(plt: Any, stats: Statistics, path: Path) -> Path:
-    fig, ax = plt.subplots(figsize=(9, 5.5))
+    fig, ax = plt.subplots(figsize=(11, 5.5))
+    drawn = sorted(stats.players, key=lambda p: -p.matches)[:MOST_LINES]
     for p in stats.players:
+        if p not in drawn:
+            continue
         games = range(1, len(p.stash_by_game) + 1)
         ax.plot(games, p.stash_by_game, marker="o", linewidth=2.5,
                 label=f"{p.name} (won {p.wins} of {p.matches})")
     ax.set_title("Stones in each player's stash after each game")
     ax.set_xlabel("after game")
     ax.set_ylabel("stones in the stash")
-    fig.text(0.01, 0.01, "Each point: the average over the matches that reached that game.",
-             fontsize=10, color="#555555")
-    longest = max((len(p.stash_by_game) for p in stats.players), default=1)
+    note = "Each point: the average over the matches that reached that game."
+    if len(drawn) < len(stats.players):
+        note += (f" The {len(drawn)} players with the most matches; "
+                 "stats --player NAME --charts DIR draws anyone else.")
+    fig.text(0.01, 0.01, note, fontsize=10, color="#555555")
+    longest = max((len(p.stash_by_game) for p in drawn), default=1)
     ax.set_xticks(range(1, longest + 1))
     ax.grid(axis="y", alpha=0.3)
-    if stats.players:
-        ax.legend(frameon=False)
+    if stats.players:  # (beside the lines, not over them)
+        ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     else:
         ax.text(0.5, 0.5, "no finished matches yet", ha="center", transform=ax.transAxes)
     return _save(plt, fig, path)

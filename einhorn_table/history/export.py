@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable
 
 from einhorn_table.rules import (
@@ -22,6 +23,26 @@ from einhorn_table.rules import (
 
 #: The first columns of the CSV export (each player's two columns follow).
 CSV_HEADER = "seq,game,type,player,call,dice,category,amount,stones,party,central,unicorn,to_act"
+
+#: What a spreadsheet puts between the columns when it saves a CSV file again: a comma,
+#: a semicolon (Excel and LibreOffice where the decimal point is a comma, as in German)
+#: or a tab (Excel's "Unicode text").
+_SEPARATORS = re.compile(r"[,;\t]")
+
+
+def is_spreadsheet_export(data: bytes) -> bool:
+    """Whether a file begins with the header of a ``--format csv`` export, also as a
+    spreadsheet saved it again: semicolons or tabs between the columns, the columns
+    quoted, in UTF-8 (with Excel's byte-order mark or without), UTF-16 or Windows'
+    own letters (the header is plain ASCII in all of them)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = data[:8192].decode("utf-16", errors="replace")
+    else:
+        text = data[:4096].decode("utf-8-sig", errors="replace")
+    first = text.lstrip("\ufeff").split("\n", 1)[0].strip()
+    columns = [column.strip().strip('"').strip() for column in _SEPARATORS.split(first)]
+    expected = CSV_HEADER.split(",")
+    return columns[: len(expected)] == expected
 
 
 def match_csv(lines: Iterable[str]) -> str:
