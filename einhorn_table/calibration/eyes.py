@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from einhorn_table.calibration.clear_tray import things_in_tray
 from einhorn_table.calibration.geometry import Corners, bounding_box
 from einhorn_table.calibration.light import LightSample, light_sample
 from einhorn_table.calibration.measure import measure_die
@@ -67,6 +68,9 @@ class CameraEyes:
 
     def colours_too_alike(self, a: RGB, b: RGB) -> bool:
         return colors_too_alike(a, b)
+
+    def things_in_tray(self, image: Image, corners: Corners) -> tuple[Box, ...]:
+        return things_in_tray(image, corners)
 
     def rest_watch(self, empty_tray: Image) -> RestWatch:
         return _WatcherRest(empty_tray)

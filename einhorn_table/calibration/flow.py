@@ -12,16 +12,18 @@ try again); without one, the runner saves :attr:`CalibrationFlow.profile` once
 The steps: the tray (found, then its corners adjusted if need be; where none is
 found, its corners are marked by hand from a rectangle), the light (camera settles
 and is locked; flicker, glare and darkness are warned about), the empty-tray
-picture (refused while dice are seen in the tray; where they are no dice, a stain,
-✗ takes it, and the mark is not read as a die after), each player's dice colour (one
-roll each, refused where the dice are not all of one colour), the dice and pip
-sizes, and the test rolls (each confirmed or corrected), ending with the accuracy
-reached. The buttons are those of the match (docs/buttons.md): − + OK ✗, the outer
-two together go back a step, the middle two show help.
+picture (refused while dice, a hand or anything else is seen in the tray; where it
+is only a mark, a stain, ✗ takes it, and the mark is not read as a die after), each
+player's dice colour (one roll each, refused where the dice are not all of one
+colour), the dice and pip sizes, and the test rolls (each confirmed or corrected),
+ending with the accuracy reached. The buttons are those of the match
+(docs/buttons.md): − + OK ✗, the outer two together go back a step, the middle two
+show help.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 from itertools import combinations
@@ -62,12 +64,28 @@ from einhorn_table.calibration.profile import (
     check_tray,
 )
 from einhorn_table.calibration.screens import build_view, marks
-from einhorn_table.calibration.seeing import RGB, Eyes, Image
+from einhorn_table.calibration.seeing import RGB, Eyes, Image, SeesThings
 from einhorn_table.calibration.view import BoxMark, CalibrationView
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Button, Gesture, GestureKind
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.results import Box, FrameReading
+
+#: The tray found shifted by this share of the picture's shorter side, all four corners
+#: alike (within SAME_SHIFT_PX pixels, or SAME_SHIFT_SHARE of the shift), has moved since
+#: its outline was set at step 1.
+TRAY_SHIFT_SHARE, SAME_SHIFT_PX, SAME_SHIFT_SHARE = 0.025, 6.0, 0.35
+#: Said where it has (the picture is not taken).
+TRAY_MOVED = ("The tray has moved since step 1: the yellow line no longer runs along its "
+              "floor. Put it back where it was and press OK, or press ✗ to find it again "
+              "where it is now.")
+#: A die is at most this share of the tray floor's shorter side across.
+MAX_DIE_SHARE = 0.2
+#: Said where OK asked for the empty tray's picture and dice lie in it (not taken).
+DICE_IN_TRAY = "There are dice in the tray: take them out, then press OK."
+#: Said where something else lies in it: a hand, an arm, a cup (not taken).
+THING_IN_TRAY = ("Something is in the tray (outlined in red): a hand, an arm, a cup? Take "
+                 "it out of the picture and keep your hands away, then press OK.")
 
 __all__ = ["CalibrationFlow", "CameraLock", "FlowSettings", "SaveProfile", "Step"]
 
@@ -251,20 +269,60 @@ class CalibrationFlow:
             s.light, s.light_start, s.lock, s.light_elapsed = None, None, None, 0.0
 
     def _on_reference(self, button: Button, times: int) -> None:
-        """OK takes the empty tray's picture, unless dice are seen in the tray; after
-        that, ✗ takes it all the same (what was seen is no die: a stain, a sticker)."""
+        """OK takes the empty tray's picture, unless dice or other things (a hand, an
+        arm, a cup) are seen in the tray; after that, ✗ takes it all the same (what was
+        seen is only a mark on the tray: a stain, a sticker)."""
         s = self.s
         if s.image is None:
             return
         if button is OK:
+            if self._tray_moved(s.image):
+                s.tray_moved, s.note = True, TRAY_MOVED
+                return
             reading = self.eyes.read(s.image, self.base, s.corners)
-            if reading.dice:
-                s.reference_dice = marks(reading)
-                s.note = "There are dice in the tray: take them out, then press OK."
+            dice = marks(reading)
+            things = self._things_in_tray(s.image, dice)
+            if dice or things:
+                s.reference_dice, s.reference_things = dice, things
+                s.note = THING_IN_TRAY if things else DICE_IN_TRAY
                 return
             self._take_reference(s.image, ())
-        elif button is NO and s.reference_dice:
-            self._take_reference(s.image, s.reference_dice)
+        elif button is NO and s.tray_moved:  # find it where it stands now
+            s.light, s.light_start, s.lock, s.light_elapsed = None, None, None, 0.0
+            self._go(Step.TRAY)
+        elif button is NO and (s.reference_dice or s.reference_things):
+            self._take_reference(s.image, s.reference_dice + s.reference_things)
+
+    def _tray_moved(self, image: Image) -> bool:
+        """Whether the tray is found shifted as a whole from the outline of step 1 (a
+        hand or an arm at the tray's edge moves one or two of its corners, not all four
+        alike)."""
+        s = self.s
+        if s.corners is None or s.by_hand:
+            return False
+        found = self.eyes.find_tray(image)
+        if found is None:
+            return False
+        shifts = [(x - x0, y - y0) for (x, y), (x0, y0) in zip(found, s.corners, strict=True)]
+        mx, my = sum(d[0] for d in shifts) / 4.0, sum(d[1] for d in shifts) / 4.0
+        shift = math.hypot(mx, my)
+        alike = max(SAME_SHIFT_PX, SAME_SHIFT_SHARE * shift)  # (a tray half out of the picture)
+        return shift >= TRAY_SHIFT_SHARE * min(int(image.shape[0]), int(image.shape[1])) and all(
+            math.hypot(dx - mx, dy - my) <= alike for dx, dy in shifts)
+
+    def _things_in_tray(self, image: Image, dice: tuple[BoxMark, ...]) -> tuple[BoxMark, ...]:
+        """What lies in the tray besides the ``dice`` found (a hand, an arm, a cup),
+        outlined in red; () where the eyes cannot tell, or where the tray is unknown."""
+        corners = self.s.corners
+        if corners is None or not isinstance(self.eyes, SeesThings):
+            return ()
+        # (A die wider than a fifth of the floor is a hand's fingers read as one.)
+        largest = MAX_DIE_SHARE * min(math.dist(corners[0], corners[1]),
+                                      math.dist(corners[1], corners[2]))
+        dice_boxes = [d.box for d in dice if max(d.box[2] - d.box[0], d.box[3] - d.box[1])
+                      <= largest]
+        return tuple(BoxMark(box, "!", False) for box in self.eyes.things_in_tray(image, corners)
+                     if not any(_a_die_s(box, die) for die in dice_boxes))
 
     def _take_reference(self, image: Image, stains: tuple[BoxMark, ...]) -> None:
         s = self.s
@@ -510,7 +568,8 @@ class CalibrationFlow:
     def _go(self, step: Step) -> None:
         self.s.step = step
         self.s.note = ""
-        self.s.reference_dice = ()
+        self.s.reference_dice, self.s.reference_things = (), ()
+        self.s.tray_moved = False
 
     def _back(self) -> None:
         """The outer two buttons together: one step back."""
@@ -577,6 +636,13 @@ class CalibrationFlow:
     def view(self) -> CalibrationView:
         """What the screen shows now (see :mod:`~einhorn_table.calibration.screens`)."""
         return build_view(self.s, self.settings)
+
+
+def _a_die_s(thing: Box, die: Box) -> bool:
+    """Whether a ``thing`` seen in the tray is (with) the die found at ``die``: it
+    overlaps it (a die with its shadow, dice lying together)."""
+    return (min(thing[2], die[2]) > max(thing[0], die[0])
+            and min(thing[3], die[3]) > max(thing[1], die[1]))
 
 
 def _on_a_stain(box: Box, stains: tuple[BoxMark, ...]) -> bool:

@@ -145,6 +145,10 @@ class FlowState:
     reference: Image | None = None
     #: The dice found in the tray when OK asked for the empty tray's picture (not taken).
     reference_dice: tuple[BoxMark, ...] = ()
+    #: What else was seen in the tray then (a hand, an arm, a cup), outlined in red.
+    reference_things: tuple[BoxMark, ...] = ()
+    #: Whether the tray was found moved when OK asked for that picture (not taken).
+    tray_moved: bool = False
     #: Where something was seen in the tray when ✗ took the empty tray's picture all
     #: the same (a stain, a sticker): a die found there that looks as it does in that
     #: picture is that mark, no die.

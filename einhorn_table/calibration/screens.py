@@ -115,15 +115,21 @@ def _light(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibrat
 def _reference(s: FlowState, settings: FlowSettings, v: CalibrationView) -> CalibrationView:
     lines: tuple[str, ...] = ("Take everything out of the tray and keep your hands away, "
                               "then press OK.",)
-    if not s.reference_dice:
+    if s.tray_moved:
+        return replace(v, screen="reference-moved", title="The tray has moved",
+                       lines=("Put the tray back inside the yellow line, then press OK.",),
+                       warnings=(s.note,),
+                       hints=_hints(ok="take the picture", no="find the tray again"))
+    if not s.reference_dice and not s.reference_things:
         return replace(v, title="A picture of the empty tray", lines=lines,
                        hints=_hints(ok="take the picture"))
     return replace(
         v, title="A picture of the empty tray",
         lines=(*lines, "Nothing there but a mark on the tray? Press ✗ to take the "
                "picture all the same."),
-        warnings=(s.note,), boxes=s.reference_dice,
-        hints=_hints(ok="take the picture", no="no dice: take it"),
+        warnings=(s.note,), boxes=s.reference_dice + s.reference_things,
+        hints=_hints(ok="take the picture",
+                     no="only a mark: take it" if s.reference_things else "no dice: take it"),
     )
 
 
@@ -347,6 +353,10 @@ def help_lines(s: FlowState) -> tuple[str, ...]:
     """The help for the screen shown now."""
     if s.step is Step.TRAY and s.corners is None:
         return TRAY_NOT_FOUND_HELP
+    if s.step is Step.REFERENCE and s.tray_moved:
+        return REFERENCE_MOVED_HELP
+    if s.step is Step.REFERENCE and s.reference_things:
+        return REFERENCE_THINGS_HELP
     if s.step is Step.REFERENCE and s.reference_dice:
         return REFERENCE_DICE_HELP
     return HELP_LINES[s.step]
@@ -390,5 +400,18 @@ TRAY_NOT_FOUND_HELP = (
 REFERENCE_DICE_HELP = (
     "Dice are seen in the tray (outlined): take them out, then OK takes its picture.",
     "✗: what is outlined is no die (a stain, a sticker): take the picture all the same.",
+    *_ALWAYS,
+)
+REFERENCE_THINGS_HELP = (
+    "Something is seen in the tray (outlined in red): a hand, an arm, a cup, a die. Take "
+    "it out, keep your hands away, then OK takes its picture.",
+    "✗: what is outlined is only a mark on the tray (a stain, a sticker, a pattern): take "
+    "the picture all the same.",
+    *_ALWAYS,
+)
+REFERENCE_MOVED_HELP = (
+    "The tray lies elsewhere than at step 1, where its outline was set.",
+    "OK: it is back in its place (inside the yellow line): take the empty tray's picture.",
+    "✗: find the tray where it is now (steps 1 and 2 again).",
     *_ALWAYS,
 )

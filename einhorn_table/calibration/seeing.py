@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from einhorn_table.calibration.geometry import Corners
 from einhorn_table.calibration.light import LightSample
@@ -76,4 +76,15 @@ class Eyes(Protocol):
                       ) -> FrameReading:
         """``reading`` (of ``image``) without the dice found where the tray looks as it
         does in ``empty_tray``'s picture (a mark on the tray, no die)."""
+        ...
+
+
+@runtime_checkable
+class SeesThings(Protocol):
+    """Eyes that also see what lies in the tray besides dice (a hand, a cup): the
+    empty tray's picture is taken only without it. (Eyes without this, a test's
+    scripted ones, are asked about dice alone.)"""
+
+    def things_in_tray(self, image: Image, corners: Corners) -> tuple[Box, ...]:
+        """The boxes of what lies on the tray's floor and is not the floor."""
         ...
