@@ -237,6 +237,40 @@ class KeyNote:
     def at(self, now: float) -> str:
         return self.text if now - self.time < KEY_NOTE_SECONDS else ""
 
+    def short(self) -> str:
+        """The note cut to what the key did: "Ana: key 2 does nothing now.", "Key K is
+        not a key of the game."."""
+        for mark in ("; ", ": "):
+            head, found, _ = self.text.partition(mark)
+            if found:
+                return f"{head}."
+        return self.text
+
+
+#: About as many letters as the screen's notice box shows (three lines of some 70 at
+#: any window size from 800x480 up; it leaves out the lines beyond).
+NOTICE_LETTERS = 180
+
+
+def with_key_note(table: str, said: float | None, note: KeyNote, now: float) -> str:
+    """The notice the demo's screen shows: the table's own (``table``, said at ``said``;
+    None: one that stands, as the request to keep hands out of view) and the key note,
+    both where the box holds both, the table's first (the key note cut to what the key
+    did where the whole does not fit); the table's alone where it said it after the key
+    was pressed, or where the box holds no more."""
+    text = note.at(now)
+    if not text:
+        return table
+    if not table:
+        return text
+    if said is not None and said >= note.time:
+        return table
+    ended = table if table.endswith((".", "!", "?", ":")) else f"{table}."
+    for added in (text, note.short()):
+        if len(ended) + 1 + len(added) <= NOTICE_LETTERS:
+            return f"{ended} {added}"
+    return table
+
 
 def keyed(does: str, keys: str) -> str:
     """A button's hint with the key(s) that press it: "key 2: more", "hold key 3: new
@@ -267,6 +301,13 @@ def gesture_words(gesture: Gesture) -> str:
     if gesture.kind is GestureKind.CHORD:
         return f"keys {' and '.join(keys)} together"
     return f"{'holding ' if gesture.kind is GestureKind.LONG else ''}key {keys[0]}"
+
+
+def nothing_words(gesture: Gesture) -> str:
+    """That ``gesture`` does nothing: "key 2 does nothing now", "keys 1 and 2 together
+    do nothing now"."""
+    verb = "do" if gesture.kind is GestureKind.CHORD else "does"
+    return f"{gesture_words(gesture)} {verb} nothing now"
 
 
 def hints_words(hints: Sequence[ButtonHint], player: int) -> str:
@@ -343,7 +384,7 @@ class DemoKeys:
         if intent is not None and not (intent.action is Action.ENTER_BY_HAND
                                        and controller.camera_lost is None):
             return  # (a hold of OK while calling enters dice by hand only without a camera)
-        self.note.say(f"{self.names[player]}: {gesture_words(gesture)} does nothing now; "
+        self.note.say(f"{self.names[player]}: {nothing_words(gesture)}; "
                       f"{self.now_words(controller, player)}.", gesture.time)
 
     def stray(self, key_name: str, time: float) -> None:
@@ -466,8 +507,10 @@ class KeyboardScreen(ScreenWrapper):
         controller = self.playing()
         if view.buttons:
             view = replace(view, buttons=keyed_hints(view.buttons, self.asked(view, controller)))
-        if self.keys is not None and now is not None and (said := self.keys.note.at(now)):
-            view = replace(view, notice=said)
+        if self.keys is not None and now is not None:
+            told = None if controller is None else controller.notice
+            said = told.time if told is not None and told.text == view.notice else None
+            view = replace(view, notice=with_key_note(view.notice, said, self.keys.note, now))
         if controller is None:
             return view
         thrower = self.thrower()
@@ -544,7 +587,8 @@ def keys_words(names: Sequence[str], bots: frozenset[int]) -> str:
 def go_on_words(options: DemoOptions) -> str:
     """How to go on with a demo match left unfinished: the command again with its bots
     (without ``--bots`` every seat would wait for the keyboard, and a headless run for
-    ever) and their strategy, headless again where bots played every seat headless."""
+    ever) and their strategy, its window and camera, headless again where bots played
+    every seat headless."""
     words = ["demo", "--continue", "--state-dir", str(options.state)]
     everyone = len(options.bots) == len(options.names)
     if options.bots:
@@ -552,6 +596,13 @@ def go_on_words(options: DemoOptions) -> str:
                   ",".join(options.names[seat] for seat in sorted(options.bots))]
     if options.strategy != DEFAULT_STRATEGY:
         words += ["--strategy", options.strategy]
+    # (The same window and the same camera as the match was played with.)
+    if options.size != (800, 480):
+        words += ["--size", "x".join(map(str, options.size))]
+    if options.calibration_path is not None:
+        words += ["--profile", str(options.calibration_path)]
+    words += [switch for switch, on in (("--fullscreen", options.fullscreen),
+                                         ("--mount", options.mount)) if on]
     headless = everyone and os.environ.get("SDL_VIDEODRIVER") == "dummy"
     command = " ".join([*(["SDL_VIDEODRIVER=dummy"] if headless else []), options.command,
                         *(shlex.quote(word) for word in words)])
@@ -581,7 +632,7 @@ class PromptKeys:
             names = self.keys.names
             if intent_for(context, gesture) is None and 0 <= gesture.player < len(names):
                 self.keys.note.say(
-                    f"{names[gesture.player]}: {gesture_words(gesture)} does nothing now; "
+                    f"{names[gesture.player]}: {nothing_words(gesture)}; "
                     f"keys now: {hints_words(button_hints(context), gesture.player)}.",
                     gesture.time)
         return gestures
@@ -642,6 +693,8 @@ def run_demo(options: DemoOptions) -> DemoResult:
     from einhorn_table.screen.view_model import ScreenKind
     from einhorn_table.vision.synth import DICE_PALETTE_NAMES
 
+    # (An unknown strategy stops the demo here, before a match is begun and kept.)
+    strategies = [make_strategy(options.strategy) for _ in options.names]
     screen = PygameScreen(options.size, fullscreen=options.fullscreen,  # makes the folder
                           screenshots=options.screenshots,
                           caption=demo_caption(options.names, options.bots), must_open=True)
@@ -698,8 +751,11 @@ def run_demo(options: DemoOptions) -> DemoResult:
         if unfinished is not None and not options.resume and not options.new:
             if keyboard is not None and len(options.bots) < players \
                     and unfinished.players == tuple(options.names):  # (people to ask)
-                asked = ask_to_go_on(store, unfinished, colours, keyboard, clock, screen,
-                                     keys)
+                try:
+                    asked = ask_to_go_on(store, unfinished, colours, keyboard, clock, screen,
+                                         keys)
+                except KeyboardInterrupt:  # (Ctrl-C in the terminal: as the window closed)
+                    asked = None
                 if asked is None:  # the window was closed at the question: nothing changes
                     ledger = store.replay(unfinished.match_id).ledger()
                     camera.close()
@@ -720,7 +776,6 @@ def run_demo(options: DemoOptions) -> DemoResult:
         reader = tray_reader_for(options.calibration, options.calibration_path)
         tray = VisionTray(camera, make_watcher(), reader, clock, follower=reader)
         seats = [Seat(name, colours[i], DICE_PALETTE_NAMES[i]) for i, name in enumerate(names)]
-        strategies = [make_strategy(options.strategy) for _ in names]
         for seat in options.bots:
             strategies[seat].prepare(started.match.state.variant, players)
         controls: Controls = NoControls() if keyboard is None else PeopleOnly(
