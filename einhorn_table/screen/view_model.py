@@ -380,7 +380,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         return ScreenView(ScreenKind.START_ROLLS, players=cards(owing), title=title,
                           subtitle=f"{sub}. {nxt}", focus=to_act,
                           dice=_dice_of(last) if shown else (),
-                          lines=(f"{rolled.player} rolled {sum(rolled.dice)}",)
+                          lines=(_start_roll_words(rolled, state.phase),)
                           if isinstance(rolled, StartRoll | TiebreakRoll) else (),
                           **base)  # type: ignore[arg-type]
     # A turn waiting for the call and the roll.
@@ -471,6 +471,14 @@ def _player(shown: object) -> str:
         return outcome.player
     item = getattr(shown, "item", None)
     return str(getattr(item, "player", ""))
+
+
+def _start_roll_words(rolled: StartRoll | TiebreakRoll, phase: Phase) -> str:
+    """Whose the last starting or tie-break roll was and what of it counts: its sum,
+    or, in the winner's roll-off (6), only that it was no Einhorn (one ends the match)."""
+    if phase is Phase.ROLLOFF:
+        return f"{rolled.player} rolled no Einhorn"
+    return f"{rolled.player} rolled {sum(rolled.dice)}"
 
 
 def _dice_of(shown: object) -> tuple[DieView, ...]:

@@ -231,8 +231,7 @@ def _players(data: Mapping[str, Any], path: Path) -> tuple[PlayerConfig, ...]:
             raise ConfigError(f"{path}: {joined(sharing)} {'both' if len(sharing) == 2 else 'all'}"
                               f" sit at station {station}; give each player a station of "
                               "their own")
-    # (A name typed with its accents as separate marks is the same name.)
-    names = [unicodedata.normalize("NFC", p.name) for p in players]
+    names = [p.name for p in players]  # (each in one Unicode form: see _player)
     for name in names:
         if names.count(name) > 1:
             raise ConfigError(f"{path}: {names.count(name)} players are named {name}; "
@@ -256,7 +255,11 @@ def _player(raw: Any, k: int, path: Path) -> PlayerConfig:
         raise _wrong(path, f"{where}: station", f"a whole number from 1 to {MAX_STATIONS}",
                      f"station = {min(k, MAX_STATIONS)}", station)
     dice = raw.get("dice")
-    return PlayerConfig(name.strip(), station, _colour(dice, where, path),
+    # A name typed with its accents as separate marks (some editors and input methods)
+    # is the same name, in the one form a match file's lines are read in: else a match
+    # saved here would find her seat no more when the table goes on with it.
+    return PlayerConfig(unicodedata.normalize("NFC", name.strip()), station,
+                        _colour(dice, where, path),
                         dice.lower() if isinstance(dice, str) else None)
 
 
