@@ -171,3 +171,10 @@ def test_ctrl_c_at_the_question_whether_to_go_on_says_how_to_go_on(
     assert "Match not finished (game 1 of 10); it is kept." in out
     assert f"Go on with it: einhorn-table demo --continue --state-dir {state} --bots Ben" \
         in out
+
+
+def test_names_typed_with_their_accents_apart_are_read_in_one_form() -> None:
+    # As the match's own lines are read after a restart: --continue finds the same players.
+    from einhorn_table.cli.demo import players_named
+
+    assert players_named("Zoe\u0308,Ben", None) == ["Zo\u00eb", "Ben"]

@@ -16,6 +16,7 @@ from test_properties import DrawnChance, setups
 from einhorn_table.parsing import loads_json, loads_toml
 from einhorn_table.rules import (
     CENTRAL,
+    EINHORN,
     WIN,
     AuctionResult,
     Awaiting,
@@ -31,6 +32,7 @@ from einhorn_table.rules import (
     Undo,
     VariantError,
     categorize,
+    format_input,
     load_variant,
     parse_line,
     replay,
@@ -484,3 +486,11 @@ def test_a_name_typed_with_its_accent_apart_on_some_lines_is_the_same_player() -
     match = replay(lines)
     assert match.setup.players == (whole, "Ben")
     assert [item.player for item in match.inputs] == [whole, "Ben", whole, whole]
+
+
+def test_a_setup_made_by_the_table_holds_each_name_in_the_form_its_lines_are_read_in() -> None:
+    # The demo's --names or calibrate's names typed apart: the match saved by the table,
+    # read back after a restart, must name the same players as the table's seats.
+    setup = Setup.for_variant(EINHORN, ["Zoe\u0308", "Ben"])
+    assert setup.players == ("Zo\u00eb", "Ben")
+    assert replay([format_input(setup)]).setup.players == setup.players

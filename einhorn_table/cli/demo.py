@@ -13,6 +13,7 @@ import os
 import random
 import shlex
 import sys
+import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -148,7 +149,8 @@ def players_named(names_given: str | None, players: int | None) -> list[str]:
     """The players, from ``--names`` or ``--players`` (both: they must agree)."""
     if not names_given:
         return list(PLAYER_NAMES[: players or 3])
-    names = [n.strip() for n in names_given.split(",")]
+    # (Each in one Unicode form, as the match file's names are read: see Setup.)
+    names = [unicodedata.normalize("NFC", n.strip()) for n in names_given.split(",")]
     if "" in names:  # (",," or a comma at the end: the rules would see two alike names)
         raise EinhornError(f"--names {names_given!r}: a name is missing; write the names with "
                            "one comma between each two, e.g. Ana,Ben,Cem")

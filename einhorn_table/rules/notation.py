@@ -92,7 +92,7 @@ class Setup(Input):
         A house variant is written as its shipped base plus every value it
         changes, so the match file replays on a table that never saw the house file.
         """
-        names = tuple(players)
+        names = tuple(_same_name(name) for name in players)
         # The match file does not carry a house variant's player range: check it here.
         variant.check_players(len(names))
         base = get_variant(variant.base or variant.name)
