@@ -103,6 +103,8 @@ def view_note(profile: CalibrationProfile, profile_path: Path,
     )
 
 
+#: What a Windows editor may write before a file's first line (UTF-8's byte-order mark).
+BYTE_ORDER_MARK = b"\xef\xbb\xbf"
 #: A ``[view]`` table's header line (its name bare or quoted).
 VIEW_HEADER = re.compile(r"""\s*\[\s*(view|"view"|'view')\s*\]\s*(#.*)?""")
 #: Any table's header line (``[name]``, ``[[name]]``, dotted or quoted names).
@@ -143,8 +145,11 @@ def keep_view(profile_path: Path, view: CameraView) -> None:
     except (tomllib.TOMLDecodeError, ProfileError) as error:
         raise ProfileError(f"{profile_path} was left as it was ({error})") from None
     try:
-        if b"\r\n" in profile_path.read_bytes():  # (saved by a Windows editor: kept so)
+        was = profile_path.read_bytes()
+        if b"\r\n" in was:  # (saved by a Windows editor: kept so)
             new = new.replace("\n", "\r\n")
+        if was.startswith(BYTE_ORDER_MARK):  # (Notepad's, kept: the first line as it was)
+            new = "\ufeff" + new
         _refuse_another_users(profile_path)
         write_text_whole(profile_path, new)  # (root, with sudo, leaves it its owner's)
     except OSError as error:

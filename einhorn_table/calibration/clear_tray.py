@@ -35,9 +35,11 @@ SPREADS = 6.0
 #: glare on the floor is warned about at the light step and is part of the empty tray's
 #: picture, no thing.
 GLARE_GLOW = 0.08
-#: A band along a side of the outline, at least this share of the side long and at most
-#: this share of the floor deep, is the tray's wall.
-WALL_LENGTH, WALL_DEPTH = 0.4, 0.12
+#: What lies along the outline's sides, no deeper than this share of the floor, and runs
+#: at least this share of a side long (along one side, or round a corner or the whole
+#: floor, where the outline was set on the rim), is the tray's wall; so is a strip no
+#: deeper than :data:`THIN_WALL` of any length (the wall's lit or shaded top edge).
+WALL_LENGTH, WALL_DEPTH, THIN_WALL = 0.4, 0.12, 0.04
 #: A thing covers at least this share of the floor (a die on the synthetic table: 1 %).
 MIN_SHARE = 0.002
 
@@ -60,26 +62,41 @@ def things_in_tray(image: Image, corners: Corners) -> tuple[Box, ...]:
     distance, spread = _off_the_floor(np.asarray(floor, dtype=np.uint8))
     standing_out = np.asarray(distance > max(LEAST_DIFFERENCE, SPREADS * spread), np.uint8)
     standing_out[_glare(np.asarray(floor, dtype=np.uint8))] = 0
-    count, _, stats, _ = cv2.connectedComponentsWithStats(standing_out)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(standing_out)
     least = MIN_SHARE * w * h
+    inner = _inner(w, h)
     found = sorted((stats[k] for k in range(1, count) if stats[k][cv2.CC_STAT_AREA] >= least
-                    and not _a_wall(stats[k], w, h)),
+                    and not _a_wall(stats[k], labels == k, inner)),
                    key=lambda s: -int(s[cv2.CC_STAT_AREA]))
     back = np.asarray(np.linalg.inv(to_floor), dtype=np.float64)
     frame = (int(image.shape[1]), int(image.shape[0]))
     return tuple(_in_frame(stat, back, frame) for stat in found)
 
 
-def _a_wall(stat: npt.NDArray[np.int32], w: int, h: int) -> bool:
-    """Whether a thing is a narrow band along a side of the outline: the tray's wall, where
-    the corners were set on its rim (a hand or a cup reaches farther in, and is narrower)."""
+def _inner(w: int, h: int) -> npt.NDArray[np.bool_]:
+    """The floor farther from its sides than :data:`WALL_DEPTH` (where no wall lies)."""
+    inner = np.zeros((h, w), dtype=bool)
+    dx, dy = math.ceil(WALL_DEPTH * w), math.ceil(WALL_DEPTH * h)
+    inner[dy:h - dy, dx:w - dx] = True
+    return inner
+
+
+def _a_wall(stat: npt.NDArray[np.int32], pixels: npt.NDArray[np.bool_],
+            inner: npt.NDArray[np.bool_]) -> bool:
+    """Whether a thing (its box ``stat``, its ``pixels``) is the tray's wall, where the
+    corners were set on its rim: it lies along the outline's sides and touches them,
+    reaches no farther in than :data:`WALL_DEPTH`, and is long (along a side, round a
+    corner or round the whole floor) or a thin strip. A hand or a cup reaches farther in."""
+    h, w = pixels.shape
     x, y = int(stat[cv2.CC_STAT_LEFT]), int(stat[cv2.CC_STAT_TOP])
     width, height = int(stat[cv2.CC_STAT_WIDTH]), int(stat[cv2.CC_STAT_HEIGHT])
-    upright = height >= WALL_LENGTH * h and width <= WALL_DEPTH * w and (
-        x == 0 or x + width == w)
-    lying = width >= WALL_LENGTH * w and height <= WALL_DEPTH * h and (
-        y == 0 or y + height == h)
-    return upright or lying
+    across = x == 0 or x + width == w  # (on the left or the right side)
+    along = y == 0 or y + height == h  # (on the top or the bottom)
+    if not (across or along) or np.any(pixels & inner):
+        return False
+    long = width >= WALL_LENGTH * w or height >= WALL_LENGTH * h
+    thin = (across and width <= THIN_WALL * w) or (along and height <= THIN_WALL * h)
+    return bool(long or thin)
 
 
 def _glare(floor: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -290,6 +291,10 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
                 run_flow(flow, source, controls, show=show, roller=roller)
                 if pilot is None:
                     clock.sleep(SAVED_SECONDS)  # let the parent read "Calibration saved"
+            except KeyboardInterrupt:
+                if flow.profile is None:  # (Esc or Ctrl+C before OK saved it)
+                    print(stopped_unsaved(out), file=sys.stderr)
+                    raise
             finally:
                 controls.close()
     finally:
@@ -307,8 +312,11 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     return 0
 
 
-#: What SDL falls back to where it finds no display: a window nobody sees.
-INVISIBLE_DRIVER = "offscreen"
+def stopped_unsaved(out: Path) -> str:
+    """What is said where Esc or Ctrl+C stops the calibration before it was saved."""
+    kept = (f"{out} is as it was" if out.exists() else f"no calibration was written to {out}")
+    return (f"einhorn-table: calibration stopped before it was saved: nothing was saved "
+            f"({kept}). Run the same command again to start from the beginning.")
 
 
 def open_screen(size: tuple[int, int], fullscreen: bool) -> Any:
@@ -317,6 +325,7 @@ def open_screen(size: tuple[int, int], fullscreen: bool) -> Any:
     to do, instead of a traceback or a calibration nobody sees waiting for the buttons."""
     import pygame
 
+    from einhorn_table.adapters.pygame_screen import INVISIBLE_DRIVER, fullscreen_size
     from einhorn_table.calibration.fit import CalibrationError
 
     try:
@@ -325,8 +334,11 @@ def open_screen(size: tuple[int, int], fullscreen: bool) -> Any:
         if (pygame.display.get_driver() == INVISIBLE_DRIVER
                 and os.environ.get("SDL_VIDEODRIVER") != INVISIBLE_DRIVER):
             raise pygame.error("no display was found")
-        flags = pygame.FULLSCREEN if fullscreen else 0
-        screen = pygame.display.set_mode((0, 0) if fullscreen else size, flags)
+        if fullscreen:  # (the size play opens: a 4K television at 1920x1080)
+            screen = pygame.display.set_mode(
+                fullscreen_size(pygame.display.get_desktop_sizes()), pygame.FULLSCREEN)
+        else:
+            screen = pygame.display.set_mode(size)
         pygame.display.set_caption("Einhorn Table: calibration")
     except pygame.error as error:
         pygame.quit()

@@ -150,10 +150,11 @@ def _who_may(args: argparse.Namespace, folder: Path, *, writing: bool) -> str:
     from einhorn_table.calibration.paths import SERVICE_USER, kept_by_the_service
 
     if kept_by_the_service(folder / DATABASE):
-        command = (f"sudo -u {SERVICE_USER} {command_name()} history --state-dir "
+        copies = _copies_for_the_service(args) if args.action == "import" else ""
+        command = (f"{copies}sudo -u {SERVICE_USER} {command_name()} history --state-dir "
                    f"{shlex.quote(str(folder))} {_action_words(args)}")
-        files = (", with the files where that user may read them (such as /tmp)"
-                 if args.action == "import" else "")
+        files = (", with the files copied where that user may read them (/tmp)"
+                 if copies else "")
         return (f"It is the table's service's folder, which only its user {SERVICE_USER} "
                 f"may read and change: run the command as that user{files}: `{command}`")
     owner = (f"run the command as the user it belongs to (`ls -ld {shlex.quote(str(folder))}` "
@@ -163,6 +164,27 @@ def _who_may(args: argparse.Namespace, folder: Path, *, writing: bool) -> str:
                 "or mount the card so that it may be written.")
     return (f"It belongs to another user: {owner}, or ask them to copy the whole folder "
             "for you and name that copy with --state-dir.")
+
+
+def _copies_for_the_service(args: argparse.Namespace) -> str:
+    """``cp`` of the files ``import`` was given to /tmp, where the service's user may read
+    them (a home folder is the person's own on Raspberry Pi OS), ending in `` && ``; ""
+    where all of them lie there already."""
+    away = [os.path.abspath(file) for file in args.files
+            if _readable_copy(file) != os.path.abspath(file)]
+    return f"cp -- {shlex.join(away)} {SHARED_FOLDER}/ && " if away else ""
+
+
+#: Where a file is put for the table's service's user to read it.
+SHARED_FOLDER = "/tmp"
+
+
+def _readable_copy(file: str) -> str:
+    """Where the service's user reads ``file`` from: itself in /tmp, else its copy there."""
+    path = os.path.abspath(file)
+    if os.path.dirname(path) == SHARED_FOLDER:
+        return path
+    return os.path.join(SHARED_FOLDER, os.path.basename(path))
 
 
 def _action_words(args: argparse.Namespace) -> str:
@@ -179,8 +201,8 @@ def _action_words(args: argparse.Namespace) -> str:
             words = f"export {shlex.quote(args.match_id)}"
             words += " --format csv" if args.format == "csv" else ""
             return words + (f" > {shlex.quote(args.output)}" if args.output else "")
-        case "import":
-            return "import " + shlex.join(os.path.abspath(file) for file in args.files)
+        case "import":  # (from /tmp: that user may not read the person's home)
+            return "import " + shlex.join(_readable_copy(file) for file in args.files)
         case "practice":
             return f"practice {shlex.quote(args.match_id)}" + (" --undo" if args.undo else "")
         case _:
@@ -282,9 +304,9 @@ def _import_files(args: argparse.Namespace, store: MatchStore) -> int:
             data = Path(path).read_bytes()
             if is_spreadsheet_export(data):
                 print(f"{path}: this is a match exported for a spreadsheet (--format "
-                      "csv), which cannot be imported; export the match as match notation "
-                      f"(`{history_command(args)} export ID -o FILE`, the default "
-                      "format) and import that",
+                      "csv), which cannot be imported; on the table that played the match, "
+                      "export it as match notation (`einhorn-table history export ID -o "
+                      "FILE`, the default format) and import that",
                       file=sys.stderr)
                 status = 1
                 continue

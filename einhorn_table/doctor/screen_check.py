@@ -86,17 +86,20 @@ def _open_screen(driver: str | None) -> tuple[str, tuple[int, int]]:
     with _environment("SDL_VIDEODRIVER", driver), _environment("PYGAME_HIDE_SUPPORT_PROMPT", "1"):
         import pygame
 
+        from einhorn_table.adapters.pygame_screen import fullscreen_size
+
         pygame.display.init()
         try:
             name = pygame.display.get_driver()
             sizes = pygame.display.get_desktop_sizes()
-            fullscreen = name == "kmsdrm"
-            surface = pygame.display.set_mode(
-                (0, 0) if fullscreen else (320, 180), pygame.FULLSCREEN if fullscreen else 0
-            )
+            if name == "kmsdrm":  # (the mode the table asks for: a 4K television's 1920x1080)
+                surface = pygame.display.set_mode(fullscreen_size(sizes), pygame.FULLSCREEN)
+                size = surface.get_size()
+            else:
+                surface = pygame.display.set_mode((320, 180))
+                size = sizes[0] if sizes else surface.get_size()
             surface.fill((40, 90, 60))  # the felt's green: the screen shows it worked
             pygame.display.flip()
-            size = sizes[0] if sizes else surface.get_size()
             return name, (int(size[0]), int(size[1]))
         finally:
             pygame.display.quit()
