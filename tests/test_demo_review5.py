@@ -7,7 +7,7 @@ question whether to go on says it too."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,7 +25,7 @@ from test_demo_review import (  # noqa: E402
     quit_demo,
     tap,
 )
-from test_demo_review3 import shown_views  # noqa: E402
+from test_demo_review3 import DEMO, dummy_display, shown_views  # noqa: E402, F401
 from test_demo_review4 import at_the_auction  # noqa: E402
 
 import einhorn_table.table.resume as resume  # noqa: E402
@@ -43,14 +43,6 @@ from einhorn_table.screen.renderer import Renderer  # noqa: E402
 from einhorn_table.table.loop import TableLoop  # noqa: E402
 
 U, W = Button.UNVERMEIDLICH, Button.WUNSCH
-DEMO = ["demo", "--fast", "--size", "400x240"]
-
-
-@pytest.fixture(autouse=True)
-def dummy_display(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    monkeypatch.delenv("EINHORN_COMMAND", raising=False)
-    yield
 
 
 def last_notice(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
