@@ -7,8 +7,6 @@ from __future__ import annotations
 import csv
 import io
 import os
-import shlex
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,6 +16,7 @@ from typing import Any
 import pytest
 from conftest import REPO
 from history_helpers import bot_match, open_store
+from test_history_review3 import _as_a_user
 
 import einhorn_table.cli.history as history_cli
 from einhorn_table.cli import main
@@ -38,17 +37,6 @@ def _keep(store: MatchStore, match: Match) -> str:
 
 
 # --- a history folder that may not be written or read ------------------------------------
-
-
-def _as_a_user(command: list[str]) -> list[str]:
-    """``command`` run so that what chmod forbids is refused (root's power dropped)."""
-    if os.geteuid() != 0:
-        return command
-    capsh = shutil.which("capsh")
-    if capsh is None:
-        pytest.skip("chmod does not stop root, and capsh is not here to drop that")
-    return [capsh, "--drop=cap_dac_override,cap_dac_read_search,cap_fowner", "--",
-            "-c", shlex.join(command)]
 
 
 def _as_the_pi_user(args: list[str], **environ: str) -> subprocess.CompletedProcess[str]:
