@@ -269,3 +269,42 @@ def test_a_lost_camera_s_whole_reason_goes_to_the_journal(
     assert capsys.readouterr().err.splitlines() == [
         f"einhorn-table: camera lost: {reason}", "einhorn-table: camera back"]
 
+
+
+@pytest.mark.parametrize("going_on", [False, True])
+def test_a_card_that_cannot_save_at_the_start_is_said_on_the_screen(
+    table_toml: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str], going_on: bool,
+) -> None:
+    # The match could not be begun (or gone on with) on a full or read-only card: play
+    # ended with the message on stderr, and the service's screen stayed blank.
+    from einhorn_table.adapters.pygame_screen import PygameScreen
+    from einhorn_table.history import TableLog
+    from einhorn_table.history.errors import StoreFull, StoreReadOnly
+    from einhorn_table.screen.view_model import ScreenView
+
+    state = tmp_path / "s"
+    if going_on:
+        assert main(["play", str(table_toml), "--state-dir", str(state)]) == 0
+    trouble = StoreReadOnly("the card is read-only") if going_on else StoreFull("no room")
+
+    def fail(*args: object) -> None:
+        raise trouble
+
+    monkeypatch.setattr(TableLog, "resume" if going_on else "begin", fail)
+    shown: list[ScreenView] = []
+
+    def show(self: PygameScreen, view: ScreenView, now: float, key: object = None) -> None:
+        shown.append(view)
+        self.quit_requested = len(shown) >= 3  # (the window closed after a while)
+
+    monkeypatch.setattr(PygameScreen, "show", show)
+    args = ["play", str(table_toml), "--state-dir", str(state)]
+    assert main([*args, "--continue"] if going_on else args) == 1
+    assert len(shown) == 3
+    view = shown[-1]
+    assert view.title == "Play is stopped" and [p.name for p in view.players] == [
+        "Ana", "Ben", "Cem"]
+    said = "the SD card is read-only" if going_on else "the SD card is full"
+    assert view.banner.startswith(f"Match not saved: {said}.")
+    assert str(trouble) in capsys.readouterr().err

@@ -18,6 +18,9 @@ from einhorn_table.table.controller import Seat
 from einhorn_table.table.doubt import RGB
 from einhorn_table.table.events import CameraBack, CameraLost
 
+#: How often the screen is drawn again while play is stopped (nothing on it moves).
+STOPPED_FRAME_SECONDS = 0.5
+
 if TYPE_CHECKING:
     from einhorn_table.adapters.source_base import BaseSource, CameraView
     from einhorn_table.adapters.systemd_notify import FrameWatchdog
@@ -224,11 +227,13 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.history import MatchStore, TableLog
     from einhorn_table.history.paths import state_dir
     from einhorn_table.history.view import history_line, history_summary
-    from einhorn_table.rules import Setup, find_variant
+    from einhorn_table.rules import Match, Setup, find_variant
+    from einhorn_table.screen.stopped_view import unsaved_view
     from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map
     from einhorn_table.table.config import ConfigError, load_config
     from einhorn_table.table.controller import TableController
-    from einhorn_table.table.loop import TableLoop
+    from einhorn_table.table.loop import TableLoop, screen_key
+    from einhorn_table.table.recorder import RecorderError
     from einhorn_table.table.resume import (
         Choice,
         Interrupted,
@@ -313,7 +318,21 @@ def run(args: argparse.Namespace) -> int:
                 raise ConfigError(f"match {unfinished.match_id} cannot be continued: "
                                   f"{why.replace('press X for a new one.', new)}")
         log = TableLog(store)
-        started = start_match(log, setup, unfinished, choice)
+        try:
+            started = start_match(log, setup, unfinished, choice)
+        except RecorderError as error:  # (a full or read-only card, found at the start)
+            print(f"einhorn-table: the match could not be saved: {error}", file=sys.stderr)
+            shown = store.replay(unfinished.match_id) if unfinished is not None \
+                and choice is Choice.CONTINUE else Match(setup)
+            view = unsaved_view(shown, seats_for(shown.names, config.players, measured)[0],
+                                error.kind)
+            notifier.ready("stopped: the match cannot be saved")
+            frames = itertools.count(1)
+            while not screen.quit_requested:  # (until the table is restarted)
+                screen.show(view, clock.monotonic(), screen_key(view))
+                watchdog.tick(next(frames))
+                clock.sleep(STOPPED_FRAME_SECONDS)
+            return 1
         tray = VisionTray(source, make_watcher(), reader, clock, follower=reader)
         watched = WatchedTray(tray, source, watchdog)
 
