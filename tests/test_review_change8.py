@@ -7,6 +7,7 @@ count."""
 from __future__ import annotations
 
 import json
+import tomllib
 import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 from conftest import GOLDEN, needs_golden
 from table_helpers import MemoryRecorder, reading
 
+from einhorn_table.calibration.profile import parse_profile
 from einhorn_table.cli.play import seats_for
 from einhorn_table.history import MatchStore
 from einhorn_table.rules import EINHORN, Setup, replay
@@ -93,3 +95,11 @@ def test_a_start_roll_still_says_its_sum() -> None:
     c = TableController(match, MemoryRecorder(), [Seat("Ana"), Seat("Ben")])
     c._commit_roll(0, (2, 3, 4), {}, 0.0, reading([2, 3, 4]), None)
     assert build_view(c, 60.0).lines == ("Ana rolled 9",)
+
+
+def test_a_calibration_that_names_a_player_with_her_accent_typed_apart_finds_her() -> None:
+    # Play looks up each player's calibrated dice colour by name, as table.toml gives it
+    # (one form): a calibration file with "Zoe" and the two dots apart missed her.
+    profile = parse_profile(tomllib.loads(
+        'version = 1\n[players]\n"Zoe\u0308" = [200, 30, 40]\n'))
+    assert [p.name for p in profile.players] == ["Zo\u00eb"]

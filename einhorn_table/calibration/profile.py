@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import tomllib
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -471,8 +472,10 @@ def parse_profile(data: Mapping[str, Any]) -> CalibrationProfile:
             f"[reader] max_side must be {high_side} or less (pixels), not {reader.max_side}; "
             "640 is usual (a larger frame is read far more slowly)"
         )
+    # (Each name in the one form table.toml's and the match's names are read in: one
+    # typed with its accents apart, "e" and its two dots, still finds its player.)
     players = tuple(
-        PlayerDice(name, _rgb(f"[players] {name}", value))
+        PlayerDice(unicodedata.normalize("NFC", name), _rgb(f"[players] {name}", value))
         for name, value in _sub_table(data, "players").items()
     )
     tray = TraySection(**_table("tray", _sub_table(data, "tray"), TRAY_CHECKS))
