@@ -175,3 +175,18 @@ def test_import_into_the_service_s_history_copies_the_files_where_its_user_reads
     assert (f"`cp -- '{tmp_path / 'Sunday match.jsonl'}' /tmp/ && sudo -u einhorn "
             f"einhorn-table history --state-dir {kept} import '/tmp/Sunday match.jsonl' "
             "/tmp/ready.jsonl`") in brought.stderr
+
+
+def test_corners_the_parent_moved_at_step_1_are_not_taken_for_the_tray_moved() -> None:
+    # The eyes found the outline a little off the floor and the parent moved all four
+    # corners: every OK at the empty tray then said "The tray has moved" (the tray found
+    # again where the eyes found it at step 1, not where the parent put the corners), and
+    # X ("find the tray again") led back to the same outline.
+    table = SynthTable(3, players=1)
+    flow, t = at_the_empty_tray(table)
+    found = flow.s.corners
+    assert found is not None and flow.s.found_corners == found
+    flow.s.corners = tuple((x + 14.0, y + 10.0) for x, y in found)  # type: ignore[assignment]
+    show(flow, t, table.empty().image, 3)
+    tap(flow, OK)
+    assert not flow.s.tray_moved and flow.step is Step.COLOURS

@@ -156,7 +156,7 @@ class CalibrationFlow:
         if s.step is Step.TRAY and (s.frames - 1) % self.settings.tray_every == 0:
             found = self.eyes.find_tray(image)
             if found is not None:
-                s.corners, s.by_hand = found, False
+                s.corners, s.found_corners, s.by_hand = found, found, False
         elif s.step is Step.LIGHT and s.light is None:
             self._light_frame(image, t)
         elif s.step is Step.COLOURS and s.registration is None:
@@ -208,6 +208,7 @@ class CalibrationFlow:
                 assert s.image is not None
                 size = (int(s.image.shape[1]), int(s.image.shape[0]))
                 s.corners, s.by_hand = inset_rectangle(size, self.settings.hand_inset), True
+                s.found_corners = None
             s.corner, s.sideways = 0, False
             self._go(Step.CORNERS)
 
@@ -294,16 +295,17 @@ class CalibrationFlow:
             self._take_reference(s.image, s.reference_dice + s.reference_things)
 
     def _tray_moved(self, image: Image) -> bool:
-        """Whether the tray is found shifted as a whole from the outline of step 1 (a
-        hand or an arm at the tray's edge moves one or two of its corners, not all four
-        alike)."""
-        s = self.s
-        if s.corners is None or s.by_hand:
+        """Whether the tray is found shifted as a whole from where it was found at step 1
+        (a hand or an arm at the tray's edge moves one or two of its corners, not all four
+        alike; corners the parent moved at step 1 do not count: the eyes find the tray
+        as they did then)."""
+        then = self.s.found_corners
+        if then is None:  # (marked by hand: no tray to find)
             return False
         found = self.eyes.find_tray(image)
         if found is None:
             return False
-        shifts = [(x - x0, y - y0) for (x, y), (x0, y0) in zip(found, s.corners, strict=True)]
+        shifts = [(x - x0, y - y0) for (x, y), (x0, y0) in zip(found, then, strict=True)]
         mx, my = sum(d[0] for d in shifts) / 4.0, sum(d[1] for d in shifts) / 4.0
         shift = math.hypot(mx, my)
         alike = max(SAME_SHIFT_PX, SAME_SHIFT_SHARE * shift)  # (a tray half out of the picture)

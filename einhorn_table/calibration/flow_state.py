@@ -135,6 +135,9 @@ class FlowState:
     corners: Corners | None = None
     #: Whether the corners were marked by hand from a rectangle (no tray was found).
     by_hand: bool = False
+    #: The outline the eyes found at step 1, before any corner was moved: what the tray
+    #: found again later is compared with (not the corners as the parent set them).
+    found_corners: Corners | None = None
     corner: int = 0
     sideways: bool = False
     light_start: float | None = None
