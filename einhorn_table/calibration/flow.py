@@ -69,7 +69,8 @@ from einhorn_table.calibration.view import BoxMark, CalibrationView
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Button, Gesture, GestureKind
 from einhorn_table.vision.profile import ReaderProfile
-from einhorn_table.vision.results import Box, FrameReading
+from einhorn_table.vision.results import FrameReading
+from einhorn_table.vision.scoring import boxes_overlap
 
 #: The tray found shifted by this share of the picture's shorter side, all four corners
 #: alike (within SAME_SHIFT_PX pixels, or SAME_SHIFT_SHARE of the shift), has moved since
@@ -267,7 +268,7 @@ class CalibrationFlow:
         if button is OK:
             self._go(Step.REFERENCE)
         elif button is NO:
-            s.light, s.light_start, s.lock, s.light_elapsed = None, None, None, 0.0
+            self._forget_light()
 
     def _on_reference(self, button: Button, times: int) -> None:
         """OK takes the empty tray's picture, unless dice or other things (a hand, an
@@ -289,7 +290,7 @@ class CalibrationFlow:
                 return
             self._take_reference(s.image, ())
         elif button is NO and s.tray_moved:  # find it where it stands now
-            s.light, s.light_start, s.lock, s.light_elapsed = None, None, None, 0.0
+            self._forget_light()
             self._go(Step.TRAY)
         elif button is NO and (s.reference_dice or s.reference_things):
             self._take_reference(s.image, s.reference_dice + s.reference_things)
@@ -323,8 +324,9 @@ class CalibrationFlow:
                                       math.dist(corners[1], corners[2]))
         dice_boxes = [d.box for d in dice if max(d.box[2] - d.box[0], d.box[3] - d.box[1])
                       <= largest]
+        # (A thing overlapping a die found is that die: with its shadow, dice together.)
         return tuple(BoxMark(box, "!", False) for box in self.eyes.things_in_tray(image, corners)
-                     if not any(_a_die_s(box, die) for die in dice_boxes))
+                     if not any(boxes_overlap(box, die) for die in dice_boxes))
 
     def _take_reference(self, image: Image, stains: tuple[BoxMark, ...]) -> None:
         s = self.s
@@ -360,7 +362,8 @@ class CalibrationFlow:
             return reading
         kept = self.eyes.changed_since(reading, image, s.reference)
         return FrameReading(tuple(
-            d for d in reading.dice if d in kept.dice or not _on_a_stain(d.box, s.stains)
+            d for d in reading.dice if d in kept.dice or not any(
+                boxes_overlap(d.box, m.box) for m in s.stains)
         ))
 
     def _register(self, image: Image) -> None:
@@ -567,6 +570,11 @@ class CalibrationFlow:
     def _on_saved(self, button: Button, times: int) -> None:
         """Nothing more to do: the runner closes the screen."""
 
+    def _forget_light(self) -> None:
+        """The light measured again from the start (the camera unlocked)."""
+        s = self.s
+        s.light, s.light_start, s.lock, s.light_elapsed = None, None, None, 0.0
+
     def _go(self, step: Step) -> None:
         self.s.step = step
         self.s.note = ""
@@ -579,10 +587,10 @@ class CalibrationFlow:
         s.rest_read = None  # (what was read is forgotten: the dice lying may be read again)
         step = s.step
         if step is Step.CORNERS or step is Step.LIGHT:
-            s.light, s.light_start, s.lock, s.light_elapsed = None, None, None, 0.0
+            self._forget_light()
             self._go(Step.TRAY)
         elif step is Step.REFERENCE:
-            s.light, s.light_start, s.lock, s.light_elapsed = None, None, None, 0.0
+            self._forget_light()
             self._go(Step.LIGHT)
         elif step is Step.COLOURS:
             if s.registration is not None:
@@ -638,19 +646,6 @@ class CalibrationFlow:
     def view(self) -> CalibrationView:
         """What the screen shows now (see :mod:`~einhorn_table.calibration.screens`)."""
         return build_view(self.s, self.settings)
-
-
-def _a_die_s(thing: Box, die: Box) -> bool:
-    """Whether a ``thing`` seen in the tray is (with) the die found at ``die``: it
-    overlaps it (a die with its shadow, dice lying together)."""
-    return (min(thing[2], die[2]) > max(thing[0], die[0])
-            and min(thing[3], die[3]) > max(thing[1], die[1]))
-
-
-def _on_a_stain(box: Box, stains: tuple[BoxMark, ...]) -> bool:
-    """Whether ``box`` overlaps where one of ``stains`` was seen."""
-    return any(box[0] < m.box[2] and m.box[0] < box[2] and box[1] < m.box[3]
-               and m.box[1] < box[3] for m in stains)
 
 
 def _os_problem(error: OSError) -> str:

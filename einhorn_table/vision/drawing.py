@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from einhorn_table.vision.results import FrameReading
-from einhorn_table.vision.scoring import LabelledDie
+from einhorn_table.vision.scoring import LabelledDie, boxes_overlap
 
 #: Frames are drawn at least this tall (small crops enlarged) and at most this
 #: long on their longer side (a phone's photo shrunk), so the text stays legible.
@@ -96,7 +96,7 @@ def _text_place(
     frame = (0, 0, frame_width, frame_height)
     for left, baseline in places:
         covered = _text_area((left, baseline), size)
-        if _within(covered, frame) and not any(_overlap(covered, o) for o in others):
+        if _within(covered, frame) and not any(boxes_overlap(covered, o) for o in others):
             return (left, baseline), covered
     left, baseline = min(max(0, x0), max(0, frame_width - width)), max(height + 2, y0 - 4)
     return (left, baseline), _text_area((left, baseline), size)
@@ -116,10 +116,6 @@ def _text_area(origin: tuple[int, int], size: tuple[int, int]) -> tuple[int, int
 
 def _within(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
     return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]
-
-
-def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _outlined_text(

@@ -44,6 +44,11 @@ def iou(a: Box, b: Box) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def boxes_overlap(a: Box, b: Box) -> bool:
+    """Whether boxes ``a`` and ``b`` share some area (touching edges do not)."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 def centre_inside(a: Box, b: Box) -> bool:
     """Whether box ``a``'s centre lies inside box ``b``."""
     cx, cy = box_centre(a)
