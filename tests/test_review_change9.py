@@ -20,7 +20,7 @@ from einhorn_table.calibration.camera_view import keep_view
 from einhorn_table.calibration.clear_tray import things_in_tray
 from einhorn_table.calibration.eyes import CameraEyes
 from einhorn_table.calibration.flow import Step
-from einhorn_table.calibration.profile import load_profile
+from einhorn_table.calibration.profile import ProfileError, load_profile
 from einhorn_table.cli import main
 from einhorn_table.vision.synth import SynthTable
 from einhorn_table.vision.synth.seen_otherwise import relit
@@ -190,3 +190,14 @@ def test_corners_the_parent_moved_at_step_1_are_not_taken_for_the_tray_moved() -
     show(flow, t, table.empty().image, 3)
     tap(flow, OK)
     assert not flow.s.tray_moved and flow.step is Step.COLOURS
+
+
+def test_a_wrong_value_that_holds_the_word_calibrate_still_gets_what_to_do(
+        tmp_path: Path) -> None:
+    # Whether the advice was added went by the word "calibrate" in the message, which
+    # a value quoted in it could hold: the advice was dropped for this version.
+    path = tmp_path / "calibration.toml"
+    path.write_text('version = "calibrated-1"\n', encoding="utf-8")
+    with pytest.raises(ProfileError) as refused:
+        load_profile(path)
+    assert f"correct it in {path}, or make the profile again" in str(refused.value)

@@ -49,6 +49,13 @@ READER_METHODS = ("combined", "learned", "classical")
 def remake() -> str:
     """What to do about a profile that cannot be used: make it again."""
     return f"make the profile again with '{command_name()} calibrate'"
+
+
+def says_what_to_do(error: ProfileError) -> bool:
+    """Whether ``error`` already ends in what to do (make the profile again); else its
+    value is of the wrong kind, and the file is to be corrected or made again."""
+    return remake() in str(error)
+
 #: The reader's ``max_side`` limits: below 64 px no die has pips to see; above 8192 px
 #: (a 33-megapixel frame; the Pi's largest camera gives 4608) a frame is never shrunk,
 #: and reading it takes minutes and more memory than a Pi has.
@@ -582,7 +589,7 @@ def load_profile(path: Path) -> CalibrationProfile:
         return parse_profile(data)
     except ProfileError as error:
         said = str(error)
-        if "calibrate" not in said:  # (a value of the wrong kind: what to do about it)
+        if not says_what_to_do(error):
             said += f"; correct it in {path}, or {remake()}"
         raise ProfileError(f"calibration profile {path}: {said}") from None
 

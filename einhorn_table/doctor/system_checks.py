@@ -78,13 +78,13 @@ def check_profile(path: Path | None) -> tuple[CheckResult, CameraSettings | None
             settings = CameraSettings.from_mapping(data["camera"])
         except CameraSettingsError as error:
             return _profile_fail(path, f"[camera]: {error}", "Fix the [camera] table."), None
-    from einhorn_table.calibration.profile import ProfileError, parse_profile
+    from einhorn_table.calibration.profile import ProfileError, parse_profile, says_what_to_do
 
     try:
         parse_profile(data)  # every value as play would take it: a tray, sizes...
     except ProfileError as error:
         said = str(error)
-        todo = "" if "calibrate" in said else f"Correct it in {path}, or {remake()}."
+        todo = "" if says_what_to_do(error) else f"Correct it in {path}, or {remake()}."
         return _profile_fail(path, f"cannot be used: {said}", todo), None
     extra = ", with camera settings" if settings else ""
     return CheckResult("profile", Status.OK, f"{path}: version {version}{extra}"), settings
