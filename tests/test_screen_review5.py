@@ -269,3 +269,21 @@ def test_the_start_rolls_show_the_last_roll_as_read_and_no_dice_before_it() -> N
     view = build_view(c, 60.0)
     assert view.kind is ScreenKind.START_ROLLS
     assert [d.value for d in view.dice] == [2, 3, 4] and view.lines == ("Ana rolled 9",)
+
+
+def test_names_are_measured_again_after_pygame_was_quit_and_started_again() -> None:
+    # The one chooser of the machine's fonts kept faces of a FreeType that pygame.quit()
+    # (calibrate closing its screen) had shut: the next screen drawn in the same process
+    # stopped at its first name with an accent.
+    import pygame
+
+    from einhorn_table.screen.fonts import machine_chooser
+
+    pygame.display.init()
+    pygame.font.init()
+    chooser = machine_chooser()
+    chooser.shows("Jürgen")
+    pygame.quit()
+    pygame.display.init()  # (as every screen opens pygame: not its FreeType)
+    pygame.font.init()
+    assert chooser.shows("Çağla Öztürk")

@@ -59,6 +59,9 @@ class GlyphCoverage:
     def has(self, path: str, letter: str) -> bool:
         key = (path, letter)
         if key not in self._known:
+            if not self._freetype.get_init():  # (pygame.quit() since: its faces are gone)
+                self._freetype.init()
+                self._faces.clear()
             face = self._faces.get(path)
             if face is None:
                 face = self._faces[path] = self._freetype.Font(path, 16)
