@@ -137,13 +137,13 @@ def keep_view(profile_path: Path, view: CameraView) -> None:
         raise ProfileError(f"{profile_path} could not be read again ({error})") from None
     kept = replace(profile, view=ViewSection.of(view))
     new = _view_set_in_place(text, "view" in data, view)
-    if new is None or not _reads_as(new, kept):
+    if new is None or not _reads_as(new, kept):  # (an edit in place is read back there)
         new = profile_to_toml(kept)
-    try:
-        if parse_profile(loads_toml(new)) != kept:
-            raise ProfileError("the view would not read back as written")
-    except (tomllib.TOMLDecodeError, ProfileError) as error:
-        raise ProfileError(f"{profile_path} was left as it was ({error})") from None
+        try:
+            if parse_profile(loads_toml(new)) != kept:
+                raise ProfileError("the view would not read back as written")
+        except (tomllib.TOMLDecodeError, ProfileError) as error:
+            raise ProfileError(f"{profile_path} was left as it was ({error})") from None
     try:
         was = profile_path.read_bytes()
         if b"\r\n" in was:  # (saved by a Windows editor: kept so)

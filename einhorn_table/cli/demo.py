@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import shlex
 import sys
 import unicodedata
 from datetime import UTC, datetime
@@ -216,6 +215,7 @@ def new_match_command(args: argparse.Namespace) -> str:
         if value != default:
             words += [option, str(value)]
     words += [switch for switch, name in KEPT_SWITCHES if getattr(args, name, False)]
-    headless = os.environ.get("SDL_VIDEODRIVER") == "dummy"
-    return " ".join([*(["SDL_VIDEODRIVER=dummy"] if headless else []), command_name(),
-                     *(shlex.quote(word) for word in words)])
+    from einhorn_table.cli.table_app import demo_command_line
+
+    return demo_command_line(command_name(), words,
+                             os.environ.get("SDL_VIDEODRIVER") == "dummy")

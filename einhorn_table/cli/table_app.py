@@ -20,6 +20,7 @@ from einhorn_table.adapters.history_log import HistoryRecorder
 from einhorn_table.history import MatchRow, MatchStore, TableLog
 from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Awaiting, Ledger, Match, Setup, Variant, match_end
+from einhorn_table.screen.view_model import ScreenKind, button_hints, entry_hints
 from einhorn_table.simulation.strategies import DEFAULT_STRATEGY, make_strategy
 from einhorn_table.standings import ending_words, final_order, tie_words
 from einhorn_table.stations.gesture_table import Action, Context, HelpLine, intent_for
@@ -219,9 +220,10 @@ class PeopleOnly:
 #: Seconds the line about a key that did nothing stays on the demo's screen.
 KEY_NOTE_SECONDS = 4.0
 
-#: The moments whose button strip a person at the keyboard answers with their keys.
-STRIP_CONTEXTS = (Context.COUNTERPARTY, Context.BID, Context.TOPUP, Context.CONFIRM_DICE,
-                  Context.ENTER_DICE, Context.FINAL, Context.HISTORY, Context.RESUME)
+#: The moments whose button strip a person at the keyboard answers with their keys:
+#: every one with a strip of buttons on the screen but the call (its own row of tiles).
+STRIP_CONTEXTS = tuple(context for context in Context
+                       if context is not Context.CALL and button_hints(context))
 
 
 @dataclass
@@ -345,8 +347,6 @@ class DemoKeys:
     def hint_list(self, controller: TableController, player: int) -> str:
         """What ``player``'s keys answer the screen's question with: "1 less, 2 more,
         3 seal, 4 from 0" ("" where the screen asks them nothing)."""
-        from einhorn_table.screen.view_model import button_hints, entry_hints
-
         context = controller.context(player)
         if context not in STRIP_CONTEXTS:
             return ""
@@ -454,14 +454,10 @@ class BotsOnlyScreen(ScreenWrapper):
     they do not offer it."""
 
     def __init__(self, inner: ScreenOutput) -> None:
-        from einhorn_table.screen.view_model import button_hints
-
         super().__init__(inner)
         self.new_match = button_hints(Context.FINAL)[2]  # OK: "hold: new match, ..."
 
     def show(self, view: ScreenView, now: float, key: tuple[object, ...] | None = None) -> None:
-        from einhorn_table.screen.view_model import ScreenKind
-
         if view.kind is ScreenKind.FINAL:
             view = replace(view, buttons=tuple(replace(hint, does="") if hint == self.new_match
                                                else hint for hint in view.buttons))
@@ -491,8 +487,6 @@ class KeyboardScreen(ScreenWrapper):
 
     def asked(self, view: ScreenView, controller: TableController | None) -> list[int]:
         """The people whose keys answer the screen's button strip now."""
-        from einhorn_table.screen.view_model import ScreenKind
-
         people = [seat for seat in range(len(self.names)) if seat not in self.bots]
         if view.kind in (ScreenKind.FINAL, ScreenKind.HISTORY, ScreenKind.RESUME):
             return people  # (anyone's keys answer these)
@@ -502,7 +496,6 @@ class KeyboardScreen(ScreenWrapper):
 
     def with_keys(self, view: ScreenView, now: float | None = None) -> ScreenView:
         from einhorn_table.adapters.keyboard_controls import row_keys
-        from einhorn_table.screen.view_model import ScreenKind
 
         controller = self.playing()
         if view.buttons:
@@ -584,6 +577,13 @@ def keys_words(names: Sequence[str], bots: frozenset[int]) -> str:
     ]))
 
 
+def demo_command_line(command: str, words: Sequence[str], headless: bool) -> str:
+    """A demo command to type: ``command`` (the companion's, see ``command_name``) and
+    ``words`` quoted for the shell, headless (``SDL_VIDEODRIVER=dummy`` first) as asked."""
+    return " ".join([*(["SDL_VIDEODRIVER=dummy"] if headless else []), command,
+                     *(shlex.quote(word) for word in words)])
+
+
 def go_on_words(options: DemoOptions) -> str:
     """How to go on with a demo match left unfinished: the command again with its bots
     (without ``--bots`` every seat would wait for the keyboard, and a headless run for
@@ -604,8 +604,7 @@ def go_on_words(options: DemoOptions) -> str:
     words += [switch for switch, on in (("--fullscreen", options.fullscreen),
                                          ("--mount", options.mount)) if on]
     headless = everyone and os.environ.get("SDL_VIDEODRIVER") == "dummy"
-    command = " ".join([*(["SDL_VIDEODRIVER=dummy"] if headless else []), options.command,
-                        *(shlex.quote(word) for word in words)])
+    command = demo_command_line(options.command, words, headless)
     # (Run again, the demo asks only where people play; bots alone start a new match.)
     return f"Go on with it: {command}" + ("" if everyone else
                                            " (or run the demo again: it asks)")
@@ -624,8 +623,6 @@ class PromptKeys:
         self.description = inner.description
 
     def poll(self) -> list[Gesture]:
-        from einhorn_table.screen.view_model import button_hints
-
         gestures = self.inner.poll()
         for gesture in gestures:
             context = self.context()
@@ -690,7 +687,6 @@ def run_demo(options: DemoOptions) -> DemoResult:
     from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
     from einhorn_table.calibration.tray_reading import tray_reader_for
     from einhorn_table.history.view import history_summary
-    from einhorn_table.screen.view_model import ScreenKind
     from einhorn_table.vision.synth import DICE_PALETTE_NAMES
 
     # (An unknown strategy stops the demo here, before a match is begun and kept.)

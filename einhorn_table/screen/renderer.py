@@ -127,6 +127,11 @@ class Renderer:
         self._fonts: dict[int, Any] = {}
         #: The photo last drawn, and its surface.
         self._photo_cache: tuple[Any, Any] | None = None
+        #: The result's layout last chosen, with what it was chosen from (the same each
+        #: frame while the result is shown: not tried again at every size).
+        self._layout_cache: tuple[tuple[object, ...], _ResultLayout] | None = None
+        #: The banner's words last wrapped, with their lines and size.
+        self._banner_cache: tuple[tuple[object, ...], tuple[list[str], float]] | None = None
 
     # ------------------------------------------------------------------ basics
 
@@ -633,19 +638,7 @@ class Renderer:
         names, a banner above), the photo gives way first, then they take two columns."""
         photo_box = self.pg.Rect(area.x, area.y, round(area.width * 0.40), area.height)
         placed = self._photo_place(view, photo_box)
-        # (photo, columns, the title and dice smaller), the first whose lines fit.
-        tries: list[tuple[Any | None, int, bool]] = [(None, 1, False), (None, 2, False),
-                                                     (None, 2, True)]
-        if placed is not None:
-            tries.insert(0, (placed[3], 1, False))
-        layout: _ResultLayout | None = None
-        for shown, columns, compact in tries:
-            layout = self._result_layout(view, area, shown, columns, RESULT_LEAST, compact)
-            if layout is not None:
-                break
-        if layout is None:  # (even that is too little: smaller, no line left out)
-            layout = self._result_layout(view, area, None, 2, 12, compact=True)
-            assert layout is not None
+        layout = self._chosen_layout(view, area, None if placed is None else placed[3])
         if layout.photo:
             self._photo(view, photo_box)
         left = layout.left
@@ -663,6 +656,30 @@ class Renderer:
                       (label, y + size / 2), "midleft", max_width=area.right - label)
         for words, colour, place in layout.lines:
             self.text(words, layout.size, colour, place, max_width=layout.column)
+
+    def _chosen_layout(self, view: ScreenView, area: Any, photo: Any | None,
+                       ) -> _ResultLayout:
+        """The first layout whose lines fit (beside ``photo``, the photo's place; None:
+        no photo), kept for the next frames: it depends only on what its key holds."""
+        key = (view.title, view.lines, bool(view.dice), view.category,
+               None if photo is None else tuple(photo), tuple(area), self._tight, self.u)
+        if self._layout_cache is not None and self._layout_cache[0] == key:
+            return self._layout_cache[1]
+        # (photo, columns, the title and dice smaller), the first whose lines fit.
+        tries: list[tuple[Any | None, int, bool]] = [(None, 1, False), (None, 2, False),
+                                                     (None, 2, True)]
+        if photo is not None:
+            tries.insert(0, (photo, 1, False))
+        layout: _ResultLayout | None = None
+        for shown, columns, compact in tries:
+            layout = self._result_layout(view, area, shown, columns, RESULT_LEAST, compact)
+            if layout is not None:
+                break
+        if layout is None:  # (even that is too little: smaller, no line left out)
+            layout = self._result_layout(view, area, None, 2, 12, compact=True)
+            assert layout is not None
+        self._layout_cache = (key, layout)
+        return layout
 
     def _result_layout(self, view: ScreenView, area: Any, photo: Any | None, columns: int,
                        least: float, compact: bool = False) -> _ResultLayout | None:
@@ -1062,7 +1079,14 @@ class Renderer:
 
     def _banner_lines(self, text: str) -> tuple[list[str], float]:
         """The banner's lines and their size: two lines (the screens below are laid out
-        for two), a little smaller where its words need it; else four at most."""
+        for two), a little smaller where its words need it; else four at most (kept for
+        the next frames while the banner stays)."""
+        key = (text, self.w, self.u)
+        if self._banner_cache is None or self._banner_cache[0] != key:
+            self._banner_cache = (key, self._banner_wrapped(text))
+        return self._banner_cache[1]
+
+    def _banner_wrapped(self, text: str) -> tuple[list[str], float]:
         for size in range(BANNER_SIZE, BANNER_SMALLEST - 1, -2):
             lines = self.wrap(text, size, self.w - self.s(48))
             if len(lines) <= 2:
