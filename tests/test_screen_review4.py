@@ -204,14 +204,18 @@ def test_the_rolls_lines_stay_readable_under_the_banner(drawing: Any,
     assert all(font >= 25 and rect.bottom <= cards_top for _, font, rect in drawn), drawn
 
 
-@pytest.mark.parametrize("banner", ["", save_banner(SaveKind.FULL)])
-def test_the_final_standings_keep_a_long_winners_name_and_the_rows_apart(
-        drawing: Any, banner: str) -> None:
-    names = SIX_LONG
-    view = ScreenView(ScreenKind.FINAL, 10, 10, 0, 1, cards(names), "Final standings",
+def final_view(names: tuple[str, ...], banner: str) -> ScreenView:
+    """The final standings of six players, the second of ``names`` winning."""
+    return ScreenView(ScreenKind.FINAL, 10, 10, 0, 1, cards(names), "Final standings",
                       subtitle=f"{names[1]} wins!", winner=1, banner=banner,
                       buttons=button_hints(Context.FINAL),
                       chart=((0,) * 6, (3,) * 6, tuple(range(6))))
+
+
+@pytest.mark.parametrize("banner", ["", save_banner(SaveKind.FULL)])
+def test_the_final_standings_keep_a_long_winners_name_and_the_rows_apart(
+        drawing: Any, banner: str) -> None:
+    view = final_view(SIX_LONG, banner)
     renderer, texts = drawing((800, 480))
     renderer.draw(view)
     chart_left = renderer.s(10) + renderer.s(320)

@@ -19,6 +19,7 @@ import pytest
 from screen_helpers import MakeDrawing, text_drawing
 from table_helpers import BLUE, RED, controller, reading
 from test_screen_review3 import SIZES, cards
+from test_screen_review4 import final_view
 
 from einhorn_table.history.view import HistorySummary, Leader
 from einhorn_table.rules import Category
@@ -192,10 +193,7 @@ def test_a_name_cut_short_has_no_space_before_its_dot(drawing: Any) -> None:
 @pytest.mark.parametrize("banner", ["", SAVE])
 def test_the_final_standings_cut_a_long_name_rather_than_shrink_it(drawing: Any,
                                                                      banner: str) -> None:
-    view = ScreenView(ScreenKind.FINAL, 10, 10, 0, 1, cards(SIX), "Final standings",
-                      subtitle=f"{SIX[1]} wins!", winner=1, banner=banner,
-                      buttons=button_hints(Context.FINAL),
-                      chart=((0,) * 6, (3,) * 6, tuple(range(6))))
+    view = final_view(SIX, banner)
     renderer, texts = drawing((800, 480))
     renderer.draw(view)
     rows = [(w, r) for w, _, r in texts if r.left == renderer.s(10) + renderer.s(74)]
