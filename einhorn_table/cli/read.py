@@ -14,10 +14,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from einhorn_table.folders import FolderError, make_folder
 
 if TYPE_CHECKING:
     from einhorn_table.ports import Image
@@ -47,7 +51,6 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from einhorn_table.folders import make_folder
     from einhorn_table.vision.drawing import draw_reading
     from einhorn_table.vision.reader import read_frame
 
@@ -58,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
         profile = load_profile(args.profile).reader_profile()
     if args.debug is not None:
         make_folder(args.debug, "the drawings of what was read")
+        check_writable(args.debug)
     failed = 0
     drawings = DrawingNames()
     for path in args.images:
@@ -87,13 +91,11 @@ def run(args: argparse.Namespace) -> int:
             print(reading_as_text(path, reading))
         if args.debug is not None:
             target = args.debug / drawings.name_for(path)
-            if not cv2.imwrite(str(target), draw_reading(image, reading)):
+            why = write_drawing(target, draw_reading(image, reading))
+            if why:
                 failed += 1
-                print(
-                    f"einhorn-table read: could not write {target}; check that the "
-                    "folder is writable and has space",
-                    file=sys.stderr,
-                )
+                print(f"einhorn-table read: could not write {target} ({why}); check that "
+                      "the folder is writable and has space", file=sys.stderr)
         sys.stdout.flush()
     return 1 if failed else 0
 
@@ -115,6 +117,32 @@ class DrawingNames:
         return name
 
 
+def check_writable(folder: Path) -> None:
+    """Refuse, before any photo is read, a drawings folder that is there but takes no
+    file (read-only, another user's, a full disk)."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise FolderError(f"cannot write into the folder {folder} for the drawings of what "
+                          f"was read ({error.strerror}): name a folder you may write to") \
+            from None
+
+
+def write_drawing(target: Path, drawing: Image) -> str:
+    """Write a drawing as PNG; "" when written, else why not, in the system's words."""
+    import cv2
+
+    encoded, data = cv2.imencode(".png", drawing)
+    if not encoded:
+        return "OpenCV could not make a PNG of the drawing"
+    try:
+        target.write_bytes(data.tobytes())
+    except OSError as error:
+        return error.strerror or str(error)
+    return ""
+
+
 def _opencv_words(error: Exception) -> str:
     """What an OpenCV error says, without the source file and line it came from."""
     text = " ".join(str(error).split())
@@ -130,8 +158,18 @@ def _load(path: Path) -> tuple[Image | None, str]:
         return None, "no such file; check the name and path"
     if path.is_dir():
         return None, f"is a folder; name the photo files in it (e.g. {path}/*.jpg)"
+    if not path.is_file():
+        return None, "not a file but a device or pipe; name a photo file"
+    # Read here and decoded from memory: OpenCV's imread crashes the whole command on a
+    # file name that is not UTF-8 (one from a Windows zip or an old memory card).
     try:
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        data = path.read_bytes()
+    except OSError as error:
+        return None, f"cannot read this file ({error.strerror}); check its permissions"
+    if not data:
+        return None, "an empty file (0 bytes); copy the photo again"
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     except cv2.error as error:
         if "CV_IO_MAX_IMAGE_PIXELS" in str(error):  # OpenCV's limit: a gigapixel
             return None, ("a picture too large to decode (over a gigapixel); shrink it "
@@ -163,11 +201,14 @@ def reading_as_json(path: Path, reading: FrameReading, ms: float) -> dict[str, A
 
 
 def reading_as_text(path: Path, reading: FrameReading) -> str:
+    # A name that is not UTF-8 is shown with its odd bytes as "\ufffd": printed as it
+    # stands, it stops the command on a terminal that takes UTF-8 only.
+    name = os.fsencode(path.name).decode("utf-8", "replace")
     count = len(reading.dice)
     if count == 0:
-        return f"{path.name}: no dice found"
+        return f"{name}: no dice found"
     values = " ".join("?" if v is None else str(v) for v in reading.values)
-    line = f"{path.name}: {count} {'die' if count == 1 else 'dice'}: {values}"
+    line = f"{name}: {count} {'die' if count == 1 else 'dice'}: {values}"
     category = reading.category
     if category is not None:
         line += f"  -> {category.label}"

@@ -9,6 +9,8 @@ are kept, and the command says how to replay them.
 from __future__ import annotations
 
 import argparse
+import json
+import shlex
 import signal
 import sys
 import threading
@@ -16,7 +18,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from einhorn_table.cli.arguments import more_than_zero
+from einhorn_table.cli.arguments import existing_file, more_than_zero
 from einhorn_table.words import counted
 
 DESCRIPTION = """\
@@ -24,7 +26,8 @@ Save camera frames as pictures (000000.png, 000001.png...) into a new or empty
 folder, to reproduce a problem seen at the table: record a few seconds of rolls,
 then replay them anywhere as the camera with --source dir:FOLDER,fps=30 (or
 camera = "dir:FOLDER" in table.toml). Ctrl-C stops the recording early and keeps
-the frames saved so far."""
+the frames saved so far. On the table's Raspberry Pi, stop the table's service
+first (sudo systemctl stop einhorn-table): while it runs it holds the camera."""
 
 
 def register(subparsers: Any) -> None:
@@ -43,7 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--source",
         default=None,
-        help="the camera (default: picamera2 on a Pi, synth:seed=0 elsewhere)",
+        help="the camera (default: the table file's camera, else picamera2 on a Pi and "
+        "synth:seed=0 elsewhere); e.g. opencv:0",
+    )
+    parser.add_argument(
+        "--table", type=existing_file, default=Path("table.toml"), metavar="FILE",
+        help="the table's file whose camera to record (default ./table.toml, where there is one)",
     )
     parser.add_argument(
         "--seconds", type=more_than_zero, default=10.0, help="how long to record (default 10)"
@@ -84,12 +92,13 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.doctor.machine import detect_machine
 
     clock = SystemClock()
-    source_text = args.source or default_source(detect_machine())
+    source_text = args.source or table_camera(args.table) or default_source(detect_machine())
     # A misspelt source is refused before any folder is made.
     source = create_source(source_text, clock=clock)
     made = missing_folders(args.folder)
     recorder = FrameRecorder(args.folder)  # (refuses a folder of pictures before the camera)
     stopped: SourceError | None = None
+    times: list[float] = []  # the frames' timestamps
     try:
         with source, CtrlC() as ctrl_c:
             start = clock.monotonic()
@@ -100,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
                     if frame is None:
                         break
                     recorder.write(frame)
+                    times.append(frame.timestamp)
             except SourceError as error:
                 if not recorder.written:
                     raise
@@ -114,15 +124,39 @@ def run(args: argparse.Namespace) -> int:
         print(f"einhorn-table: nothing was saved in {args.folder}: no frame came from "
               f"{source.description} before the recording ended", file=sys.stderr)
         return 1
-    # Replayed at the rate they came, the frames keep the roll's timing (the watcher's).
-    fps = max(1, round(recorder.written / took)) if took > 0 else 30
-    replay = f"dir:{args.folder},fps={fps}"
+    fps = frame_rate(times, took)
     print(
         f"Saved {counted(recorder.written, 'frame')} from {source.description} in {args.folder}. "
-        f"Replay them as the table's camera: camera = \"{replay}\" in table.toml "
-        f"(or --source {replay} for the doctor and calibrate)."
+        f"{replay_words(args.folder, fps)}"
     )
     return 1 if stopped is not None else 0
+
+
+def frame_rate(times: list[float], took: float) -> int:
+    """The frames a second to replay a recording at, so that it keeps the roll's timing
+    (the watcher's): by the frames' own timestamps, the real time between exposures (a
+    video file's frame rate, however fast it was read; a camera's, from its first frame
+    on, not from the moment it was asked to start); else by the time the recording took."""
+    if len(times) > 1 and times[-1] > times[0]:
+        return max(1, round((len(times) - 1) / (times[-1] - times[0])))
+    return max(1, round(len(times) / took)) if took > 0 else 30
+
+
+def replay_words(folder: Path, fps: int) -> str:
+    """How to replay a recording, to copy as it stands: the folder by its whole path (the
+    table runs from its own folder, the service from /opt/einhorn-table), written as a
+    TOML string for table.toml and quoted for the shell (a folder "Tuesday evening")."""
+    replay = f"dir:{folder.absolute()},fps={fps}"
+    return (f"Replay them as the table's camera: camera = {json.dumps(replay, ensure_ascii=False)}"
+            f" in table.toml (or --source {shlex.quote(replay)} for the doctor and calibrate).")
+
+
+def table_camera(table: Path) -> str | None:
+    """The camera the table's file names (the one ``play`` reads the dice with), or None
+    where there is no such file. A file that does not load is refused with what to fix."""
+    from einhorn_table.table.config import load_config
+
+    return load_config(table).camera if table.is_file() else None
 
 
 def missing_folders(folder: Path) -> list[Path]:

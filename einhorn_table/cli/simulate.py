@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import time
 from typing import Any
 
@@ -21,7 +22,8 @@ def register(subparsers: Any) -> None:
         help="play many matches with bots and print what a game designer wants to know",
         description="Plays whole matches with simple strategies (seats rotate every match) "
         "and prints turns per game, games per match, how often the starting player and each "
-        "strategy win, the stones each call earns, and how often the central stash runs dry. "
+        "strategy win, how often the central stash runs dry and a roll-off decides the "
+        "winner, what the unicorn is worth to its owner, and the stones each call earns. "
         "Seeded: the same arguments always print the same numbers.",
     )
     parser.add_argument("--matches", type=whole_number(1), default=1000,
@@ -32,7 +34,9 @@ def register(subparsers: Any) -> None:
         "--variant", default="einhorn",
         help=f"{' or '.join(VARIANTS)}, or a house variant's TOML file (default einhorn)",
     )
-    parser.add_argument("--games", type=whole_number(1), default=None, help="games per match")
+    parser.add_argument("--games", type=whole_number(1), default=None,
+                        help="games per match (default: the variant's: "
+                        f"{', '.join(f'{v.games} for {v.name}' for v in VARIANTS.values())})")
     parser.add_argument("--target", type=whole_number(1), default=None,
                         help="end a match as soon as a stash holds this many stones")
     parser.add_argument(
@@ -59,13 +63,15 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({
             "matches": summary.matches,
             "turns": summary.turns,
-            "turns_per_game": summary.turns_per_game and sorted(summary.turns_per_game)[
-                len(summary.turns_per_game) // 2],
+            # The median, as the table says it (of an even count: the mean of the middle two).
+            "turns_per_game": statistics.median(summary.turns_per_game),
             "games_per_match_mean": sum(summary.games_per_match) / summary.matches,
             "starter_wins": summary.starter_wins,
-            "wins": dict(summary.wins),
+            # Every strategy that played, those that never won with 0.
+            "wins": {name: summary.wins[name] for name in summary.seats},
             "seats": dict(summary.seats),
             "central_dry": {"turn": summary.dry_in_turn, "deal": summary.dry_in_deal},
+            "rolloffs": summary.rolloffs,
             "unicorn_worth": summary.unicorn_worth(),
             "stones_per_turn": {
                 ("silent" if k is None else k.value): (v[1] / v[0] if v[0] else None)
@@ -73,12 +79,15 @@ def run(args: argparse.Namespace) -> int:
             },
         }))
         return 0
-    games = args.games or variant.games
+    _, games, target, _ = setup.resolve()
+    aim = "" if target is None else f" or a stash of {target} stones"
+    shared = "" if len(strategies) == args.players else f" taking the {args.players} seats in turn"
     title = (
         f"{counted(summary.matches, 'simulated match', 'simulated matches')} of "
-        f"{variant.name}: {args.players} players, {counted(games, 'game')}, seed {args.seed}\n"
-        f"seats: {', '.join(s.name for s in strategies)} (moving one seat on every match); "
-        f"{summary.turns} turns in {seconds:.1f} s"
+        f"{variant.name}: {args.players} players, {counted(games, 'game')}{aim}, "
+        f"seed {args.seed}\n"
+        f"seats: {', '.join(s.name for s in strategies)}{shared} "
+        f"(moving one seat on every match); {summary.turns} turns in {seconds:.1f} s"
     )
     print(format_summary(summary, title))
     odds = expected_stones(variant, 0)

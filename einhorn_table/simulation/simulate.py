@@ -7,6 +7,7 @@ import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from einhorn_table.errors import EinhornError
 from einhorn_table.rules.categories import Category
@@ -15,6 +16,8 @@ from einhorn_table.rules.match import Match
 from einhorn_table.rules.notation import Roll, Setup
 from einhorn_table.simulation.bots import next_inputs
 from einhorn_table.simulation.strategies import CALL_OPTIONS, Strategy
+
+T = TypeVar("T")
 
 #: A match that has not ended after this many inputs is stopped: never seen with the
 #: shipped variants, but a house variant whose rolls move no stones never ends.
@@ -32,6 +35,8 @@ class MatchReport:
     seats: tuple[str, ...]
     winner: int
     starter: int
+    #: The games played: not the game counter, which a match ended in the deal has
+    #: moved on to a game that never began (RULES.md section 9).
     games: int
     turns_per_game: list[int]
     #: "turn" or "deal" if the central stash ran dry, else None.
@@ -103,7 +108,7 @@ def play_match(setup: Setup, strategies: Sequence[Strategy], rng: random.Random)
         seats=tuple(s.name for s in strategies),
         winner=state.winner,
         starter=starter,
-        games=state.game,
+        games=state.games_played,
         turns_per_game=turns_per_game,
         central_dry=central_dry,
         earnings=earnings,
@@ -194,13 +199,19 @@ def simulate(
     """
     rng = random.Random(seed)
     summary = Summary()
-    n = len(setup.players)
-    seats = [strategies[k % len(strategies)] for k in range(n)]
     for index in range(matches):
-        shift = index % n
-        order = seats[shift:] + seats[:shift]
-        summary.add(play_match(setup, order, rng))
+        summary.add(play_match(setup, seating(strategies, len(setup.players), index), rng))
     return summary
+
+
+def seating(strategies: Sequence[T], seats: int, match: int) -> list[T]:
+    """Who sits where in match number ``match`` (from 0): the strategies in their order
+    round the table from the seat ``match`` places on, as many times over as the seats
+    take. Every strategy plays, each as often and in each seat as often as the others
+    (over as many matches as there are strategies), also where there are fewer seats
+    than strategies."""
+    count = len(strategies)
+    return [strategies[(match + seat) % count] for seat in range(seats)]
 
 
 def percent(part: int, whole: int) -> str:
