@@ -92,7 +92,7 @@ def test_a_practice_match_stays_practice_through_export_and_import(
         assert row.practice
         assert gather(store).matches == 0 and not gather(store).dice
     assert history(there, "list") == 0
-    assert "finished (practice) (imported)" in capsys.readouterr().out
+    assert "finished (practice, imported)" in capsys.readouterr().out
     # Taken back to the table it was played on, it is known as the match kept there.
     assert history(here, "import", str(file)) == 1
     assert f"kept already, as match {practice_id}" in capsys.readouterr().err

@@ -20,8 +20,8 @@ from einhorn_table.history.narrate import narrate
 from einhorn_table.history.paths import DATABASE, state_dir
 from einhorn_table.history.stats import format_statistics, gather
 from einhorn_table.history.store import MatchStore
-from einhorn_table.history.view import history_line
-from einhorn_table.rules import NotationError, RuleViolation
+from einhorn_table.history.view import closing_line, history_line
+from einhorn_table.rules import NotationError, RuleViolation, replay
 from einhorn_table.text_files import write_text_whole
 from einhorn_table.words import command_name, shown_width
 
@@ -259,8 +259,12 @@ def run_show(args: argparse.Namespace) -> int:
     print(f"Match {row.match_id}, {line.date}: {line.state}")
     try:
         print("\n".join(narrate(lines)))
+        ledger = replay(lines).ledger()
     except RuleViolation as error:
         raise HistoryError(f"match {row.match_id} does not replay ({error})") from None
+    closing = closing_line(row, ledger)
+    if closing is not None:
+        print(closing)
     return 0
 
 
@@ -403,8 +407,12 @@ def run_stats(args: argparse.Namespace) -> int:
         raise HistoryError(f"no matches of a player called {args.player!r} are kept; {hint}")
     print(format_statistics(stats))
     if args.charts:
-        from einhorn_table.history.charts import write_charts
+        from einhorn_table.history.charts import chart_names, stand_in_words, write_charts
 
-        for path in write_charts(stats, Path(args.charts)):
+        names = chart_names(stats)
+        for path in write_charts(stats, Path(args.charts), names):
             print(f"chart written: {path}")
+        told = stand_in_words(names)
+        if told is not None:
+            print(told)
     return 0

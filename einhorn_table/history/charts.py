@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import logging
+import os
+import string
 import sys
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -26,30 +33,156 @@ def _pyplot() -> Any:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    # (A font found for 王芳 may have no bold, for a title: matplotlib draws its regular
+    # and need not say so in the terminal, "findfont: Failed to find font weight bold".)
+    logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
+
     plt.rcParams.update({"font.size": 13, "axes.titlesize": 16, "axes.titleweight": "bold",
                          "axes.spines.top": False, "axes.spines.right": False})
     return plt
 
 
-def write_charts(stats: Statistics, folder: Path) -> list[Path]:
-    """Write the three charts into ``folder``; returns their paths."""
+@dataclass(frozen=True, slots=True)
+class ChartNames:
+    """How the charts write the players' and dice's names: each as it is, drawn with
+    matplotlib's font, or with a font installed here that has its letters (美咲, ქეთი);
+    a name no font here can draw is written as a stand-in ("player A"), which the
+    terminal tells (:attr:`stand_ins`), rather than as boxes no one tells apart."""
+
+    #: The fonts' families, matplotlib's own first: its font.family while drawing.
+    families: tuple[str, ...] = ()
+    #: Each name no font here can draw, and what the charts write instead.
+    stand_ins: dict[str, str] = field(default_factory=dict)
+
+    def shown(self, name: str) -> str:
+        return self.stand_ins.get(name, name)
+
+
+def write_charts(stats: Statistics, folder: Path,
+                 names: ChartNames | None = None) -> list[Path]:
+    """Write the three charts into ``folder``; returns their paths. ``names``: how to
+    write the names (:func:`chart_names`, worked out here when not given)."""
     plt = _pyplot()
+    if names is None:
+        names = chart_names(stats)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         why = "a file has that name" if isinstance(error, FileExistsError) else error.strerror
         raise HistoryError(f"cannot make the chart folder {folder} ({why}); name a folder "
                            "you may write to with --charts") from None
-    written = [
-        _stash_chart(plt, stats, folder / STASH_CHART),
-        _calls_chart(plt, stats, folder / CALLS_CHART),
-        _faces_chart(plt, stats, folder / FACES_CHART),
-    ]
+    with plt.rc_context({"font.family": list(names.families)} if names.families else {}):
+        written = [
+            _stash_chart(plt, stats, folder / STASH_CHART, names),
+            _calls_chart(plt, stats, folder / CALLS_CHART),
+            _faces_chart(plt, stats, folder / FACES_CHART, names),
+        ]
     return written
 
 
+def chart_names(stats: Statistics) -> ChartNames:
+    """How the charts of ``stats`` write its names (see :class:`ChartNames`): the fonts
+    the screen would draw them with (:mod:`einhorn_table.screen.fonts`), where
+    matplotlib's own lacks their letters."""
+    _pyplot()
+    from matplotlib import font_manager
+
+    default = font_manager.findfont(font_manager.FontProperties())
+    players = [p.name for p in stats.players]
+    texts = [*players, *(d.dice for d in stats.dice)]
+    lacking = {text: _letters(text) - _charmap(default) for text in texts}
+    if not any(lacking.values()):
+        return ChartNames()
+    used: list[str] = []
+    stand_ins: dict[str, str] = {}
+    fallbacks = _fallback_fonts()  # (fontconfig asked once, only where a name needs it)
+    for text, letters in lacking.items():
+        if not letters:
+            continue
+        path = next((path for path in [*used, *fallbacks] if letters <= _charmap(path)),
+                    None)
+        if path is None:
+            stand_ins[text] = _stand_in(text, players, stand_ins)
+        elif path not in used:
+            used.append(path)
+    families = []
+    for path in used:
+        font_manager.fontManager.addfont(path)
+        families.append(font_manager.FontProperties(fname=path).get_name())
+    base = font_manager.FontProperties(fname=default).get_name()
+    return ChartNames((base, *families) if families else (), stand_ins)
+
+
+def _letters(text: str) -> set[int]:
+    """The letters of ``text`` a font must have (not spaces or invisible marks)."""
+    return {ord(c) for c in text if c.isprintable() and not c.isspace()}
+
+
+@cache
+def _charmap(path: str) -> frozenset[int]:
+    """The letters the font file ``path`` has."""
+    from matplotlib import ft2font
+
+    try:
+        return frozenset(ft2font.FT2Font(path).get_charmap())
+    except (OSError, RuntimeError, ValueError):  # (a font file FreeType cannot read)
+        return frozenset()
+
+
+def _fallback_fonts() -> tuple[str, ...]:
+    """The fonts the screen tries for letters its own lacks (CJK first), as installed
+    here: none where pygame or fontconfig is missing."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        import pygame
+
+        from einhorn_table.screen.fonts import installed_fallbacks
+    except ImportError:
+        return ()
+    return installed_fallbacks(pygame)
+
+
+def _stand_in(text: str, players: Sequence[str], taken: dict[str, str]) -> str:
+    """What the charts write for a name no font here can draw: "player A" (the next
+    letter), or a player's dice as that player's stand-in's ("player A's dice")."""
+    for player in players:
+        if text == f"{player}'s dice" and player in taken:
+            return f"{taken[player]}'s dice"
+    kind = "player" if text in players else "dice"
+    used = sum(1 for shown in taken.values() if shown.startswith(f"{kind} ") and "'" not in shown)
+    return f"{kind} {_label(used)}"
+
+
+def _label(number: int) -> str:
+    """A, B, ... Z, AA, AB ...: the ``number``-th stand-in's letter (from 0)."""
+    letters = string.ascii_uppercase
+    return letters[number] if number < 26 else _label(number // 26 - 1) + letters[number % 26]
+
+
+def stand_in_words(names: ChartNames) -> str | None:
+    """What the terminal says of the stand-ins the charts wrote, if any."""
+    if not names.stand_ins:
+        return None
+    told = ", ".join(f"{shown} = {name}" for name, shown in names.stand_ins.items()
+                     if not shown.endswith("'s dice"))  # ("player A's dice" tells itself)
+    said = (f"No font on this machine has the letters of some names, so the charts write "
+            f"them as: {told}.")
+    if any(_is_cjk(c) for name in names.stand_ins for c in name):
+        said += (" To see the names themselves, install a font that has them (on Raspberry "
+                 "Pi OS: sudo apt install fonts-noto-cjk) and write the charts again.")
+    return said
+
+
+def _is_cjk(letter: str) -> bool:
+    """Whether ``letter`` is Chinese, Japanese or Korean (fonts-noto-cjk has it)."""
+    return unicodedata.name(letter, "").startswith(
+        ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO"))
+
+
 def _save(plt: Any, fig: Any, path: Path) -> Path:
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    """Write ``fig`` as ``path``, with room below for its notes, of one line or more."""
+    notes = max((text.get_text().count("\n") + 1 for text in fig.texts), default=1)
+    fig.tight_layout(rect=(0, 0.04 * notes, 1, 1))
     try:
         fig.savefig(path, dpi=110)
     except OSError as error:
@@ -64,7 +197,7 @@ def _save(plt: Any, fig: Any, path: Path) -> Path:
 MOST_LINES = 8
 
 
-def _stash_chart(plt: Any, stats: Statistics, path: Path) -> Path:
+def _stash_chart(plt: Any, stats: Statistics, path: Path, names: ChartNames) -> Path:
     fig, ax = plt.subplots(figsize=(11, 5.5))
     drawn = sorted(stats.players, key=lambda p: -p.matches)[:MOST_LINES]
     for p in stats.players:
@@ -72,21 +205,29 @@ def _stash_chart(plt: Any, stats: Statistics, path: Path) -> Path:
             continue
         games = range(1, len(p.stash_by_game) + 1)
         ax.plot(games, p.stash_by_game, marker="o", linewidth=2.5,
-                label=f"{p.name} (won {p.wins} of {p.matches})")
+                label=f"{names.shown(p.name)} (won {p.wins} of {p.matches})")
     ax.set_title("Stones in each player's stash after each game")
     ax.set_xlabel("after game")
     ax.set_ylabel("stones in the stash")
-    note = "Each point: the average over the matches that reached that game."
+    note = ("Each point: the average over the matches that reached that game."
+            if stats.players else "")
     if len(drawn) < len(stats.players):
         note += (f" The {len(drawn)} players with the most matches; "
                  "stats --player NAME --charts DIR draws anyone else.")
-    fig.text(0.01, 0.01, note, fontsize=10, color="#555555")
+    notes = [note]
+    standing_in = [names.stand_ins[p.name] for p in drawn if p.name in names.stand_ins]
+    if standing_in:
+        notes.append(f"{', '.join(sorted(standing_in))}: names no font on this machine can "
+                     "draw (the command that wrote the chart said whose).")
+    fig.text(0.01, 0.01, "\n".join(notes), fontsize=10, color="#555555")
     longest = max((len(p.stash_by_game) for p in drawn), default=1)
     ax.set_xticks(range(1, longest + 1))
     ax.grid(axis="y", alpha=0.3)
     if stats.players:  # (beside the lines, not over them)
         ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    else:
+    else:  # (no axes of tenths of a stone around nothing)
+        ax.set_xticks([])
+        ax.set_yticks([])
         ax.text(0.5, 0.5, "no finished matches yet", ha="center", transform=ax.transAxes)
     return _save(plt, fig, path)
 
@@ -114,7 +255,7 @@ def _calls_chart(plt: Any, stats: Statistics, path: Path) -> Path:
     return _save(plt, fig, path)
 
 
-def _faces_chart(plt: Any, stats: Statistics, path: Path) -> Path:
+def _faces_chart(plt: Any, stats: Statistics, path: Path, names: ChartNames) -> Path:
     dice = stats.dice
     count = max(1, len(dice))
     cols = 2 if count == 4 else min(3, count)
@@ -132,7 +273,7 @@ def _faces_chart(plt: Any, stats: Statistics, path: Path) -> Path:
         ax.axhline(100 / 6, color="black", linestyle="--", linewidth=1.2, label="fair: 16.7%")
         ax.set_xticks(range(1, 7))
         ax.set_ylim(0, max([*share, 100 / 6]) * 1.3)
-        ax.set_title(f"{d.dice}\n{_short_verdict(d)}", fontsize=12)
+        ax.set_title(f"{names.shown(d.dice)}\n{_short_verdict(d)}", fontsize=12)
         ax.set_xlabel("face")
         ax.set_ylabel("% of dice")
     fig.suptitle("Dice faces: are the dice fair?", fontsize=16, fontweight="bold")

@@ -46,36 +46,86 @@ class StoreRefusing(HistoryError):
         return type(self), (str(self), self.first)
 
 
+#: What a failure of SQLite is, by its error code's name (``sqlite_errorname``, extended
+#: codes included: ``SQLITE_READONLY_DIRECTORY`` is a ``SQLITE_READONLY``).
+_BY_CODE = (
+    ("SQLITE_FULL", "full"),
+    ("SQLITE_READONLY", "read-only"),
+    ("SQLITE_PERM", "read-only"),
+    ("SQLITE_NOTADB", "unreadable"),
+    ("SQLITE_CORRUPT", "unreadable"),
+    ("SQLITE_CANTOPEN", "cannot-open"),
+    ("SQLITE_BUSY", "locked"),
+    ("SQLITE_LOCKED", "locked"),
+    ("SQLITE_IOERR", "io"),
+)
+
+#: The same, by the words of its message: for an error without a code (Python before
+#: 3.11, or one raised by the companion itself in SQLite's words).
+_BY_WORDS = (
+    (("disk is full", "no space"), "full"),
+    (("readonly", "read-only", "read only"), "read-only"),
+    (("not a database", "malformed", "file is encrypted"), "unreadable"),
+    (("unable to open",), "cannot-open"),
+    (("locked", "busy"), "locked"),
+    (("disk i/o error",), "io"),
+)
+
+
+def failure_kind(error: sqlite3.Error) -> str | None:
+    """What ``error`` is: "full", "read-only", "unreadable", "cannot-open", "locked",
+    "io" (the card could not be read or written), or None (something else). By its
+    error code where Python gives it, else by its words."""
+    name = getattr(error, "sqlite_errorname", None)
+    if isinstance(name, str):
+        for code, kind in _BY_CODE:
+            if name == code or name.startswith(code + "_"):
+                return kind
+    text = str(error).lower()
+    for words, kind in _BY_WORDS:
+        if any(word in text for word in words):
+            return kind
+    return None
+
+
 def explain(error: sqlite3.Error, path: Path, doing: str) -> HistoryError:
     """The HistoryError for a failure of SQLite while ``doing`` something with ``path``."""
-    text = str(error).lower()
-    if "disk is full" in text or "no space" in text:
+    kind = failure_kind(error)
+    if kind == "full":
         return StoreFull(
             f"could not {doing}: the disk holding {path} is full. Everything saved before "
             "this is safe. Free some space (delete old roll photos or files), then restart the "
             "table; it will offer to continue the match."
         )
-    if "readonly" in text or "read-only" in text or "read only" in text:
+    if kind == "read-only":
         return StoreReadOnly(
             f"could not {doing}: {path} is read-only. Everything saved before this is safe. "
             "Make the state directory writable (or choose another with --state-dir or "
             "EINHORN_STATE_DIR), then restart the table."
         )
-    if "not a database" in text or "malformed" in text or "file is encrypted" in text:
+    if kind == "unreadable":
         return StoreUnreadable(
             f"{path} is not a readable match history (it is damaged or belongs to another "
             "program). Move it aside (rename it) and start again: a new, empty history will be "
             "made; keep the old file if you want to rescue it."
         )
-    if "unable to open" in text:
+    if kind == "cannot-open":
         return StoreReadOnly(
             f"could not {doing}: {path} cannot be opened. Check that the state directory "
             "exists and is writable, or choose another with --state-dir or EINHORN_STATE_DIR."
         )
-    if "locked" in text or "busy" in text:
+    if kind == "locked":
         return HistoryError(
             f"could not {doing}: another program holds {path} locked. Close other "
             "einhorn-table commands and try again."
+        )
+    if kind == "io":
+        return HistoryError(
+            f"could not {doing}: the disk holding {path} could not be read or written "
+            f"({error}): it may be full, failing, or no longer there (a card or stick "
+            "pulled out). Everything saved before this is safe. Check the disk (df -h shows "
+            "the space left), then try again: a table restarted offers to continue the match "
+            "it was playing."
         )
     return HistoryError(f"could not {doing} in {path}: {error}. Try again; if it keeps "
                         "happening, move the file aside and restart.")

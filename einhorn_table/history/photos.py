@@ -63,28 +63,30 @@ class PhotoShelf:
             except BaseException:
                 partial.unlink(missing_ok=True)  # a full card: leave no half photo behind
                 raise
+            # (The folder listed once, under the lock: the .part files left behind, and
+            # the photos to keep to the limit.)
+            photos, parts = self._listing()
             if held:
-                self._delete_parts()
-        self.prune(keep=path)
+                for part in parts:  # (no table is writing one while the folder is locked)
+                    part.unlink(missing_ok=True)
+        self._prune(photos, keep=path)
         return path
-
-    def _delete_parts(self) -> None:
-        """Delete the ``.part`` files left behind; only with the folder locked (no table
-        is writing one then)."""
-        for part in self.folder.glob(f"*.jpg{PART}"):
-            part.unlink(missing_ok=True)
 
     def used_bytes(self) -> int:
         return sum(size for _, _, size in self._photos())
 
     def prune(self, keep: Path | None = None) -> list[Path]:
         """Delete the oldest photos until the rest fit in the limit; returns those deleted."""
-        photos = sorted(self._photos())
+        return self._prune(self._photos(), keep)
+
+    def _prune(self, found: list[tuple[int, str, int]], keep: Path | None) -> list[Path]:
+        photos = sorted(found)
         total = sum(size for _, _, size in photos)
         deleted: list[Path] = []
-        for _, path, size in photos:
+        for _, name, size in photos:
             if total <= self.limit_bytes:
                 break
+            path = self.folder / name
             if keep is not None and path == keep:
                 continue
             path.unlink(missing_ok=True)
@@ -92,17 +94,28 @@ class PhotoShelf:
             deleted.append(path)
         return deleted
 
-    def _photos(self) -> list[tuple[int, Path, int]]:
-        if not self.folder.is_dir():
-            return []
-        found = []
-        for path in self.folder.glob("*.jpg"):
-            try:
-                info = path.stat()
-            except FileNotFoundError:
-                continue
-            found.append((info.st_mtime_ns, path, info.st_size))
-        return found
+    def _photos(self) -> list[tuple[int, str, int]]:
+        return self._listing()[0]
+
+    def _listing(self) -> tuple[list[tuple[int, str, int]], list[Path]]:
+        """The folder's photos, (mtime, file name, size) each, and its ``.part`` files,
+        from one listing of it."""
+        photos: list[tuple[int, str, int]] = []
+        parts: list[Path] = []
+        try:
+            entries = list(os.scandir(self.folder))
+        except OSError:  # (none yet; or a folder this user may write in but not list)
+            return photos, parts
+        for entry in entries:
+            if entry.name.endswith(".jpg"):
+                try:
+                    info = entry.stat()
+                except FileNotFoundError:
+                    continue
+                photos.append((info.st_mtime_ns, entry.name, info.st_size))
+            elif entry.name.endswith(f".jpg{PART}"):
+                parts.append(self.folder / entry.name)
+        return photos, parts
 
 
 @contextmanager

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from einhorn_table.history.stats import gather
 from einhorn_table.history.store import MatchRow, MatchStore
+from einhorn_table.rules import Ledger
 from einhorn_table.words import counted
 
 _STATE_WORDS = {"playing": "not finished", "finished": "finished", "abandoned": "abandoned"}
@@ -61,14 +62,36 @@ def _words(players: tuple[str, ...], variant: str, state: str, winner: str | Non
            agreed_games: int | None) -> tuple[str, str, str, str, str]:
     """The words of a row but its id and date: players, variant, winner, games, state.
     Worked out once for rows alike (a club's line-ups, winners and lengths repeat)."""
-    words = _STATE_WORDS[state] + (" (practice)" if practice else "")
-    if source == "import":
-        words += " (imported)"
+    marks = [*(["practice"] if practice else []), *(["imported"] if source == "import" else [])]
+    words = _STATE_WORDS[state] + (f" ({', '.join(marks)})" if marks else "")
     if state == "finished" or agreed_games is None:
         played = f"{games} game" + ("" if games == 1 else "s")
     else:  # how far it got: "game 6 of 10", not "6 games"
         played = f"game {games} of {agreed_games}"
     return ", ".join(players), variant, winner or "-", played, words
+
+
+def closing_line(row: MatchRow, ledger: Ledger) -> str | None:
+    """How a match not finished stopped, and when, for the end of ``history show`` (a
+    finished match's last line says who won); ``ledger``: the match as it stood."""
+    # (Game stones still in front of the players, where it stopped during a game.)
+    stashes = ", ".join(f"{p.name} {p.stash}" + (f" (+{p.game_stones} in play)"
+                                                 if p.game_stones else "")
+                        for p in ledger.players)
+    where = f"in game {ledger.game} of {ledger.games}"
+    counted_in = ("practice: left out of the statistics" if row.practice
+                  else "its calls and dice count in the statistics")
+    if row.state == "abandoned" and row.source == "import":
+        return (f"The match file stops here, {where}: the match was not finished when it "
+                f"was exported (imported {local_minute(row.updated)}; {counted_in}). "
+                f"Stashes: {stashes}")
+    if row.state == "abandoned":
+        return (f"Abandoned {local_minute(row.updated)}, {where}, before its end: nobody "
+                f"won ({counted_in}). Stashes: {stashes}")
+    if row.state == "playing":
+        return (f"Not finished yet: last input {local_minute(row.updated)}, {where} (the "
+                f"table offers to continue it when it starts again). Stashes: {stashes}")
+    return None
 
 
 def history_summary(store: MatchStore, *, latest: int = 8) -> HistorySummary:
