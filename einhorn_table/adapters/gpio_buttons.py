@@ -5,19 +5,34 @@ made with the pin factory passed in (``MockFactory`` in tests, gpiozero's
 default, lgpio, on the Pi). Its callbacks, which run on gpiozero's thread, only
 put a timestamped :class:`RawButtonEvent` on a ``queue.Queue``; :meth:`poll`,
 called from the main loop, turns them into gestures.
+
+gpiozero's own debouncing (``bounce_time``) is asked for only from the pin factories
+that report an edge once the level has held steady that long (lgpio, pigpio): they
+also keep a glitch on a long cable from being a press. The others (native, RPi.GPIO)
+debounce by dropping any edge too soon after the last, a quick tap's release
+included: the button would count as held (a long press nobody made, and the next
+press lost). The gesture decoder debounces whatever edges it is given.
 """
 
 from __future__ import annotations
 
+import os
 import queue
+import warnings
 from collections.abc import Callable, Collection
+from pathlib import Path
 from typing import Any
 
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Button, Clock, Gesture, RawButtonEvent
 from einhorn_table.stations.gestures import GestureDecoder, GestureTiming
 from einhorn_table.stations.pin_map import PinMap
+from einhorn_table.stations.setup_advice import factory_advice, pin_setup_advice
 from einhorn_table.words import counted
+
+#: The pin factories whose debouncing waits for a steady level (lgpio's debounce, pigpio's
+#: glitch filter) rather than dropping the edges that follow one too soon.
+STEADY_DEBOUNCE = frozenset({"LGPIOFactory", "PiGPIOFactory"})
 
 INSTALL_GPIOZERO = (
     "The button library gpiozero is not installed. Run ./start again (it installs "
@@ -27,6 +42,14 @@ INSTALL_GPIOZERO = (
 
 class ButtonSetupError(EinhornError):
     """The GPIO buttons could not be set up; the message says what to do."""
+
+
+def on_a_pi(model_file: Path = Path("/proc/device-tree/model")) -> bool:
+    """Whether this machine is a Raspberry Pi (its device tree says so)."""
+    try:
+        return "Raspberry Pi" in model_file.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
 
 
 def check_seated(pin_map: PinMap, players: int | None = None,
@@ -41,6 +64,27 @@ def check_seated(pin_map: PinMap, players: int | None = None,
         "each player a station the pin map has (station = N in the table's file), or wire "
         "and map one more."
     )
+
+
+def _default_factory(device: Any) -> Any:
+    """gpiozero's pin factory, chosen now if it is not yet; refused with what to do
+    where there is none (gpiozero's warnings say why each one it tried failed: they
+    go into the message, and are shown as usual where one works)."""
+    failure: Exception | None = None
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        try:
+            device.ensure_pin_factory()
+        except Exception as error:  # BadPinFactory, lgpio.error, ImportError...
+            failure = error
+    if failure is not None:
+        raise ButtonSetupError(factory_advice(
+            failure, [str(w.message) for w in said], on_pi=on_a_pi(),
+            env_factory=os.environ.get("GPIOZERO_PIN_FACTORY"))) from None
+    for warning in said:
+        warnings.showwarning(warning.message, warning.category, warning.filename,
+                             warning.lineno)
+    return device.pin_factory
 
 
 class ButtonStations:
@@ -68,6 +112,7 @@ class ButtonStations:
         check_seated(pin_map, players, stations)
         try:
             from gpiozero import Button as GpioButton
+            from gpiozero import Device
         except ImportError as error:
             raise ButtonSetupError(f"{INSTALL_GPIOZERO} (Python said: {error})") from None
         self.timing = timing or GestureTiming()
@@ -78,10 +123,18 @@ class ButtonStations:
         self._where: list[tuple[int, Button]] = []
         used = pin_map.chosen(players, stations)
         self.description = f"GPIO buttons, {counted(len(used), 'station')} ({pin_map.origin})"
+        factory = pin_factory if pin_factory is not None else _default_factory(Device)
+        steady = type(factory).__name__ in STEADY_DEBOUNCE
+        bounce = (self.timing.bounce or None) if steady else None
         try:
             for station in used:
                 for button, gpio in station.pins.items():
-                    device = self._make(GpioButton, gpio, pin_factory, station.player, button)
+                    where = f"player {station.player + 1}, {button.label} button"
+                    try:
+                        device = GpioButton(gpio, pull_up=True, bounce_time=bounce,
+                                            pin_factory=factory)
+                    except Exception as error:  # GPIOPinInUse, lgpio.error 'GPIO busy'...
+                        raise ButtonSetupError(pin_setup_advice(error, gpio, where)) from None
                     device.when_pressed = self._callback(station.player, button, True)
                     device.when_released = self._callback(station.player, button, False)
                     self._devices.append(device)
@@ -89,28 +142,6 @@ class ButtonStations:
         except ButtonSetupError:
             self.close()
             raise
-
-    def _make(
-        self, kind: Any, gpio: int, factory: Any, player: int, button: Button
-    ) -> Any:
-        try:
-            return kind(
-                gpio,
-                pull_up=True,
-                bounce_time=self.timing.bounce or None,
-                hold_time=self.timing.long_press,
-                pin_factory=factory,
-            )
-        except Exception as error:  # gpiozero: BadPinFactory, GPIOPinInUse, lgpio.error...
-            name = type(error).__name__
-            raise ButtonSetupError(
-                f"GPIO {gpio} (player {player + 1}, {button.label} button) could not be "
-                f"set up: {name}: {error}. On the Pi: is python3-lgpio installed "
-                "(sudo apt install -y python3-lgpio) and is this user in the 'gpio' "
-                "group (sudo usermod -aG gpio $USER, then log in again)? Is another "
-                "program using the pin? Elsewhere set GPIOZERO_PIN_FACTORY=mock or "
-                "use the keyboard."
-            ) from None
 
     def _callback(self, player: int, button: Button, pressed: bool) -> Callable[[], None]:
         def put() -> None:

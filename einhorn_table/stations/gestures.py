@@ -90,7 +90,9 @@ class Debouncer:
 class _Station:
     down: dict[Button, float] = field(default_factory=dict)  # press times of held buttons
     spent: set[Button] = field(default_factory=set)  # held buttons whose release is ignored
-    chord_held: bool = False
+    #: The buttons of the chord still down: while any is, the station's presses are ignored
+    #: (a button held down before the chord, stuck or leant on, does not keep it going).
+    chord: set[Button] = field(default_factory=set)
 
 
 class GestureDecoder:
@@ -131,7 +133,7 @@ class GestureDecoder:
         return self._release(station, edge)
 
     def _press(self, station: _Station, edge: RawButtonEvent) -> list[Gesture]:
-        if station.chord_held:
+        if station.chord:
             station.down[edge.button] = edge.time
             station.spent.add(edge.button)
             return []
@@ -146,15 +148,14 @@ class GestureDecoder:
         partner = min(partners, key=lambda b: station.down[b])
         buttons = tuple(sorted((partner, edge.button), key=lambda b: b.position))
         station.spent.update(buttons)
-        station.chord_held = True
+        station.chord = set(buttons)
         return [Gesture(edge.player, GestureKind.CHORD, buttons, edge.time)]
 
     def _release(self, station: _Station, edge: RawButtonEvent) -> list[Gesture]:
         since = station.down.pop(edge.button, None)
         spent = edge.button in station.spent
         station.spent.discard(edge.button)
-        if not station.spent:
-            station.chord_held = False
+        station.chord.discard(edge.button)
         if since is None or spent:
             return []  # a release we never saw pressed (held at start-up), or already used
         kind = GestureKind.TAP

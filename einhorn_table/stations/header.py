@@ -23,6 +23,21 @@ BCM_TO_PHYSICAL = MappingProxyType(
 #: Physical pins that are ground (GND): a button's other leg goes to one of these.
 GROUND_PINS = (6, 9, 14, 20, 25, 30, 34, 39)
 
+#: Physical pins that carry power: a button never goes to one of these.
+POWER_PINS = MappingProxyType({1: "3V3", 17: "3V3", 2: "5V", 4: "5V"})
+
+
+def header_pin(physical: int) -> str | None:
+    """What physical header pin ``physical`` is, in words ("GPIO 5", "a GND pin");
+    None if the 40-pin header has no such pin."""
+    if physical in GROUND_PINS:
+        return "a GND pin, for the station's common wire"
+    if physical in POWER_PINS:
+        return f"{POWER_PINS[physical]}, never to be wired to a button"
+    gpio = next((g for g, p in BCM_TO_PHYSICAL.items() if p == physical), None)
+    return None if gpio is None else f"GPIO {gpio}"
+
+
 #: Pins that are always kept free, and why.
 RESERVED = MappingProxyType(
     {
@@ -40,6 +55,26 @@ UART = MappingProxyType(
         15: "UART RX: serial console",
     }
 )
+
+#: What the kernel uses a button's GPIO for when a feature is turned on (it then holds
+#: the pin, and lgpio answers "GPIO busy"), and how to turn that off.
+_SPI = ("GPIO 7 to 11 are SPI0's while SPI is on: turn it off (sudo raspi-config > "
+        "Interface Options > SPI > No, then reboot) unless an SPI add-on needs it")
+_I2S = ("GPIO 18 to 21 are a sound board's (I2S): remove its dtoverlay=... line from "
+        "/boot/firmware/config.txt, then reboot")
+_UART = ("GPIO 14 and 15 are the serial port's: sudo raspi-config > Interface Options > "
+         "Serial Port > 'No' to both questions, then reboot")
+KERNEL_USES = MappingProxyType(
+    {
+        4: ("GPIO 4 is 1-Wire's while it is on: sudo raspi-config > Interface Options > "
+            "1-Wire > No (or remove dtoverlay=w1-gpio from /boot/firmware/config.txt), "
+            "then reboot"),
+        **{gpio: _SPI for gpio in range(7, 12)},
+        **{gpio: _UART for gpio in (14, 15)},
+        **{gpio: _I2S for gpio in range(18, 22)},
+    }
+)
+
 
 def free_gpios(*, reserve_uart: bool) -> tuple[int, ...]:
     """BCM numbers a button may use, in order."""

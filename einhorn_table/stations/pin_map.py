@@ -28,7 +28,13 @@ from einhorn_table.errors import EinhornError
 from einhorn_table.parsing import loads_toml
 from einhorn_table.ports import Button
 from einhorn_table.stations import MAX_STATIONS
-from einhorn_table.stations.header import BCM_TO_PHYSICAL, RESERVED, UART, free_gpios
+from einhorn_table.stations.header import (
+    BCM_TO_PHYSICAL,
+    RESERVED,
+    UART,
+    free_gpios,
+    header_pin,
+)
 from einhorn_table.text_files import TextFileError, read_text_file
 from einhorn_table.words import counted, joined, plural
 
@@ -203,7 +209,8 @@ def _check_pins(stations: list[Station], reserve_uart: bool, origin: str) -> Non
             if gpio not in BCM_TO_PHYSICAL:
                 raise PinMapError(
                     f"{origin}: GPIO {gpio} ({where}) is not on the 40-pin header; "
-                    f"use a BCM number from 0 to 27. {_free(stations, reserve_uart)}"
+                    f"use a BCM number from 0 to 27.{_header_pin_hint(gpio)} "
+                    f"{_free(stations, reserve_uart)}"
                 )
             reason = RESERVED.get(gpio) or (UART.get(gpio) if reserve_uart else None)
             if reason is not None:
@@ -217,6 +224,16 @@ def _check_pins(stations: list[Station], reserve_uart: bool, origin: str) -> Non
                     f"give each button its own GPIO. {_free(stations, reserve_uart)}"
                 )
             used[gpio] = where
+
+
+def _header_pin_hint(number: int) -> str:
+    """Where ``number`` is a header pin's (an installer counting pins on the header), what
+    that pin is; else nothing."""
+    what = header_pin(number)
+    if what is None:
+        return ""
+    return (f" {number} looks like a header pin number: header pin {number} is {what}; "
+            "the pin map takes GPIO (BCM) numbers (hardware/wiring.svg shows both).")
 
 
 def _free(stations: list[Station], reserve_uart: bool) -> str:
