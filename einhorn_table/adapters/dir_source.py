@@ -51,6 +51,14 @@ class DirSource(BaseSource):
         self._position = 0
 
     def _open(self) -> None:
+        if self.folder.is_file():
+            picture = self.folder.suffix.lower() in PICTURE_SUFFIXES
+            raise SourceError(
+                f"{self.folder} is {'a picture' if picture else 'a file'}, not a folder: "
+                "\"dir:\" takes the folder that holds the pictures"
+                + (f", \"dir:{self.folder.parent}\"." if picture else
+                   f"; a video file goes after \"file:\", \"file:{self.folder}\".")
+            )
         if not self.folder.is_dir():
             raise SourceError(
                 f"The folder {self.folder} does not exist. Check the path after "

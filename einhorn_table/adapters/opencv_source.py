@@ -8,9 +8,40 @@ from typing import Any
 from einhorn_table.adapters.source_base import BaseSource, Pacer, SourceError
 from einhorn_table.ports import Clock, Frame
 
+#: The table's own files that a camera source may be pointed at by mistake: what each
+#: is instead of a video (a match file holds the calls of a match, not its pictures).
+NOT_VIDEOS = {".jsonl": "match", ".json": "match", ".toml": "settings"}
+
+
+def not_a_video(path: Path) -> str | None:
+    """What ``path`` is where it is one of the table's own files, not a video, and
+    what to give instead; None for any other file."""
+    from einhorn_table.words import command_name
+
+    kind = NOT_VIDEOS.get(path.suffix.lower())
+    if kind is None:
+        return None
+    camera = ("The camera's source is a video (file:roll.mp4) or a folder of pictures "
+              f"that {command_name()} record saved (dir:FOLDER).")
+    if kind == "match":
+        return (f"{path} is a match file (the calls of a match, no pictures): see its "
+                f"ledger with {command_name()} replay {path}. {camera}")
+    return (f"{path} is a settings file (the table's file or a calibration), not a "
+            f"video: the doctor takes it with --table or --profile. {camera}")
+
+
+#: Pictures whose width-to-height differs by more than this share are of another shape.
+SHAPE_TOLERANCE = 0.02
+
 
 class WebcamSource(BaseSource):
-    """A USB webcam; timestamps come from ``clock`` when each frame arrives."""
+    """A USB webcam; timestamps come from ``clock`` when each frame arrives.
+
+    Opened again (the table does so every few seconds after it stopped sending, until
+    it is plugged back in), it is asked for the size of its first pictures, which the
+    table has been reading; pictures of another shape after that are refused, saying
+    so (the tray's outline would no longer fit them), rather than misread.
+    """
 
     def __init__(
         self,
@@ -27,6 +58,8 @@ class WebcamSource(BaseSource):
         self._size = size
         self._fps = fps
         self._capture: Any = None
+        #: The size of the first picture it sent, (width, height).
+        self._first: tuple[int, int] | None = None
 
     def _open(self) -> None:
         import cv2
@@ -45,11 +78,13 @@ class WebcamSource(BaseSource):
             raise SourceError(
                 f"No webcam answered as number {self.number}. Check that it is plugged "
                 "in (ls /dev/video*), that no other program uses it, and that your "
-                "user is in the 'video' group; or try another number (opencv:1)."
+                "user is in the 'video' group; or try another number "
+                f"(opencv:{1 if self.number == 0 else 0})."
             )
-        if self._size is not None:
-            capture.set(cv2.CAP_PROP_FRAME_WIDTH, self._size[0])
-            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self._size[1])
+        size = self._size or self._first
+        if size is not None:
+            capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
         if self._fps is not None:
             capture.set(cv2.CAP_PROP_FPS, self._fps)
         self._capture = capture
@@ -61,12 +96,29 @@ class WebcamSource(BaseSource):
                 f"Webcam {self.number} stopped sending pictures. Check its cable and "
                 "power (a USB hub with its own power helps), then start again."
             )
+        height, width = image.shape[:2]
+        if self._first is None:
+            self._first = (width, height)
+        elif _other_shape((width, height), self._first):
+            then_w, then_h = self._first
+            raise SourceError(
+                f"Webcam {self.number} now sends {width}x{height} pictures, not "
+                f"{then_w}x{then_h} as before: another webcam, or one set otherwise. "
+                "Plug the webcam the table started with back in, or start the table "
+                "again (and check it with the doctor)."
+            )
         return Frame(image=image, timestamp=self._clock.monotonic(), index=self.frames_read)
 
     def _close(self) -> None:
         if self._capture is not None:
             self._capture.release()
             self._capture = None
+
+
+def _other_shape(size: tuple[int, int], then: tuple[int, int]) -> bool:
+    """Whether a picture of ``size`` has another width-to-height than one of ``then``
+    (a picture of the same shape, larger or smaller, the tray reader scales to)."""
+    return abs((size[0] / size[1]) / (then[0] / then[1]) - 1) > SHAPE_TOLERANCE
 
 
 class VideoFileSource(BaseSource):
@@ -90,10 +142,18 @@ class VideoFileSource(BaseSource):
     def _open(self) -> None:
         import cv2
 
+        if self.path.is_dir():
+            raise SourceError(
+                f"{self.path} is a folder, not a video file: a folder of pictures goes "
+                f"after 'dir:' (dir:{self.path})."
+            )
         if not self.path.is_file():
             raise SourceError(
                 f"The video file {self.path} does not exist. Check the path after 'file:'."
             )
+        mistaken = not_a_video(self.path)
+        if mistaken is not None:
+            raise SourceError(mistaken)
         capture = cv2.VideoCapture(str(self.path))
         if not capture.isOpened():
             capture.release()

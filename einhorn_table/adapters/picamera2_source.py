@@ -7,10 +7,19 @@ is easier to see in colour (a blue die on slate felt is as bright as the felt,
 and vanishes in grey). Both are copied out of the camera's buffers by
 ``capture_arrays`` (one request, so they show the same moment), and the buffer
 goes straight back to the camera.
+
+Every capture waits at most :data:`FRAME_TIMEOUT_S` (where picamera2's ``wait`` takes
+a timeout, as in the picamera2 of current Raspberry Pi OS): a camera whose cable came
+loose, or whose pipeline stalled ("Camera frontend has timed out!"), stops sending
+frames without an error, and an endless wait would freeze the table's screen and
+buttons. Then the waiting capture is cancelled, so that the camera can be closed,
+and the source says the camera stopped (the table reopens it every few seconds).
 """
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -25,6 +34,12 @@ from einhorn_table.ports import Clock, Frame
 
 #: libcamera's ``controls.AfModeEnum.Manual`` (control_ids: AfModeManual = 0).
 AF_MODE_MANUAL = 0
+
+#: Seconds to wait for the next frame (or its metadata) before the camera counts as
+#: stopped: two frames at the slowest frame rate the settings allow (1 a second).
+FRAME_TIMEOUT_S = 2.0
+#: Seconds an autofocus sweep may take (about one second on a Camera Module 3).
+AUTOFOCUS_TIMEOUT_S = 10.0
 
 #: How many frames in a row must agree before automatic values count as settled.
 SETTLED_RUN = 5
@@ -84,6 +99,8 @@ class Picamera2Source(BaseSource):
         self._clock = clock
         self._factory = camera_factory
         self._camera: Any = None
+        #: Whether this picamera2 can wait for a capture with a timeout.
+        self._timed = False
         self._lores_size = self.settings.lores_size
         #: What was locked after settling (control name to value), for reports.
         self.locked: dict[str, Any] = {}
@@ -110,6 +127,7 @@ class Picamera2Source(BaseSource):
                 "camera. Power the Pi off before touching the cable."
             ) from None
         self._camera = camera
+        self._timed = _waits_with_timeout(camera)
         try:
             self._start(camera)
         except SourceError:
@@ -159,12 +177,12 @@ class Picamera2Source(BaseSource):
                 )
             return
         if position is None:
-            if not camera.autofocus_cycle():
+            if not self._capture(camera, "autofocus_cycle", timeout=AUTOFOCUS_TIMEOUT_S):
                 self.notes.append(
                     "The autofocus did not find a sharp picture: put dice in the tray, "
                     "check the light, or set lens_position in the calibration profile."
                 )
-            position = camera.capture_metadata().get("LensPosition")
+            position = self._capture(camera, "capture_metadata").get("LensPosition")
         if position is not None:
             camera.set_controls({"AfMode": AF_MODE_MANUAL, "LensPosition": float(position)})
             self.locked["LensPosition"] = float(position)
@@ -187,7 +205,7 @@ class Picamera2Source(BaseSource):
             self.locked.pop(name, None)
         self.notes = [n for n in self.notes if not n.startswith(UNSETTLED)]
         for _ in range(RELOCK_SKIP_FRAMES):  # the old values until the automatics move
-            camera.capture_metadata()
+            self._capture(camera, "capture_metadata")
         self._lock_when_settled(camera)
 
     def _lock_when_settled(self, camera: Any) -> None:
@@ -200,7 +218,7 @@ class Picamera2Source(BaseSource):
         run = 0
         metadata: Mapping[str, Any] = {}
         for _ in range(settings.settle_max_frames):
-            metadata = camera.capture_metadata()
+            metadata = self._capture(camera, "capture_metadata")
             if previous is not None and _close(previous, metadata, settings.settle_tolerance):
                 run += 1
                 if run >= SETTLED_RUN:
@@ -233,7 +251,10 @@ class Picamera2Source(BaseSource):
         import cv2
 
         try:
-            (main, lores), metadata = self._camera.capture_arrays(["main", "lores"])
+            (main, lores), metadata = self._capture(self._camera, "capture_arrays",
+                                                    ["main", "lores"])
+        except SourceError:
+            raise
         except Exception as error:
             raise SourceError(
                 f"The Raspberry Pi camera stopped sending pictures ({error}). Check the "
@@ -247,6 +268,26 @@ class Picamera2Source(BaseSource):
         stamp = metadata.get("SensorTimestamp")
         timestamp = stamp / 1e9 if isinstance(stamp, int) else self._clock.monotonic()
         return Frame(image=image, timestamp=timestamp, index=self.frames_read, small=small)
+
+    def _capture(self, camera: Any, method: str, *args: Any,
+                 timeout: float = FRAME_TIMEOUT_S) -> Any:
+        """``camera.method(*args)``, waiting at most ``timeout`` seconds for its result
+        where this picamera2 can (see the module's description)."""
+        if not self._timed:
+            return getattr(camera, method)(*args)
+        job = getattr(camera, method)(*args, wait=False)
+        try:
+            return camera.wait(job, timeout=timeout)
+        except TimeoutError:
+            # The waiting job would hold up every later one, stop() too: cancel it.
+            with contextlib.suppress(Exception):
+                camera.cancel_all_and_flush()
+            raise SourceError(
+                f"The Raspberry Pi camera stopped sending pictures (none came in "
+                f"{timeout:g} s). Power the Pi off, check the ribbon cable (contacts "
+                "facing the right way, both latches closed) and use the official 5 V "
+                "supply; then start again."
+            ) from None
 
     # -------------------------------------------------------------------- close
     def _close(self) -> None:
@@ -310,6 +351,16 @@ def _close(a: Mapping[str, Any], b: Mapping[str, Any], tolerance: float) -> bool
             if abs(float(x) - float(y)) > tolerance * max(abs(float(x)), 1e-9):
                 return False
     return True
+
+
+def _waits_with_timeout(camera: Any) -> bool:
+    """Whether ``camera`` (a Picamera2) can wait for a capture with a timeout:
+    ``wait(job, timeout=...)`` (older picamera2 versions wait without end)."""
+    try:
+        parameters = inspect.signature(camera.wait).parameters
+    except (AttributeError, TypeError, ValueError):
+        return False
+    return "timeout" in parameters
 
 
 def _held_elsewhere(error: BaseException) -> bool:

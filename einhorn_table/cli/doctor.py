@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,12 +22,22 @@ if TYPE_CHECKING:
     from einhorn_table.adapters.source_base import CameraView
     from einhorn_table.doctor.report import CheckResult
 
+DESCRIPTION = """\
+Check this table: the camera, the button stations, the screen, the folder for the
+match history, the table's file (table.toml) and its calibration. Each line says
+ok, warn, FAIL or skip, and what to do about a warning or a failure; the command
+exits 0 when every essential check passed. On a computer that is not a Raspberry
+Pi it says what stands in for the real thing (the synthetic table for the camera,
+the keyboard for the buttons, a window for the screen). Stop the table's service
+first (sudo systemctl stop einhorn-table): while it runs it holds the camera, the
+buttons and the screen. --buttons asks for every button in turn."""
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "doctor",
         help="check the camera, buttons, screen and state directory of this table",
-        description=__doc__,
+        description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_arguments(parser)
@@ -113,8 +124,10 @@ def run(args: argparse.Namespace) -> int:
         named = default_profile
     profile = args.profile or (named if named is not None and named.is_file() else None)
     profile_result, settings = checks.check_profile(profile)
-    source = args.source or (table.camera if table is not None
-                             else checks.default_source(machine))
+    # (A table's file that does not load may still name its camera: that one is checked.)
+    named_camera = table.camera if table is not None else _camera_named(args.table)
+    source = args.source or named_camera or checks.default_source(machine)
+    guessed = args.source is None and named_camera is None and args.table.is_file()
     frames = max(2, args.frames)
     pictures: list[Any] = []
     views: list[CameraView] = []
@@ -125,8 +138,13 @@ def run(args: argparse.Namespace) -> int:
         results.append(service_result)
         results.append(_held_by_the_service("camera"))
     else:
-        results.append(checks.check_camera(source, clock, frames=frames, settings=settings,
-                                           seen=pictures.append, viewed=views.append))
+        camera_result = checks.check_camera(source, clock, frames=frames, settings=settings,
+                                            seen=pictures.append, viewed=views.append)
+        if guessed:
+            camera_result = replace(
+                camera_result, detail=f"{camera_result.detail} (the default camera: "
+                f"{args.table} names none that could be read, see the table file line)")
+        results.append(camera_result)
     results.append(pin_result)
     controls = None
     if service_result is not None:
@@ -252,13 +270,30 @@ def main(argv: list[str] | None = None) -> int:
     """Run the doctor alone (``python -m einhorn_table.cli.doctor``)."""
     from einhorn_table.errors import EinhornError
 
-    parser = argparse.ArgumentParser(prog="einhorn-table doctor", description=__doc__)
+    parser = argparse.ArgumentParser(prog="einhorn-table doctor", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     add_arguments(parser)
     try:
         return run(parser.parse_args(argv))
     except EinhornError as error:
         print(f"einhorn-table doctor: {error}", file=sys.stderr)
         return 1
+
+
+def _camera_named(path: Path) -> str | None:
+    """The camera a table's file names, read from it as TOML alone: where a mistake
+    elsewhere in it keeps the whole file from loading, the doctor still checks the
+    camera the table uses. None where it names none, or is no TOML."""
+    import tomllib
+
+    from einhorn_table.parsing import loads_toml
+    from einhorn_table.text_files import TextFileError, read_text_file
+
+    try:
+        camera = loads_toml(read_text_file(path, "the table's file")).get("camera")
+    except (OSError, TextFileError, tomllib.TOMLDecodeError):
+        return None
+    return camera if isinstance(camera, str) and camera.strip() else None
 
 
 def _table_config(path: Path) -> TableConfig | None:

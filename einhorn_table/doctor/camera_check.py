@@ -71,8 +71,9 @@ def check_camera(
         viewed(view)
     width, height = first.size
     rate = (count - 1) / elapsed if count > 1 and elapsed > 0 else None
-    shown = f"{rate:.1f} frames/s" if rate is not None else counted(count, 'frame')
-    detail = f"{source.description}: {width}x{height} at {shown}"
+    shown = (f" at {rate:.1f} frames/s" if rate is not None
+             else f", {counted(count, 'picture')} only (too few to measure the frame rate)")
+    detail = f"{source.description}: {width}x{height}{shown}"
     if locked:
         detail += "; locked " + _describe_locked(locked)
     brightness = float(last.image.mean())

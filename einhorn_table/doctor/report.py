@@ -56,6 +56,7 @@ def render(
                 WIDTH,
                 initial_indent=indent + "what to do: ",
                 subsequent_indent=indent + "            ",
+                break_on_hyphens=False,  # (a command to type, einhorn-table, kept whole)
             )
     lines += ["", *textwrap.wrap(verdict(results), WIDTH)]
     return "\n".join(lines) + "\n"

@@ -86,7 +86,9 @@ def check_profile(path: Path | None) -> tuple[CheckResult, CameraSettings | None
         said = str(error)
         todo = "" if says_what_to_do(error) else f"Correct it in {path}, or {remake()}."
         return _profile_fail(path, f"cannot be used: {said}", todo), None
-    extra = ", with camera settings" if settings else ""
+    # (An empty [camera] table, as calibrate writes where all was found automatically,
+    # sets nothing.)
+    extra = ", with camera settings" if settings not in (None, CameraSettings()) else ""
     return CheckResult("profile", Status.OK, f"{path}: version {version}{extra}"), settings
 
 
