@@ -67,6 +67,8 @@ LEAD = 118
 #: from the chairs) before the photo gives way and they take two columns.
 RESULT_LINE = 30
 RESULT_LEAST = 24
+#: The least height of a row of counterparty chips under a banner (a name at 32 in it).
+CHIP_ROW_LEAST = 27
 
 #: Signs pygame's default font lacks, and what stands in for them.
 _PLAIN = str.maketrans({"\u2717": "X", "\u2212": "-", "\u2192": "->"})
@@ -83,7 +85,7 @@ class _ResultLayout:
     """Where a roll's result goes: the photo shown or not, the title and dice smaller or
     not, the left of the words, the title's lines and size, the dice row's top and size,
     and the lines (each part of a wrapped line with its colour and place) with their size
-    and column width."""
+    and column width (a compact title has the dice beside it where they fit)."""
 
     photo: bool
     compact: bool
@@ -92,6 +94,8 @@ class _ResultLayout:
     title_size: float
     dice_top: float
     dice_size: int
+    #: Where the dice row starts: under the title at ``left``, or beside a compact title.
+    dice_left: float
     size: float
     column: float
     lines: list[tuple[str, Colour, tuple[float, float]]]
@@ -127,6 +131,9 @@ class Renderer:
         self._fonts: dict[int, Any] = {}
         #: The photo last drawn, and its surface.
         self._photo_cache: tuple[Any, Any] | None = None
+        #: The photo last drawn, the part of it shown and that part's size on screen, and
+        #: the part scaled to that size (scaling it is most of a frame's work on a Pi).
+        self._scaled_cache: tuple[Any, tuple[object, ...], Any] | None = None
         #: The result's layout last chosen, with what it was chosen from (the same each
         #: frame while the result is shown: not tried again at every size).
         self._layout_cache: tuple[tuple[object, ...], _ResultLayout] | None = None
@@ -413,14 +420,23 @@ class Renderer:
             return None
         part, crop, scale, rect = placed
         pg = self.pg
-        shown = pg.transform.smoothscale(part, rect.size)
-        self.surface.blit(shown, rect)
+        self.surface.blit(self._scaled(view.photo, part, crop, rect.size), rect)
         pg.draw.rect(self.surface, DIM, rect, width=1)
         clip = self.surface.get_clip()
         self.surface.set_clip(rect)
         self._outlines(view, rect, crop, scale)
         self.surface.set_clip(clip)
         return rect
+
+    def _scaled(self, image: Any, part: Any, crop: Any, size: tuple[int, int]) -> Any:
+        """``part`` (``crop`` of the photo ``image``) scaled to ``size``: scaled once, and
+        kept for the next frames while the photo, its part and its size stay the same."""
+        key = (tuple(crop), tuple(size))
+        cached = self._scaled_cache
+        if cached is None or cached[0] is not image or cached[1] != key:
+            cached = (image, key, self.pg.transform.smoothscale(part, size))
+            self._scaled_cache = cached
+        return cached[2]
 
     def _photo_place(self, view: ScreenView, box: Any) -> tuple[Any, Any, float, Any] | None:
         """The part of the photo shown in ``box``, that part's place in the photo, its
@@ -490,14 +506,13 @@ class Renderer:
         """The title, and under it the subtitle in ``lines`` lines at most (the last cut
         short with "..." where it has more words); returns where the screen goes on."""
         left = area.x + self.s(8) if x is None else x
-        width = area.right - left - self.s(8)
+        width = self._title_width(view, area, x)
         colour = TEXT
         if view.focus is not None:
             card = view.players[view.focus]
             self._marker(card.marker, card.colour, (left + self.s(14), area.y + self.s(24)),
                          self.s(13))
             left += self.s(36)
-            width -= self.s(36)
         big, row, small, step = self._title_sizes()
         self.text(view.title, big, colour, (left, area.y + self.s(4)), max_width=width)
         y: float = area.y + self.s(row)
@@ -508,6 +523,12 @@ class Renderer:
             self.text(line, small, DIM, (left, y))
             y += self.s(step)
         return y
+
+    def _title_width(self, view: ScreenView, area: Any, x: float | None = None) -> float:
+        """The width of the title's and the subtitle's lines (right of the marker)."""
+        left: float = area.x + self.s(8) if x is None else x
+        right: float = area.right
+        return right - left - self.s(8) - (self.s(36) if view.focus is not None else 0)
 
     def _title_sizes(self) -> tuple[int, int, int, int]:
         """The title's size, the room it takes, the subtitle's size and line step: under a
@@ -649,9 +670,9 @@ class Renderer:
         y = layout.dice_top
         size = layout.dice_size
         if view.dice:
-            self._dice_row(view.dice, left, y, size)
+            self._dice_row(view.dice, layout.dice_left, y, size)
         if view.category is not None:
-            label = left + round(size * 3.6)
+            label = round(layout.dice_left) + round(size * 3.6)
             self.text(view.category.label, 32 if layout.compact else 40, ACCENT,
                       (label, y + size / 2), "midleft", max_width=area.right - label)
         for words, colour, place in layout.lines:
@@ -691,10 +712,17 @@ class Renderer:
         title, title_size = self._title_lines(view.title, *((32, 26) if compact else (40, 30)),
                                               width)
         y = area.y + self.s(2) + len(title) * self.s(title_size) - self.s(2)
-        dice_top = y
+        dice_top, dice_left = y, float(left)
         # (under a banner, and smaller still where the lines need it: room for them)
         dice_size = self.s(30 if compact else 38 if self._tight else 46)
-        if view.dice or view.category is not None:
+        beside = self._beside_title(view, title, title_size, dice_size, width) \
+            if compact else None
+        if beside is not None:  # (the lines get the dice's row)
+            dice_left = left + beside
+            title_height = self.font(title_size).get_height()
+            dice_top = area.y + self.s(2) + max(0, title_height - dice_size) / 2
+            y += self.s(6)
+        elif view.dice or view.category is not None:
             y += dice_size + self.s(6 if compact else 10)
         else:
             y += self.s(6)
@@ -722,9 +750,21 @@ class Renderer:
                         placed.append((part, colours[k], (x, row)))
                         row += self.s(size)
                 return _ResultLayout(photo is not None, compact, left, title, title_size,
-                                     dice_top, dice_size, size, column, placed)
+                                     dice_top, dice_size, dice_left, size, column, placed)
             size -= 1
         return None
+
+    def _beside_title(self, view: ScreenView, title: list[str], title_size: float,
+                      dice_size: int, width: float) -> int | None:
+        """How far right of the title's left the dice and the category go where they fit
+        beside a one-line title (None: they do not, or there are none)."""
+        if len(title) != 1 or not (view.dice or view.category is not None):
+            return None
+        row = round(len(view.dice) * dice_size * 1.2)
+        if view.category is not None:
+            row = round(dice_size * 3.6) + self.font(32).size(plain(view.category.label))[0]
+        start = self.font(title_size).size(title[0])[0] + self.s(24)
+        return start if start + row <= width else None
 
     def _title_lines(self, text: str, size: float, smallest: float, width: float,
                      ) -> tuple[list[str], float]:
@@ -741,7 +781,19 @@ class Renderer:
         return lines, size
 
     def _counterparty(self, view: ScreenView, area: Any) -> None:
-        y = self._title(view, area)
+        # Under a banner, six long names take two rows only where the subtitle gives up
+        # its second line: then it does (cut with "..."), the names are whole.
+        lines = 2
+        _, title_room, small, step = self._title_sizes()
+        if self._tight and view.subtitle:
+            wrapped = len(self.wrap(view.subtitle, small, self._title_width(view, area)))
+            room = (area.bottom - self.s(6) - area.y - self.s(title_room)
+                    - min(wrapped, 2) * self.s(step))
+            if wrapped > 1 and room < self._two_rows_least() <= room + self.s(step) and \
+                    self._chips_crowded(view.choices, area.x + self.s(190),
+                                        area.right - self.s(8)):
+                lines = 1
+        y = self._title(view, area, lines=lines)
         room = area.bottom - y - self.s(6)  # (less under a banner)
         label = self.s(34) if view.category is not None and room >= self.s(74) else 0
         size = min(self.s(44), room - label)
@@ -770,10 +822,8 @@ class Renderer:
         a name would be cut short in one and there is room for two (six players)."""
         count = len(choices)
         rows, height = 1, min(self.s(64), room)
-        if count > 2 and room >= self.s(2 * 48 + 6):
-            width = (right - left) / count - self.s(14)
-            if any(self.font(32).size(plain(choice))[0] > width for choice in choices):
-                rows, height = 2, min(self.s(56), (room - self.s(6)) // 2)
+        if room >= self._two_rows_least() and self._chips_crowded(choices, left, right):
+            rows, height = 2, min(self.s(56), (room - self.s(6)) // 2)
         per_row = -(-count // rows)
         width = (right - left) / max(per_row, 1)
         rects = []
@@ -783,6 +833,18 @@ class Renderer:
                                       round(top + row * (height + self.s(6))),
                                       round(width) - self.s(6), height))
         return rects
+
+    def _chips_crowded(self, choices: Sequence[str], left: float, right: float) -> bool:
+        """Whether a name of more than two chips would be cut short in one row."""
+        width = (right - left) / max(len(choices), 1) - self.s(14)
+        return len(choices) > 2 and any(self.font(32).size(plain(choice))[0] > width
+                                        for choice in choices)
+
+    def _two_rows_least(self) -> int:
+        """The least room for two rows of chips: roomy ones, or under a banner rows just
+        taller than a name at the chips' largest size."""
+        row = CHIP_ROW_LEAST if self._tight else 48
+        return self.s(2 * row + 6)
 
     def _doubt(self, view: ScreenView, area: Any) -> None:
         photo_box = self.pg.Rect(area.x, area.y, round(area.width * 0.45), area.height)
@@ -866,13 +928,13 @@ class Renderer:
     def _start_rolls(self, view: ScreenView, area: Any) -> None:
         y = self._title(view, area)
         # The last roll as read, with whose it was (no dice before the first: dice drawn
-        # for show were taken for a reading).
-        if not view.dice:
-            return
+        # for show were taken for a reading); after a tie, who tied and on what.
         x = area.x + self.s(10)
-        self._dice_row(view.dice, x, y + self.s(14), self.s(54))
-        if view.lines:
+        left = x
+        if view.dice:
+            self._dice_row(view.dice, x, y + self.s(14), self.s(54))
             left = x + round(len(view.dice) * self.s(54) * 1.2) + self.s(8)
+        if view.lines:
             self.text(view.lines[0], 30, TEXT, (left, y + self.s(26)),
                       max_width=area.right - self.s(10) - left)
 

@@ -363,25 +363,25 @@ def build_view(controller: TableController, now: float) -> ScreenView:
             **base,  # type: ignore[arg-type]
         )
     if awaiting in (Awaiting.START_ROLL, Awaiting.TIEBREAK_ROLL):
-        contenders = ", ".join(names[i] for i in state.contenders)
-        if awaiting is Awaiting.START_ROLL and len(state.contenders) == len(names):
-            title, sub = "Who starts? Everyone rolls", "Highest sum starts"
-        else:
-            title, sub = "Roll-off", f"{contenders} roll; highest sum wins"
-            if state.phase.value == "rolloff":
-                sub = f"{contenders} roll in turn until one rolls an Einhorn"
+        tie = _tie_before(c)
+        title, sub = _start_rolls_words(c, tie)
         nxt = f"Next: {names[to_act]}" if to_act is not None else ""
         if state.phase is not Phase.ROLLOFF and len(owing) > 1 and told_apart(
                 [c.seat_colours[i] for i in sorted(owing)]) is not None:
             nxt = f"One by one or all together. {nxt}"
-        # The last roll of these rolls, as read (its sum is on the roller's card too).
+        # The last roll of these rolls, as read (its sum is on the roller's card too);
+        # none of the round before a tie: who rolls again and why, in its place.
         rolled = last.item if last is not None else None
-        shown = isinstance(rolled, StartRoll | TiebreakRoll)
+        fresh = tie is None or len(owing) < len(state.contenders)
+        shown = isinstance(rolled, StartRoll | TiebreakRoll) and fresh
+        said: tuple[str, ...] = ()
+        if isinstance(rolled, StartRoll | TiebreakRoll) and shown:
+            said = (_start_roll_words(rolled, state.phase),)
+        elif tie is not None:
+            said = (tie.words(names),)
         return ScreenView(ScreenKind.START_ROLLS, players=cards(owing), title=title,
                           subtitle=f"{sub}. {nxt}", focus=to_act,
-                          dice=_dice_of(last) if shown else (),
-                          lines=(_start_roll_words(rolled, state.phase),)
-                          if isinstance(rolled, StartRoll | TiebreakRoll) else (),
+                          dice=_dice_of(last) if shown else (), lines=said,
                           **base)  # type: ignore[arg-type]
     # A turn waiting for the call and the roll.
     assert to_act is not None
@@ -471,6 +471,60 @@ def _player(shown: object) -> str:
         return outcome.player
     item = getattr(shown, "item", None)
     return str(getattr(item, "player", ""))
+
+
+@dataclass(frozen=True)
+class TiedRound:
+    """The round of starting (or an auction's tie-break) rolls before this one, which
+    ended in a tie: the seats tied for the highest sum, and that sum."""
+
+    seats: tuple[int, ...]
+    total: int
+
+    def words(self, names: Sequence[str]) -> str:
+        """"Ana and Ben both rolled 14" (why they roll again)."""
+        every = "both" if len(self.seats) == 2 else "all"
+        return f"{joined([names[i] for i in self.seats])} {every} rolled {self.total}"
+
+
+def _tie_before(c: TableController) -> TiedRound | None:
+    """The tied round before this round of starting or auction tie-break rolls (RULES.md
+    3.3, 5.5: only the tied players roll again); None in a first round."""
+    state = c.match.state
+    if state.phase not in (Phase.START, Phase.AUCTION_TIE):
+        return None
+    rolls: list[StartRoll | TiebreakRoll] = []
+    for item in reversed(c.match.inputs):
+        if not isinstance(item, StartRoll | TiebreakRoll):
+            break
+        rolls.insert(0, item)
+    this_round = len(state.contenders) - len(state.owing())
+    before = rolls[:len(rolls) - this_round]
+    sums = {c.names.index(item.player): sum(item.dice) for item in before}
+    if any(i not in sums for i in state.contenders):
+        return None
+    totals = {sums[i] for i in state.contenders}
+    if len(totals) != 1:
+        return None
+    return TiedRound(state.contenders, totals.pop())
+
+
+def _start_rolls_words(c: TableController, tie: TiedRound | None) -> tuple[str, str]:
+    """The title and the subtitle's start while players roll for who starts, for an
+    auction's tie or in the winner's roll-off."""
+    state = c.match.state
+    names = c.names
+    who = joined([names[i] for i in state.contenders])
+    if state.phase is Phase.ROLLOFF:
+        return "Roll-off", f"{', '.join(names[i] for i in state.contenders)} roll in turn " \
+            "until one rolls an Einhorn"
+    again = " again" if tie is not None else ""
+    if state.phase is Phase.AUCTION_TIE:
+        title = "Who takes the unicorn? " + (f"Tie on {tie.total}" if tie else "Tied bids")
+        return title, f"{who} roll{again}; highest sum takes it"
+    if tie is None:
+        return "Who starts? Everyone rolls", "Highest sum starts"
+    return f"Who starts? Tie on {tie.total}", f"{who} roll again; highest sum starts"
 
 
 def _start_roll_words(rolled: StartRoll | TiebreakRoll, phase: Phase) -> str:
