@@ -25,7 +25,10 @@ taken in so, or of fewer dice thrown than a whole roll (three; in a starting rol
 an auction's tie-break, where several players may throw at once, three for each of
 some of them: :attr:`VisionTray.rollers_at_once`), is held back until that has gone
 (the dice are read then), for at most :data:`HOLD_SECONDS`, after which it is told as
-read.
+read (the table asks about it). Should what lay by the dice go after all, and the dice
+lie just as they lay, they are read again: more dice seen then are told
+(:class:`~einhorn_table.table.events.SeenWhole`), and the table reads the roll it asked
+about from them.
 """
 
 from __future__ import annotations
@@ -96,6 +99,17 @@ class _Held:
     moving: bool = False
 
 
+@dataclass(frozen=True)
+class _ToldAtLimit:
+    """A roll told at the limit with something still lying against its dice: how many
+    dice were told, and the tray's last still frame with dice before that roll (the
+    dice left lying then are not the roll's). Once what lay against them has gone and
+    they lie as they lay, they are read again (``events.SeenWhole``)."""
+
+    count: int
+    lying: Image | None
+
+
 class TrayFollower(Protocol):
     """What keeps the reader's tray outline where the camera sees the tray now."""
 
@@ -154,6 +168,7 @@ class VisionTray:
         self._tray_shift = (0.0, 0.0)
         self.hold_seconds = hold_seconds
         self._held: _Held | None = None
+        self._told_at_limit: _ToldAtLimit | None = None
         #: How many players may throw their dice at once now (a starting roll or an
         #: auction's tie-break with several still to roll; 1 otherwise), asked at each
         #: roll; None: not known (then what is not three for each of some players
@@ -189,7 +204,10 @@ class VisionTray:
         if self._held is not None and not self._held.moving \
                 and now - self._held.since >= self.hold_seconds - 1e-9:
             held, self._held = self._held, None
-            events.append(tray.Settled(now, self._thrown(held.image, held.found), held.image))
+            lying = self._lying
+            thrown = self._thrown(held.image, held.found)
+            self._told_at_limit = _ToldAtLimit(len(thrown.dice), lying)
+            events.append(tray.Settled(now, thrown, held.image, held_too_long=True))
         return events
 
     def _told(self, event: Any, shown: Image, t: float) -> list[TrayEvent]:
@@ -206,6 +224,15 @@ class VisionTray:
                 self._held = replace(self._held, moving=kind == "motion_started")
                 return []
             self._held = None  # the dice taken out before they were read: no roll
+        told, self._told_at_limit = self._told_at_limit, None
+        if told is not None:
+            if kind == "motion_started":
+                self._told_at_limit = told  # (what lay against the dice going, maybe)
+            elif kind == "settled" and getattr(event, "same_as_last", False):
+                # (Not a nudge: a die pushed, a cocked one laid flat, is no roll.)
+                whole = self._seen_whole(told, event, image, t)
+                if whole:
+                    return whole
         if kind == "motion_started":
             return [tray.MotionStarted(t)]
         if kind == "emptied":
@@ -249,6 +276,21 @@ class VisionTray:
             self._held = _Held(since, image, found)
             return []
         return [tray.Settled(t, self._thrown(image, found), image)]
+
+    def _seen_whole(self, told: _ToldAtLimit, event: Any, image: Image, t: float
+                    ) -> list[TrayEvent]:
+        """The dice of a roll told at the limit lying just as they lay in ``image``:
+        read again, where what lay against them has gone and more of them are seen now
+        (the table asked about too few); else nothing (the event is told as ever)."""
+        if getattr(event, "taken_in", None) is not None:
+            self._told_at_limit = told  # (something lies against them still)
+            return []
+        found = self._look(image)
+        thrown = self._new_dice(image, found, told.lying)
+        if len(thrown.dice) <= told.count:
+            return []
+        self._lying, self._rest = image, found
+        return [tray.SeenWhole(t, thrown, image)]
 
     def _against_taken_in(self, event: Any, image: Image, found: FrameReading) -> bool:
         """Whether the dice ``found`` in ``image`` may lie against, or under, what the
@@ -339,6 +381,7 @@ class VisionTray:
     def _lose(self, reason: str, now: float) -> list[TrayEvent]:
         self._retry_at = now + REOPEN_SECONDS
         self._held = None  # (the dice are entered by hand meanwhile)
+        self._told_at_limit = None
         first = self.lost is None
         self.lost = reason
         if self._opened:

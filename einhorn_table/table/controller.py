@@ -39,6 +39,7 @@ from einhorn_table.rules import (
 )
 from einhorn_table.stations.gesture_table import (
     NEXT_MATCH_AFTER_SECONDS,
+    SIGNS,
     Action,
     Context,
     Intent,
@@ -57,6 +58,7 @@ from einhorn_table.table.events import (
     CameraLost,
     MotionStarted,
     NotRolled,
+    SeenWhole,
     Settled,
     TrayEvent,
 )
@@ -200,6 +202,12 @@ class Seat:
         return None
 
 
+def station_sign(player: int, button: Button) -> str:
+    """How the table's notices name ``player``'s ``button``: by the sign it carries
+    besides its category ("OK", "✗")."""
+    return SIGNS[button]
+
+
 @dataclass
 class HistoryShown:
     """The match history on the screen, opened by ``player`` at ``time``."""
@@ -247,6 +255,9 @@ class TableController:
     #: When a player held OK at the final standings to start the next match (None: not
     #: asked). Whoever runs the loop begins it (``cli.table_app.next_match``).
     next_match_asked: float | None = None
+    #: How the notices name a player's button (the station's sign, "OK"); where a
+    #: keyboard stands in for the stations, the key the player presses ("key 3").
+    button_name: Callable[[int, Button], str] = station_sign
 
     def __post_init__(self) -> None:
         if [s.name for s in self.seats] != list(self.match.names):
@@ -338,6 +349,8 @@ class TableController:
             self._motion(event)
         elif isinstance(event, NotRolled):
             self._not_rolled(event)
+        elif isinstance(event, SeenWhole):
+            self._seen_whole(event)
         else:
             self._settled(event)
 
@@ -366,7 +379,19 @@ class TableController:
         if knocked:
             self._say("The camera moved a little; the table goes on. If rolls are often "
                       "asked about from now on, set it back or calibrate again.", event.time)
-        if before is None or before.recorded != len(self.match.record):
+        if before is None:
+            return
+        if before.recorded != len(self.match.record):
+            # Inputs were taken while it moved (a bid, a top-up): where it moved while no
+            # roll was awaited, or the same roller's turn goes on (nothing undone), the
+            # motion locked no call. (An undo while the dice move gives the turn back to
+            # the player whose dice moved: their call stays locked.)
+            since = self.match.record[before.recorded:]
+            if before.roller is None:
+                self.call_locked = False
+            elif before.roller == self.roller() \
+                    and not any(isinstance(i, Undo) for i in since):
+                self.call_locked = before.call_locked
             return
         self.call_locked = before.call_locked
         if before.pending is not None and self.pending is None:
@@ -374,6 +399,19 @@ class TableController:
             if event.hand_seen and not knocked:  # (the light or a knock: nothing to say)
                 self._say("The dice were not rolled again: the question stands.",
                           event.time, before.pending.roller)
+
+    def _seen_whole(self, event: SeenWhole) -> None:
+        """The dice asked about with something lying against them (a hand or cup at the
+        rim), seen whole once it has gone: the roll asked about is read again, as if the
+        tray had waited. Where nothing of that roll is asked about any more (answered on
+        the buttons, taken, undone), it is nobody's roll."""
+        before = self.motion
+        asked = before.pending if before is not None \
+            and before.recorded == len(self.match.record) else None
+        if asked is None or asked.by_hand or self.pending is not None:
+            self._not_rolled(NotRolled(event.time))
+            return
+        self._settled(Settled(event.time, event.reading, event.photo))
 
     def _settled(self, event: Settled) -> None:
         before, self.motion = self.motion, None
@@ -384,8 +422,9 @@ class TableController:
             # The camera came back while dice are entered by hand: the entry counts.
             if reading.dice:
                 entering = self.pending.roller
+                no = self.button_name(entering, Button.DREIFALTIGKEIT)
                 self._say(f"{self.names[entering]}: finish entering your dice by hand (or "
-                          "leave with ✗ on the first die and roll again)", event.time,
+                          f"leave with {no} on the first die and roll again)", event.time,
                           entering)
             return
         if not reading.dice:
@@ -434,6 +473,12 @@ class TableController:
             # Several players' dice that could not be told apart (rolls_at_once).
             doubt = Doubt(DoubtKind.COUNT, f"{len(reading.dice)} dice seen, and whose is "
                           "whose is unclear: roll again one by one", again="")
+        if doubt is not None and event.held_too_long and doubt.kind is DoubtKind.COUNT \
+                and len(reading.dice) < 3:
+            # (Told past the tray's limit for waiting: once what lies by the dice goes,
+            # they are read again.)
+            doubt = replace(doubt, again=": a hand or cup may hide one. Take it away, or "
+                            "roll again")
         if doubt is not None:
             self.pending = PendingRoll(roller, reading, doubt, event.time, event.photo, photo_path)
             self.entry = None
@@ -690,7 +735,8 @@ class TableController:
         ended = self.last.time if self.last is not None else None
         if ended is not None and time - ended < NEXT_MATCH_AFTER_SECONDS:
             wait = math.ceil(NEXT_MATCH_AFTER_SECONDS - (time - ended))
-            self._say(f"The final standings stay a moment: hold OK again in "
+            ok = self.button_name(player, Button.EINHORN)
+            self._say(f"The final standings stay a moment: hold {ok} again in "
                       f"{counted(wait, 'second')} for a new match.", time, player)
             return
         self.next_match_asked = time
@@ -702,7 +748,8 @@ class TableController:
             return  # the camera reads the dice: a hold means nothing here (as ever)
         if self.pending is not None:
             other = self.names[self.pending.roller]
-            self._say(f"{other} is entering their dice first: hold OK again after that.",
+            ok = self.button_name(player, Button.EINHORN)
+            self._say(f"{other} is entering their dice first: hold {ok} again after that.",
                       time, player)
             return
         self.motion = None  # (what moved when the camera went, nobody will ever see)
@@ -712,7 +759,7 @@ class TableController:
         self.entry = DiceEntry([1, 1, 1])
 
     def _call(self, player: int, intent: Intent, time: float) -> None:
-        if self.call_locked:
+        if self.call_locked and not self._called_before_the_motion(player, time):
             if self.tray_busy:
                 self._say("Too late: the dice are moving. This roll counts as silent "
                           "unless you called before.", time, player)
@@ -723,6 +770,14 @@ class TableController:
         assert intent.button is not None
         category = Button(intent.button).category
         self.call_draft = None if self.call_draft is category else category
+
+    def _called_before_the_motion(self, player: int, time: float) -> bool:
+        """Whether ``player``'s call at ``time`` was made before the dice started moving,
+        the tray told first (both in one moment of the loop): it counts (rules 4.1)."""
+        motion = self.motion
+        return motion is not None and not motion.call_locked and motion.roller == player \
+            and time <= motion.since and motion.recorded == len(self.match.record) \
+            and self.pending is None
 
     def _counterparty(self, player: int, intent: Intent, time: float) -> None:
         parties = self.parties()
@@ -776,8 +831,8 @@ class TableController:
         roller = self.pending.roller
         self.pending = None
         self.entry = None
-        again = ("throw again, then hold OK to enter the dice" if self.camera_lost
-                 else "roll again")
+        again = (f"throw again, then hold {self.button_name(roller, Button.EINHORN)} to "
+                 "enter the dice" if self.camera_lost else "roll again")
         self._say(f"{why}{self.names[roller]}: {again}", time, roller)
 
     def _enter(self, player: int, intent: Intent, time: float) -> None:

@@ -26,6 +26,10 @@ class Settled:
     reading: FrameReading
     #: The still frame (BGR); ``None`` where no picture exists (a scripted tray).
     photo: Image | None = None
+    #: Told only after the tray's limit for waiting, while something (a hand, a cup)
+    #: still lay at the tray's rim by the dice, maybe over one: once it has gone and
+    #: the dice lie as they lay, they are read again (:class:`SeenWhole`).
+    held_too_long: bool = False
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,19 @@ class NotRolled:
     #: Whether a hand or arm reached into the tray meanwhile (False: only the light or
     #: the camera changed, or the tray was pushed along the table).
     hand_seen: bool = False
+
+
+@dataclass(frozen=True)
+class SeenWhole:
+    """The dice of a roll told while something still lay against them (a hand or cup
+    at the tray's rim, past the tray's limit for waiting: the table asked about it),
+    lying as they lay once it has gone, and more of them seen now: nobody rolled;
+    ``reading`` is the dice thrown, read again in ``photo``."""
+
+    time: float
+    reading: FrameReading
+    #: The still frame (BGR); ``None`` where no picture exists (a scripted tray).
+    photo: Image | None = None
 
 
 @dataclass(frozen=True)
@@ -56,4 +73,4 @@ class CameraBack:
     time: float
 
 
-TrayEvent = MotionStarted | Settled | NotRolled | CameraLost | CameraBack
+TrayEvent = MotionStarted | Settled | NotRolled | SeenWhole | CameraLost | CameraBack
