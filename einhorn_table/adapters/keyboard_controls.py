@@ -8,8 +8,10 @@ Each player has four keys in a row, left to right the same as their buttons
     player 3: A S D F      player 6: U I O P
 
 Keys are matched by their position (SDL scancode), so on a German keyboard
-player 4's row is Y X C V. Holding a key is a long press, two keys of one row
-at once a chord, exactly as with the buttons.
+player 4's row is Y X C V. A digit on the number pad is the same key as the
+digit above the letters (key 1 is player 1's first button either way). Holding a
+key is a long press, two keys of one row at once a chord, exactly as with the
+buttons.
 """
 
 from __future__ import annotations
@@ -74,6 +76,9 @@ class KeyboardControls:
                 self._by_key[getattr(pygame, f"K_{char}")] = target
                 scancode = getattr(pygame, f"KSCAN_{char.upper()}")
                 self._by_scancode[scancode] = target
+                if char.isdigit():  # (the number pad's digit: the same key to a person)
+                    self._by_key[getattr(pygame, f"K_KP{char}")] = target
+                    self._by_scancode[getattr(pygame, f"KSCAN_KP{char}")] = target
         self._pending: list[Gesture] = []
         #: Esc was pressed (what reads the event queue itself learns it here).
         self.quit_requested = False

@@ -20,7 +20,7 @@ from typing import Any
 from einhorn_table.cli.arguments import PLAYER_NAMES, whole_number
 from einhorn_table.errors import EinhornError
 from einhorn_table.rules import find_variant
-from einhorn_table.simulation.strategies import DEFAULT_STRATEGY
+from einhorn_table.simulation.strategies import DEFAULT_STRATEGY, make_strategy
 from einhorn_table.words import command_name, counted, joined
 
 
@@ -43,13 +43,15 @@ def register(subparsers: Any) -> None:
                         help="games in the match (default: the variant's, 10 for einhorn)")
     parser.add_argument("--bots", default="none",
                         help="seats played by bots: all, a number (the last N seats), "
-                        "or comma-separated names (default none)")
+                        "or comma-separated names (default none; without a window, "
+                        "SDL_VIDEODRIVER=dummy, give all: nobody can press keys)")
     parser.add_argument("--strategy", default=DEFAULT_STRATEGY,
                         help="the bots' strategy: silent, random, odds, bidder "
                         f"(default {DEFAULT_STRATEGY})")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--size", default="800x480", help="window size (default 800x480)")
-    parser.add_argument("--fullscreen", action="store_true")
+    parser.add_argument("--fullscreen", action="store_true",
+                        help="fill the whole screen instead of a window (ESC quits)")
     parser.add_argument("--screenshots", type=Path, default=None,
                         help="save a PNG of every new screen in this folder")
     parser.add_argument("--state-dir", "--state", dest="state_dir", type=Path,
@@ -79,6 +81,11 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
+#: The largest window ``--size`` asks for (a typo such as 80000x480 is said as such,
+#: not as a screen that is missing).
+LARGEST_WINDOW = (7680, 4320)
+
+
 def parse_size(text: str) -> tuple[int, int]:
     try:
         width, height = (int(part) for part in text.lower().split("x"))
@@ -86,6 +93,10 @@ def parse_size(text: str) -> tuple[int, int]:
         raise EinhornError(f"--size {text!r}: write it as WIDTHxHEIGHT, e.g. 800x480") from None
     if width < 320 or height < 240:
         raise EinhornError(f"--size {text}: the screen needs at least 320x240 pixels")
+    if width > LARGEST_WINDOW[0] or height > LARGEST_WINDOW[1]:
+        raise EinhornError(f"--size {text}: a window can be at most "
+                           f"{LARGEST_WINDOW[0]}x{LARGEST_WINDOW[1]} pixels; --fullscreen "
+                           "fills the whole screen")
     return width, height
 
 
@@ -105,7 +116,8 @@ def bot_seats(spec: str, names: list[str]) -> frozenset[int]:
     for name in spec.split(","):
         if name.strip() not in names:
             raise EinhornError(f"--bots: {name.strip()!r} is not a player; players: "
-                               f"{', '.join(names)}")
+                               f"{', '.join(names)} (or --bots all; --bots 2: the last two "
+                               "seats)")
         seats.add(names.index(name.strip()))
     return frozenset(seats)
 
@@ -117,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     if args.resume:
         names = players_going_on(args, names)
     seats = bot_seats(args.bots, names)
-    headless = os.environ.get("SDL_VIDEODRIVER") == "dummy"
+    headless = no_window()
     fast = args.fast or (headless and len(seats) == len(names))
     calibration = None
     if args.profile is not None:
@@ -134,6 +146,16 @@ def run(args: argparse.Namespace) -> int:
         mount=args.mount, calibration=calibration, calibration_path=args.profile,
         command=command,
     )
+    # (After the options' own mistakes, which the person fixes first.)
+    if headless and len(seats) < len(names):
+        make_strategy(args.strategy)  # (a misspelt one is said first too)
+        if not args.fast:
+            raise EinhornError(no_keys_words(args, [name for seat, name in enumerate(names)
+                                                    if seat not in seats]))
+        # (What drives the demo by posting key events, as its tests do, goes on.)
+        print(f"SDL_VIDEODRIVER={os.environ.get('SDL_VIDEODRIVER')} shows no window: the "
+              "demo takes only the key events a program posts to it, and waits for them "
+              "(Ctrl-C stops it).", file=sys.stderr)
     warning = reader_warning(None if calibration is None else calibration.reader_profile())
     if warning:
         print(warning, file=sys.stderr)
@@ -142,6 +164,28 @@ def run(args: argparse.Namespace) -> int:
     print(f"match {result.match_id} kept in {args.state_dir}; see it with `{command} "
           f"history --state-dir {args.state_dir} show {result.match_id}`", file=sys.stderr)
     return 0
+
+
+#: SDL's video drivers that show no window: nobody sees the table or presses its keys.
+INVISIBLE_DRIVERS = ("dummy", "offscreen")
+
+
+def no_window() -> bool:
+    """Whether SDL_VIDEODRIVER asks for a window nobody sees (headless)."""
+    return os.environ.get("SDL_VIDEODRIVER", "").strip().lower() in INVISIBLE_DRIVERS
+
+
+def no_keys_words(args: argparse.Namespace, people: list[str]) -> str:
+    """Why a headless demo with people at the keyboard does not start, and what to run
+    instead: bots in every seat, or a screen to play at."""
+    driver = os.environ.get("SDL_VIDEODRIVER", "dummy")
+    who = "the player" if len(people) == 1 else "the players"
+    return (f"SDL_VIDEODRIVER={driver} shows no window, and no key can reach it: the demo "
+            f"would wait for ever for {joined(people)}, {who} at the keyboard. To watch "
+            f"bots play a whole match here: {demo_command(args, bots='all', resume=args.resume)}"
+            ". To play "
+            "yourself, run the demo on a computer with a desktop (or on the Pi's own "
+            f"screen and keyboard), without SDL_VIDEODRIVER={driver}.")
 
 
 def players_named(names_given: str | None, players: int | None) -> list[str]:
@@ -203,13 +247,19 @@ KEPT_SWITCHES = (("--fullscreen", "fullscreen"), ("--mount", "mount"), ("--fast"
 def new_match_command(args: argparse.Namespace) -> str:
     """The demo's command line as given, without ``--continue``: a new match (the same
     variant, games, window and state directory)."""
-    words = ["demo"]
+    return demo_command(args, bots=args.bots)
+
+
+def demo_command(args: argparse.Namespace, *, bots: str, resume: bool = False) -> str:
+    """The demo's command line as given, with ``bots`` for ``--bots`` and ``--continue``
+    only where ``resume`` (headless, ``SDL_VIDEODRIVER=dummy`` first, where it was)."""
+    words = ["demo", *(["--continue"] if resume else [])]
     if args.names:
         words += ["--names", args.names]
     elif args.players is not None:
         words += ["--players", str(args.players)]
-    if args.bots.strip() not in ("", "none"):
-        words += ["--bots", args.bots]
+    if bots.strip() not in ("", "none"):
+        words += ["--bots", bots]
     for option, name, default in KEPT_OPTIONS:
         value = getattr(args, name, default)
         if value != default:
@@ -217,5 +267,4 @@ def new_match_command(args: argparse.Namespace) -> str:
     words += [switch for switch, name in KEPT_SWITCHES if getattr(args, name, False)]
     from einhorn_table.cli.table_app import demo_command_line
 
-    return demo_command_line(command_name(), words,
-                             os.environ.get("SDL_VIDEODRIVER") == "dummy")
+    return demo_command_line(command_name(), words, no_window())

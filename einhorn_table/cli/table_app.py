@@ -80,7 +80,8 @@ class DemoOptions:
 class DemoResult:
     ledger: Ledger
     standings: str
-    #: None: the window was closed at the question whether to go on (nothing played).
+    #: None: the window was closed at the question whether to go on, or Ctrl-C pressed
+    #: before the match's first frame (nothing played).
     loop: TableLoop | None
     match_id: str
 
@@ -577,6 +578,23 @@ def keys_words(names: Sequence[str], bots: frozenset[int]) -> str:
     ]))
 
 
+def people_at(options: DemoOptions) -> bool:
+    """Whether anyone plays at the keyboard (else bots play every seat)."""
+    return len(options.bots) < len(options.names)
+
+
+def headless_words(started: Started) -> str:
+    """What the terminal says as bots begin a match without a window: nothing else
+    shows until its final standings, a minute or more later."""
+    ledger = started.match.ledger()
+    names = joined(list(started.match.names))
+    what = (f"go on with match {started.match_id} of {names} at game {ledger.game} of "
+            f"{ledger.games}" if started.resumed else
+            f"play a match of {counted(ledger.games, 'game')} for {names}")
+    return (f"Without a window, bots {what}; the final standings are printed at its end "
+            "(Ctrl-C stops it and keeps the match).")
+
+
 def demo_command_line(command: str, words: Sequence[str], headless: bool) -> str:
     """A demo command to type: ``command`` (the companion's, see ``command_name``) and
     ``words`` quoted for the shell, headless (``SDL_VIDEODRIVER=dummy`` first) as asked."""
@@ -763,73 +781,76 @@ def run_demo(options: DemoOptions) -> DemoResult:
                 print(f"Match {unfinished.match_id} ({joined(list(unfinished.players))}) was "
                       "not finished; it is kept in the history as abandoned.",
                       file=sys.stderr)
-        started = start_match(log, setup, unfinished, choice)
-        names = list(started.match.names)
-        # Held OK at the final standings: the next match, the same players and settings
-        # as this one (a match gone on with keeps its own variant and games, not the
-        # options'; not its "started", which the history writes anew).
-        again = replace(started.match.setup, extra={})
         reader = tray_reader_for(options.calibration, options.calibration_path)
         tray = VisionTray(camera, make_watcher(), reader, clock, follower=reader)
-        seats = [Seat(name, colours[i], DICE_PALETTE_NAMES[i]) for i, name in enumerate(names)]
-        for seat in options.bots:
-            strategies[seat].prepare(started.match.state.variant, players)
-        controls: Controls = NoControls() if keyboard is None else PeopleOnly(
-            keyboard, options.bots, lambda: loops[-1].controller if loops else None, keys)
-        # (Bots alone: the final standings go by themselves, offering no new match.)
-        shown: ScreenOutput = BotsOnlyScreen(screen) if options.bots == frozenset(
-            range(players)) else KeyboardScreen(
-                screen, names, options.bots, lambda: loops[-1].controller if loops else None,
-                thrower, keys)
-
-        def play(started: Started) -> TableLoop:
-            """One match, until the bots' demo is over, ESC, or a hold of OK at its end."""
-            match, recorder = started.match, started.recorder
-            controller = TableController(match, recorder, seats, recorder,
-                                         archive=lambda: history_summary(store))
-            tray.rollers_at_once = controller.rollers_at_once
-            bots = BotDriver(options.bots, strategies, options.chance,
-                             pace=0.0 if options.fast else 0.8,
-                             linger=0.0 if options.fast else 8.5)
-            loop = TableLoop(controller, tray, controls, clock, shown, bots,
-                             direct_performer(controller, throw_into(camera), clock),
-                             tray_idle=lambda: not camera.frames_queued)
-            ended: list[float] = []
-
-            def done() -> bool:
-                if controller.next_match_asked is not None:
-                    return True
-                # Counted from when the final standings are on the screen: the roll that
-                # ended the match is shown first (a few seconds), as any other.
-                if not match.over or loop.view is None or \
-                        loop.view.kind is not ScreenKind.FINAL:
-                    return False
-                if not ended:
-                    ended.append(clock.monotonic())
-                return clock.monotonic() - ended[0] > FINAL_SECONDS and \
-                    options.bots == frozenset(range(players))
-
-            loops.append(loop)
-            loop.run(done)
-            return loop
-
+        started = start_match(log, setup, unfinished, choice)
+        last: TableLoop | None = None  # the loop of the match at the table when it stops
         try:
-            loop = play(started)
-            while loop.controller.next_match_asked is not None and not screen.quit_requested:
+            names = list(started.match.names)
+            if not people_at(options) and os.environ.get("SDL_VIDEODRIVER") == "dummy":
+                print(headless_words(started), file=sys.stderr)
+            # Held OK at the final standings: the next match, the same players and settings
+            # as this one (a match gone on with keeps its own variant and games, not the
+            # options'; not its "started", which the history writes anew).
+            again = replace(started.match.setup, extra={})
+            seats = [Seat(name, colours[i], DICE_PALETTE_NAMES[i])
+                     for i, name in enumerate(names)]
+            for seat in options.bots:
+                strategies[seat].prepare(started.match.state.variant, players)
+            controls: Controls = NoControls() if keyboard is None else PeopleOnly(
+                keyboard, options.bots, lambda: loops[-1].controller if loops else None, keys)
+            # (Bots alone: the final standings go by themselves, offering no new match.)
+            shown: ScreenOutput = BotsOnlyScreen(screen) if options.bots == frozenset(
+                range(players)) else KeyboardScreen(
+                    screen, names, options.bots, lambda: loops[-1].controller if loops else None,
+                    thrower, keys)
+
+            def play(started: Started) -> TableLoop:
+                """One match, until the bots' demo is over, ESC, or a hold of OK at its end."""
+                match, recorder = started.match, started.recorder
+                controller = TableController(match, recorder, seats, recorder,
+                                             archive=lambda: history_summary(store))
+                tray.rollers_at_once = controller.rollers_at_once
+                bots = BotDriver(options.bots, strategies, options.chance,
+                                 pace=0.0 if options.fast else 0.8,
+                                 linger=0.0 if options.fast else 8.5)
+                loop = TableLoop(controller, tray, controls, clock, shown, bots,
+                                 direct_performer(controller, throw_into(camera), clock),
+                                 tray_idle=lambda: not camera.frames_queued)
+                ended: list[float] = []
+
+                def done() -> bool:
+                    if controller.next_match_asked is not None:
+                        return True
+                    # Counted from when the final standings are on the screen: the roll that
+                    # ended the match is shown first (a few seconds), as any other.
+                    if not match.over or loop.view is None or \
+                            loop.view.kind is not ScreenKind.FINAL:
+                        return False
+                    if not ended:
+                        ended.append(clock.monotonic())
+                    return clock.monotonic() - ended[0] > FINAL_SECONDS and \
+                        options.bots == frozenset(range(players))
+
+                loops.append(loop)
+                loop.run(done)
+                return loop
+
+            last = play(started)
+            while last.controller.next_match_asked is not None and not screen.quit_requested:
                 started = next_match(log, again, started)
-                loop = play(started)
+                last = play(started)
         except KeyboardInterrupt:
             # Ctrl-C in the terminal stops the demo as ESC does: the match is kept and
-            # the terminal says how to go on with it.
-            if not loops:
-                raise
-            loop = loops[-1]
+            # the terminal says how to go on with it (also one begun a moment before,
+            # whose first frame was not drawn yet).
+            last = loops[-1] if loops else None
         finally:
             started.recorder.close()
             store.close()
             tray.close()
         ledger = started.match.ledger()
-        return DemoResult(ledger, standings_text(ledger, go_on_words(options)), loop,
+        return DemoResult(ledger, standings_text(ledger, go_on_words(options)), last,
                           started.match_id)
     finally:
         screen.close()
