@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from einhorn_table.cli.arguments import more_than_zero
 from einhorn_table.ports import Button, Controls, Gesture
 from einhorn_table.table.config import PlayerConfig
-from einhorn_table.table.controller import Seat
+from einhorn_table.table.controller import Notice, Seat
 from einhorn_table.table.doubt import RGB
 from einhorn_table.table.events import CameraBack, CameraLost
 
@@ -106,6 +106,24 @@ class WatchedTray:
                 print("einhorn-table: camera back", file=sys.stderr)
         self.watchdog.tick(self.source.frames_read, camera_lost=self.camera_lost)
         return events
+
+
+def held_buttons_words(held: Sequence[tuple[int, Button]],
+                       players: Sequence[PlayerConfig]) -> str:
+    """What the screen says of the buttons (station from 0, button) that read pressed as
+    the table starts, naming whose station each is; "" for none."""
+    if not held:
+        return ""
+    from einhorn_table.stations.gesture_table import SIGNS
+
+    at = {p.station - 1: p.name for p in players}
+    names = [f"{at[station]}'s {SIGNS[button]}" if station in at
+             else f"station {station + 1}'s {SIGNS[button]}" for station, button in held]
+    if len(names) == 1:
+        return (f"{names[0]} button reads pressed with nobody touching it: it works once "
+                "let go. If it stays pressed, check its wires.")
+    return (f"{', '.join(names[:-1])} and {names[-1]} buttons read pressed with nobody "
+            "touching them: they work once let go. If they stay pressed, check their wires.")
 
 
 def seats_for(names: Sequence[str], players: Sequence[PlayerConfig],
@@ -286,6 +304,15 @@ def run(args: argparse.Namespace) -> int:
     pin_map = load_pin_map(config.pins or default_pin_map_path())
     # Only the stations players sit at: the others' pins stay free (SPI, the serial port).
     buttons = ButtonStations(pin_map, clock, stations=config.stations)
+    # A button that reads pressed before anyone touched it (leant on, stuck, a wire
+    # touching GND) does nothing until it is let go: the family is told, not left
+    # wondering why a button is dead.
+    held = held_buttons_words(buttons.pressed_now(), config.players)
+    if held:
+        from einhorn_table.words import command_name
+
+        print(f"einhorn-table: {held} (a wire touching GND, or on the wrong pin: "
+              f"{command_name()} doctor --buttons checks every button)", file=sys.stderr)
     screen = PygameScreen(config.size, fullscreen=config.fullscreen,
                           screenshots=args.screenshots)
     screen.open(clock.monotonic())
@@ -336,6 +363,8 @@ def run(args: argparse.Namespace) -> int:
         tray = VisionTray(source, make_watcher(), reader, clock, follower=reader)
         watched = WatchedTray(tray, source, watchdog)
 
+        told: list[str] = []  # (the held buttons, said on the first match's screen)
+
         def play(started: Started) -> TableController:
             """One match, until the window closes or a player holds OK at its end."""
             seats, stations, _ = seats_for(started.match.names, config.players, measured)
@@ -343,6 +372,9 @@ def run(args: argparse.Namespace) -> int:
                                          started.recorder,
                                          archive=lambda: history_summary(store))
             tray.rollers_at_once = controller.rollers_at_once
+            if held and not told:
+                controller.notice = Notice(held, clock.monotonic())
+                told.append(held)
             loop = TableLoop(controller, watched, SeatControls(buttons, stations), clock,
                              screen)
             how = "continued" if started.resumed else "started"

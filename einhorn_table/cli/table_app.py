@@ -141,6 +141,13 @@ def standings_text(ledger: Ledger, go_on: str = "") -> str:
     return "\n".join(lines)
 
 
+def key_name(player: int, button: Button) -> str:
+    """How the demo's notices name ``player``'s ``button``: the key, e.g. ``key 3``."""
+    from einhorn_table.adapters.keyboard_controls import button_key
+
+    return f"key {button_key(player, button)}"
+
+
 def direct_performer(controller: TableController, throw: Callable[[int, Sequence[int]], None],
                      clock: Clock) -> Callable[[Move], None]:
     """Bots' moves straight into the controller (gestures) and the synthetic tray (throws)."""
@@ -810,6 +817,10 @@ def run_demo(options: DemoOptions) -> DemoResult:
                 match, recorder = started.match, started.recorder
                 controller = TableController(match, recorder, seats, recorder,
                                              archive=lambda: history_summary(store))
+                if keyboard is not None:
+                    # The notices name the key a person presses ("hold key 3 again"),
+                    # as the button tiles do, not the station's sign.
+                    controller.button_name = key_name
                 tray.rollers_at_once = controller.rollers_at_once
                 bots = BotDriver(options.bots, strategies, options.chance,
                                  pace=0.0 if options.fast else 0.8,

@@ -1,0 +1,95 @@
+"""The lead's mends of session fifty-nine: the demo's notices name keys, not signs."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+pytest.importorskip("pygame")
+
+from einhorn_table.cli import main
+from einhorn_table.ports import Button
+from einhorn_table.table.loop import TableLoop
+
+
+def test_the_demo_s_notices_name_the_key_a_person_presses(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'hold OK again in 6 seconds' on a keyboard, where OK is key 3 for Ana and key E
+    for Ben: the demo's controller names each player's key, as the button tiles do."""
+    named: list[str] = []
+
+    def run(self: TableLoop, done: Callable[[], bool], max_steps: int | None = None) -> None:
+        named.append(self.controller.button_name(0, Button.EINHORN))
+        named.append(self.controller.button_name(1, Button.EINHORN))
+        named.append(self.controller.button_name(1, Button.DREIFALTIGKEIT))
+
+    monkeypatch.setattr(TableLoop, "run", run)
+    assert main(["demo", "--bots", "1", "--fast", "--state-dir", str(tmp_path / "s")]) == 0
+    assert named == ["key 3", "key E", "key R"]
+
+
+def test_a_button_pressed_as_the_table_starts_is_told_on_the_screen_and_in_the_journal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A button leant on, stuck or shorted as play starts does nothing until let go
+    (its release was never seen pressed): the family reads whose button it is, and the
+    journal says how to check the wiring."""
+    pytest.importorskip("gpiozero")
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+    from table_helpers import players_toml
+
+    from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map
+
+    monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+    saved = Device.pin_factory
+    factory = MockFactory()
+    Device.pin_factory = factory
+    gpio = next(s.pin(Button.DREIFALTIGKEIT) for s in load_pin_map(
+        default_pin_map_path()).stations if s.player == 1)
+    from einhorn_table.adapters.gpio_buttons import ButtonStations
+
+    set_up = ButtonStations.__init__
+
+    def held_down(self: ButtonStations, *args: object, **kwargs: object) -> None:
+        set_up(self, *args, **kwargs)  # type: ignore[arg-type]
+        factory.pin(gpio).drive_low()  # Ben's ✗, held down as the table starts
+
+    monkeypatch.setattr(ButtonStations, "__init__", held_down)
+    notices: list[str] = []
+
+    def run(self: TableLoop, done: Callable[[], bool], max_steps: int | None = None) -> None:
+        notices.append(self.controller.notice_at(self.clock.monotonic()))
+
+    monkeypatch.setattr(TableLoop, "run", run)
+    table = tmp_path / "table.toml"
+    table.write_text('games = 3\ncamera = "synth:seed=3,players=3"\n'
+                     f'state = "{tmp_path / "state"}"\n'
+                     "[screen]\nwidth = 400\nheight = 240\nfullscreen = false\n"
+                     + players_toml(("Ana", 1, "white"), ("Ben", 2, "red"),
+                                    ("Cem", 3, "blue")), encoding="utf-8")
+    try:
+        assert main(["play", str(table)]) == 0
+    finally:
+        factory.reset()
+        Device.pin_factory = saved
+    assert notices == ["Ben's ✗ button reads pressed with nobody touching it: it works "
+                       "once let go. If it stays pressed, check its wires."]
+    assert "doctor --buttons checks every button" in capsys.readouterr().err
+
+
+def test_several_buttons_pressed_as_the_table_starts_are_named_together() -> None:
+    from einhorn_table.cli.play import held_buttons_words
+    from einhorn_table.table.config import PlayerConfig
+
+    players = [PlayerConfig("Ana", 1, None), PlayerConfig("Ben", 2, None)]
+    assert held_buttons_words([], players) == ""
+    assert held_buttons_words([(0, Button.EINHORN), (3, Button.WUNSCH)], players) == (
+        "Ana's OK and station 4's + buttons read pressed with nobody touching them: they "
+        "work once let go. If they stay pressed, check their wires.")
