@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from einhorn_table.adapters.opencv_source import not_a_video
 from einhorn_table.adapters.source_base import BaseSource, Pacer, SourceError
 from einhorn_table.ports import Clock, Frame
 
@@ -52,6 +53,9 @@ class DirSource(BaseSource):
 
     def _open(self) -> None:
         if self.folder.is_file():
+            mistaken = not_a_video(self.folder)  # (a match or settings file: no "file:")
+            if mistaken is not None:
+                raise SourceError(mistaken)
             picture = self.folder.suffix.lower() in PICTURE_SUFFIXES
             raise SourceError(
                 f"{self.folder} is {'a picture' if picture else 'a file'}, not a folder: "

@@ -20,7 +20,6 @@ import os
 import queue
 import warnings
 from collections.abc import Callable, Collection
-from pathlib import Path
 from typing import Any
 
 from einhorn_table.errors import EinhornError
@@ -44,12 +43,11 @@ class ButtonSetupError(EinhornError):
     """The GPIO buttons could not be set up; the message says what to do."""
 
 
-def on_a_pi(model_file: Path = Path("/proc/device-tree/model")) -> bool:
+def on_a_pi() -> bool:
     """Whether this machine is a Raspberry Pi (its device tree says so)."""
-    try:
-        return "Raspberry Pi" in model_file.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
+    from einhorn_table.doctor.machine import detect_machine
+
+    return detect_machine().is_pi
 
 
 def check_seated(pin_map: PinMap, players: int | None = None,

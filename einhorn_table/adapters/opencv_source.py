@@ -32,15 +32,19 @@ def not_a_video(path: Path) -> str | None:
 
 #: Pictures whose width-to-height differs by more than this share are of another shape.
 SHAPE_TOLERANCE = 0.02
+#: Pictures of another shape in a row that a webcam opened again may send before it is
+#: refused (the first ones some send as they start).
+ODD_PICTURES_SKIPPED = 5
 
 
 class WebcamSource(BaseSource):
     """A USB webcam; timestamps come from ``clock`` when each frame arrives.
 
     Opened again (the table does so every few seconds after it stopped sending, until
-    it is plugged back in), it is asked for the size of its first pictures, which the
-    table has been reading; pictures of another shape after that are refused, saying
-    so (the tray's outline would no longer fit them), rather than misread.
+    it is plugged back in), it is asked for the size of the pictures the table had been
+    reading; pictures of another shape after that are refused, saying so (the tray's
+    outline would no longer fit them), rather than misread. A few odd pictures first
+    (many webcams send one or two of another size as they start) are skipped.
     """
 
     def __init__(
@@ -58,8 +62,11 @@ class WebcamSource(BaseSource):
         self._size = size
         self._fps = fps
         self._capture: Any = None
-        #: The size of the first picture it sent, (width, height).
-        self._first: tuple[int, int] | None = None
+        #: The size of the last picture it sent, (width, height): the one the table
+        #: has been reading.
+        self._last: tuple[int, int] | None = None
+        #: The size the pictures must have the shape of since it was opened again.
+        self._expected: tuple[int, int] | None = None
 
     def _open(self) -> None:
         import cv2
@@ -81,7 +88,8 @@ class WebcamSource(BaseSource):
                 "user is in the 'video' group; or try another number "
                 f"(opencv:{1 if self.number == 0 else 0})."
             )
-        size = self._size or self._first
+        self._expected = self._last
+        size = self._size or self._expected
         if size is not None:
             capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
             capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
@@ -90,24 +98,26 @@ class WebcamSource(BaseSource):
         self._capture = capture
 
     def _read(self) -> Frame | None:
-        ok, image = self._capture.read()
-        if not ok or image is None:
-            raise SourceError(
-                f"Webcam {self.number} stopped sending pictures. Check its cable and "
-                "power (a USB hub with its own power helps), then start again."
-            )
-        height, width = image.shape[:2]
-        if self._first is None:
-            self._first = (width, height)
-        elif _other_shape((width, height), self._first):
-            then_w, then_h = self._first
-            raise SourceError(
-                f"Webcam {self.number} now sends {width}x{height} pictures, not "
-                f"{then_w}x{then_h} as before: another webcam, or one set otherwise. "
-                "Plug the webcam the table started with back in, or start the table "
-                "again (and check it with the doctor)."
-            )
-        return Frame(image=image, timestamp=self._clock.monotonic(), index=self.frames_read)
+        expected = self._expected
+        for _ in range(ODD_PICTURES_SKIPPED + 1):
+            ok, image = self._capture.read()
+            if not ok or image is None:
+                raise SourceError(
+                    f"Webcam {self.number} stopped sending pictures. Check its cable and "
+                    "power (a USB hub with its own power helps), then start again."
+                )
+            height, width = image.shape[:2]
+            if expected is None or not _other_shape((width, height), expected):
+                self._last = (width, height)
+                return Frame(image=image, timestamp=self._clock.monotonic(),
+                             index=self.frames_read)
+        then_w, then_h = expected or (width, height)
+        raise SourceError(
+            f"Webcam {self.number} now sends {width}x{height} pictures, not "
+            f"{then_w}x{then_h} as before: another webcam, or one set otherwise. "
+            "Plug the webcam the table started with back in, or start the table "
+            "again (and check it with the doctor)."
+        )
 
     def _close(self) -> None:
         if self._capture is not None:

@@ -8,8 +8,9 @@ and vanishes in grey). Both are copied out of the camera's buffers by
 ``capture_arrays`` (one request, so they show the same moment), and the buffer
 goes straight back to the camera.
 
-Every capture waits at most :data:`FRAME_TIMEOUT_S` (where picamera2's ``wait`` takes
-a timeout, as in the picamera2 of current Raspberry Pi OS): a camera whose cable came
+Every capture waits a bounded time (where picamera2's ``wait`` takes a timeout, as in
+the picamera2 of current Raspberry Pi OS; :func:`capture_timeouts`, longer at a low
+frame rate and for the first frame after a start): a camera whose cable came
 loose, or whose pipeline stalled ("Camera frontend has timed out!"), stops sending
 frames without an error, and an endless wait would freeze the table's screen and
 buttons. Then the waiting capture is cancelled, so that the camera can be closed,
@@ -21,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from einhorn_table.adapters.camera_settings import CameraSettings
@@ -36,10 +38,38 @@ from einhorn_table.ports import Clock, Frame
 AF_MODE_MANUAL = 0
 
 #: Seconds to wait for the next frame (or its metadata) before the camera counts as
-#: stopped: two frames at the slowest frame rate the settings allow (1 a second).
+#: stopped, at least; at a low frame rate (a long exposure: frame_rate down to 1)
+#: :data:`STALL_FRAMES` frames' time.
 FRAME_TIMEOUT_S = 2.0
-#: Seconds an autofocus sweep may take (about one second on a Camera Module 3).
+STALL_FRAMES = 3
+#: Frames' time the first frame after a start may take: libcamera hides the first
+#: frames while exposure and white balance converge (under a second at 30 frames a
+#: second, several seconds at 1 or 2).
+START_FRAMES = 12
+#: Seconds an autofocus sweep may take, at least (about one second, some 30 frames, on a
+#: Camera Module 3), or :data:`AUTOFOCUS_FRAMES` frames' time at a low frame rate.
 AUTOFOCUS_TIMEOUT_S = 10.0
+AUTOFOCUS_FRAMES = 90
+
+
+@dataclass(frozen=True, slots=True)
+class CaptureTimeouts:
+    """Seconds to wait for a frame, for the first frame after a start, and for an
+    autofocus sweep, before the camera counts as stopped."""
+
+    frame: float
+    first: float
+    autofocus: float
+
+
+def capture_timeouts(frame_rate: float) -> CaptureTimeouts:
+    """How long to wait for the camera's captures at ``frame_rate`` frames a second."""
+    frame = 1.0 / frame_rate
+    return CaptureTimeouts(
+        frame=max(FRAME_TIMEOUT_S, STALL_FRAMES * frame),
+        first=max(FRAME_TIMEOUT_S, START_FRAMES * frame),
+        autofocus=max(AUTOFOCUS_TIMEOUT_S, AUTOFOCUS_FRAMES * frame),
+    )
 
 #: How many frames in a row must agree before automatic values count as settled.
 SETTLED_RUN = 5
@@ -101,6 +131,9 @@ class Picamera2Source(BaseSource):
         self._camera: Any = None
         #: Whether this picamera2 can wait for a capture with a timeout.
         self._timed = False
+        self._timeouts = capture_timeouts(self.settings.frame_rate)
+        #: Whether the camera has sent no frame since it was started.
+        self._starting = False
         self._lores_size = self.settings.lores_size
         #: What was locked after settling (control name to value), for reports.
         self.locked: dict[str, Any] = {}
@@ -161,6 +194,7 @@ class Picamera2Source(BaseSource):
         self._lores_size = (int(width), int(height))
         self.view = camera_view(getattr(camera, "camera_properties", {}), applied)
         camera.start()
+        self._starting = True
         self._focus(camera)
         if settings.lock_when_settled:
             self._lock_when_settled(camera)
@@ -177,7 +211,8 @@ class Picamera2Source(BaseSource):
                 )
             return
         if position is None:
-            if not self._capture(camera, "autofocus_cycle", timeout=AUTOFOCUS_TIMEOUT_S):
+            if not self._capture(camera, "autofocus_cycle",
+                                 timeout=self._timeouts.autofocus):
                 self.notes.append(
                     "The autofocus did not find a sharp picture: put dice in the tray, "
                     "check the light, or set lens_position in the calibration profile."
@@ -270,14 +305,20 @@ class Picamera2Source(BaseSource):
         return Frame(image=image, timestamp=timestamp, index=self.frames_read, small=small)
 
     def _capture(self, camera: Any, method: str, *args: Any,
-                 timeout: float = FRAME_TIMEOUT_S) -> Any:
-        """``camera.method(*args)``, waiting at most ``timeout`` seconds for its result
-        where this picamera2 can (see the module's description)."""
+                 timeout: float | None = None) -> Any:
+        """``camera.method(*args)``, waiting at most ``timeout`` seconds (default: a
+        frame's timeout, see :func:`capture_timeouts`) for its result where this
+        picamera2 can (see the module's description)."""
         if not self._timed:
             return getattr(camera, method)(*args)
+        timeout = self._timeouts.frame if timeout is None else timeout
+        if self._starting:
+            timeout = max(timeout, self._timeouts.first)
         job = getattr(camera, method)(*args, wait=False)
         try:
-            return camera.wait(job, timeout=timeout)
+            result = camera.wait(job, timeout=timeout)
+            self._starting = False
+            return result
         except TimeoutError:
             # The waiting job would hold up every later one, stop() too: cancel it.
             with contextlib.suppress(Exception):

@@ -14,12 +14,16 @@ import shlex
 import signal
 import sys
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from einhorn_table.cli.arguments import existing_file, more_than_zero
 from einhorn_table.words import counted
+
+if TYPE_CHECKING:
+    from einhorn_table.adapters.camera_settings import CameraSettings
 
 DESCRIPTION = """\
 Save camera frames as pictures (000000.png, 000001.png...) into a new or empty
@@ -87,14 +91,21 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.clock import SystemClock
     from einhorn_table.adapters.recorder import FrameRecorder
     from einhorn_table.adapters.source_base import SourceError
+    from einhorn_table.adapters.source_spec import parse_source
     from einhorn_table.adapters.sources import create_source
     from einhorn_table.doctor.checks import default_source
     from einhorn_table.doctor.machine import detect_machine
 
     clock = SystemClock()
-    source_text = args.source or table_camera(args.table) or default_source(detect_machine())
-    # A misspelt source is refused before any folder is made.
-    source = create_source(source_text, clock=clock)
+    # (The table's file is read for its camera, or for the Pi camera's settings.)
+    wanted = args.source is None or parse_source(args.source).kind == "picamera2"
+    camera = table_camera(args.table) if wanted else TableCamera(None, None)
+    source_text = args.source or camera.source or default_source(detect_machine())
+    if camera.note is not None and parse_source(source_text).kind == "picamera2":
+        print(camera.note, file=sys.stderr)
+    # A misspelt source is refused before any folder is made. The Pi camera is set as
+    # the table sets it (size, frame rate, exposure, focus), for frames like its own.
+    source = create_source(source_text, clock=clock, camera_settings=camera.settings)
     made = missing_folders(args.folder)
     recorder = FrameRecorder(args.folder)  # (refuses a folder of pictures before the camera)
     stopped: SourceError | None = None
@@ -151,12 +162,42 @@ def replay_words(folder: Path, fps: int) -> str:
             f" in table.toml (or --source {shlex.quote(replay)} for the doctor and calibrate).")
 
 
-def table_camera(table: Path) -> str | None:
-    """The camera the table's file names (the one ``play`` reads the dice with), or None
-    where there is no such file. A file that does not load is refused with what to fix."""
-    from einhorn_table.table.config import load_config
+@dataclass(frozen=True, slots=True)
+class TableCamera:
+    """The camera ``play`` reads the dice with, by the table's file: its source (None
+    where there is no table's file) and the settings of the table's calibration (its
+    ``calibration``, else the one in its state directory, else calibrate's own; None
+    where there is none)."""
 
-    return load_config(table).camera if table.is_file() else None
+    source: str | None
+    settings: CameraSettings | None
+    #: Where the calibration could not be looked for, what the terminal is told.
+    note: str | None = None
+
+
+def table_camera(table: Path) -> TableCamera:
+    """The table's camera by its file ``table`` (see :class:`TableCamera`). A table's
+    file or a calibration that does not load is refused with what to fix; a state
+    directory this user may not look into (the service's) leaves the camera's own
+    settings, with a note."""
+    from einhorn_table.calibration.paths import SERVICE_USER, state_profile
+    from einhorn_table.calibration.profile import load_profile
+    from einhorn_table.table.config import load_config
+    from einhorn_table.words import command_name
+
+    config = load_config(table) if table.is_file() else None
+    source = None if config is None else config.camera
+    try:
+        profile = (config.calibration if config is not None else None) or state_profile(
+            config.state if config is not None else None)
+    except PermissionError as error:
+        return TableCamera(source, None, (
+            f"{command_name()} record: this user may not look into "
+            f"{Path(error.filename or '').parent} for the table's calibration, so a Pi "
+            "camera records with its own settings, not the calibrated ones; to record "
+            f"with them, run the command as the table's user: sudo -u {SERVICE_USER} "
+            f"{command_name()} record ..."))
+    return TableCamera(source, None if profile is None else load_profile(profile).camera)
 
 
 def missing_folders(folder: Path) -> list[Path]:

@@ -20,7 +20,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "simulate",
         help="play many matches with bots and print what a game designer wants to know",
-        description="Plays whole matches with simple strategies (seats rotate every match) "
+        description="Plays whole matches with simple strategies (seats rotate every match; "
+        "at fewer seats than strategies every line-up plays in turn) "
         "and prints turns per game, games per match, how often the starting player and each "
         "strategy win, how often the central stash runs dry and a roll-off decides the "
         "winner, what the unicorn is worth to its owner, and the stones each call earns. "
@@ -40,8 +41,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--target", type=whole_number(1), default=None,
                         help="end a match as soon as a stash holds this many stones")
     parser.add_argument(
-        "--strategies", default=",".join(STRATEGIES),
-        help=f"comma-separated, from {', '.join(STRATEGIES)} (default: all of them)",
+        "--strategies", action="append", default=None,
+        help=f"comma-separated, from {', '.join(STRATEGIES)} (default: all of them); "
+        "given more than once, all those named play",
     )
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -50,8 +52,9 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     variant = find_variant(args.variant)
-    strategies = [make_strategy(name.strip()) for name in args.strategies.split(",")
-                  if name.strip()]
+    # (--strategies given twice: both lists play, not the last alone.)
+    named = ",".join(args.strategies) if args.strategies else ",".join(STRATEGIES)
+    strategies = [make_strategy(name.strip()) for name in named.split(",") if name.strip()]
     if not strategies:
         raise EinhornError(f"--strategies names none; choose from {', '.join(STRATEGIES)}")
     setup = Setup.for_variant(variant, PLAYER_NAMES[: args.players], games=args.games,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import string
@@ -102,7 +103,7 @@ def chart_names(stats: Statistics) -> ChartNames:
         path = next((path for path in [*used, *fallbacks] if letters <= _charmap(path)),
                     None)
         if path is None:
-            stand_ins[text] = _stand_in(text, players, stand_ins)
+            stand_ins[text] = _stand_in(text, players, stand_ins, texts)
         elif path not in used:
             used.append(path)
     families = []
@@ -142,15 +143,18 @@ def _fallback_fonts() -> tuple[str, ...]:
     return installed_fallbacks(pygame)
 
 
-def _stand_in(text: str, players: Sequence[str], taken: dict[str, str]) -> str:
+def _stand_in(text: str, players: Sequence[str], taken: dict[str, str],
+              names: Sequence[str]) -> str:
     """What the charts write for a name no font here can draw: "player A" (the next
-    letter), or a player's dice as that player's stand-in's ("player A's dice")."""
+    letter no other stand-in and no name of ``names`` is), or a player's dice as that
+    player's stand-in's ("player A's dice")."""
     for player in players:
         if text == f"{player}'s dice" and player in taken:
             return f"{taken[player]}'s dice"
     kind = "player" if text in players else "dice"
-    used = sum(1 for shown in taken.values() if shown.startswith(f"{kind} ") and "'" not in shown)
-    return f"{kind} {_label(used)}"
+    used = {*taken.values(), *names}
+    return next(shown for number in itertools.count()
+                if (shown := f"{kind} {_label(number)}") not in used)
 
 
 def _label(number: int) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 from collections import Counter
@@ -205,13 +206,35 @@ def simulate(
 
 
 def seating(strategies: Sequence[T], seats: int, match: int) -> list[T]:
-    """Who sits where in match number ``match`` (from 0): the strategies in their order
-    round the table from the seat ``match`` places on, as many times over as the seats
-    take. Every strategy plays, each as often and in each seat as often as the others
-    (over as many matches as there are strategies), also where there are fewer seats
-    than strategies."""
+    """Who sits where in match number ``match`` (from 0).
+
+    As many strategies as seats, or more seats: the strategies in their order round the
+    table from the seat ``match`` places on, as many times over as the seats take.
+    Fewer seats than strategies: each block of as many matches as there are strategies
+    seats one line-up moved on a seat a match (every strategy in every seat once), and
+    the blocks go through every line-up in turn, so that every strategy meets every
+    other, in either order (four strategies at two seats: 3 blocks, the 12 pairings),
+    not only its neighbours in the list (silent never met odds).
+    """
     count = len(strategies)
-    return [strategies[(match + seat) % count] for seat in range(seats)]
+    block, shift = divmod(match, count)
+    if seats >= count:
+        order = list(range(seats))
+    else:  # line-ups beginning with the first strategy, one a block
+        rest = list(range(1, count))
+        order = [0, *_arrangement(rest, seats - 1, block % math.perm(count - 1, seats - 1))]
+    return [strategies[(shift + position) % count] for position in order]
+
+
+def _arrangement(items: list[int], length: int, index: int) -> list[int]:
+    """The ``index``-th (from 0) of the ``length``-long arrangements of ``items``, in
+    the order itertools.permutations gives them (counted, not listed: there may be
+    millions)."""
+    pool, chosen = list(items), []
+    for position in range(length):
+        choice, index = divmod(index, math.perm(len(pool) - 1, length - position - 1))
+        chosen.append(pool.pop(choice))
+    return chosen
 
 
 def percent(part: int, whole: int) -> str:

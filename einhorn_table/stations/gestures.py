@@ -15,7 +15,9 @@ and then (every frame is plenty), and it returns :class:`Gesture`s.
 * **Chord**: a second button of the same station pressed within
   ``chord_window`` seconds of the first while the first is still down. Reported
   at once; both releases are ignored, and so are other presses of that station
-  until the chord's buttons are up.
+  until the chord's buttons are up, or ``long_press`` seconds have passed since
+  the chord (a chord's button stuck down, or leant on, then no longer stops its
+  station; its release is still ignored).
 """
 
 from __future__ import annotations
@@ -90,9 +92,12 @@ class Debouncer:
 class _Station:
     down: dict[Button, float] = field(default_factory=dict)  # press times of held buttons
     spent: set[Button] = field(default_factory=set)  # held buttons whose release is ignored
-    #: The buttons of the chord still down: while any is, the station's presses are ignored
-    #: (a button held down before the chord, stuck or leant on, does not keep it going).
+    #: The buttons of the chord still down: while any is (for long_press after the chord
+    #: at most), the station's presses are ignored (a button held down before the chord,
+    #: stuck or leant on, does not keep it going).
     chord: set[Button] = field(default_factory=set)
+    #: When the chord was pressed: its buttons stop holding the station long_press later.
+    chord_time: float = float("-inf")
 
 
 class GestureDecoder:
@@ -149,6 +154,7 @@ class GestureDecoder:
         buttons = tuple(sorted((partner, edge.button), key=lambda b: b.position))
         station.spent.update(buttons)
         station.chord = set(buttons)
+        station.chord_time = edge.time
         return [Gesture(edge.player, GestureKind.CHORD, buttons, edge.time)]
 
     def _release(self, station: _Station, edge: RawButtonEvent) -> list[Gesture]:
@@ -166,6 +172,8 @@ class GestureDecoder:
     def _timers(self, now: float) -> list[Gesture]:
         gestures: list[Gesture] = []
         for player, station in self._stations.items():
+            if station.chord and now - station.chord_time >= self.timing.long_press:
+                station.chord.clear()  # (held this long, a chord's button is stuck)
             for button, since in station.down.items():
                 due = since + self.timing.long_press
                 if button not in station.spent and due <= now:
