@@ -93,3 +93,37 @@ def test_several_buttons_pressed_as_the_table_starts_are_named_together() -> Non
     assert held_buttons_words([(0, Button.EINHORN), (3, Button.WUNSCH)], players) == (
         "Ana's OK and station 4's + buttons read pressed with nobody touching them: they "
         "work once let go. If they stay pressed, check their wires.")
+
+
+RECORD_AND_REPLAY = """
+import os, sys
+from pathlib import Path
+import numpy as np
+from einhorn_table.adapters.clock import FakeClock
+from einhorn_table.adapters.dir_source import DirSource
+from einhorn_table.adapters.recorder import FrameRecorder
+from einhorn_table.ports import Frame
+folder = Path(os.fsdecode(sys.argv[1].encode() + b"/caf\\xe9"))
+recorder = FrameRecorder(folder)
+for index in range(2):
+    image = np.full((24, 32, 3), 40 + 100 * index, np.uint8)
+    recorder.write(Frame(image=image, timestamp=float(index), index=index))
+source = DirSource(folder, FakeClock())
+source.open()
+print([int(source.read().image[0, 0, 0]) for _ in range(2)])
+"""
+
+
+def test_a_folder_whose_name_is_not_utf8_records_and_replays(tmp_path: Path) -> None:
+    """OpenCV's imread and imwrite stop the whole process on such a path (a segmentation
+    fault): a recording into a folder named on an old memory card, and its replay as the
+    table's camera, go through Python's own file reading. Run apart, so that a crash
+    fails this test rather than the whole run."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", RECORD_AND_REPLAY, str(tmp_path)],
+                          capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[40, 140]"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from einhorn_table.adapters.image_files import read_picture
 from einhorn_table.adapters.opencv_source import not_a_video
 from einhorn_table.adapters.source_base import BaseSource, Pacer, SourceError
 from einhorn_table.ports import Clock, Frame
@@ -89,8 +90,8 @@ class DirSource(BaseSource):
         self._position += 1
         self._pacer.wait_for(self.frames_read)
         try:
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        except cv2.error:  # e.g. over the gigapixel OpenCV decodes at most
+            image = read_picture(path)
+        except (OSError, cv2.error):  # unreadable, or over the gigapixel OpenCV decodes
             image = None
         if image is None:
             raise SourceError(

@@ -32,13 +32,16 @@ class FrameRecorder:
         self.written = 0
 
     def write(self, frame: Frame) -> Path:
-        import cv2
+        from einhorn_table.adapters.image_files import write_picture
 
         path = self.folder / f"{self.written:06d}.png"
-        if not cv2.imwrite(str(path), frame.image):
+        try:
+            write_picture(path, frame.image)
+        except OSError as error:
             raise SourceError(
-                f"Could not write {path}: is the disk full or the folder read-only?"
-            )
+                f"Could not write {path} ({error.strerror or error}): is the disk full "
+                "or the folder read-only?"
+            ) from None
         self.written += 1
         return path
 

@@ -157,15 +157,17 @@ def writable_out(out: Path) -> None:
 
 def _from_labelled(folder: Path, out: Path, made_by: str) -> int:
     import cv2
-    import numpy as np
 
+    from einhorn_table.adapters.image_files import read_picture
     from einhorn_table.calibration.from_labelled import calibrate_from_labelled
     from einhorn_table.vision.labelled import LabelledPhoto, load_set
 
 
     def load(photo: LabelledPhoto) -> Any:
-        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
-        return None if image is None else np.asarray(image, dtype=np.uint8)
+        try:
+            return read_picture(photo.path)
+        except (OSError, cv2.error):
+            return None
 
     photos = load_set(folder, strict=True)
     print(f"Reading {len(photos)} labelled photos, each several times: this takes a few "
@@ -365,15 +367,15 @@ def save_calibration(profile: CalibrationProfile, reference: Image | None, out: 
     picture too) as it was."""
     import cv2
 
+    from einhorn_table.adapters.image_files import write_picture
     from einhorn_table.calibration.profile import ProfileError, save_profile
 
     picture = out.parent / reference_name(out)
     fresh = out.parent / f".{picture.stem}.new{picture.suffix}"  # until the profile is in
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        if reference is not None and not cv2.imwrite(str(fresh), reference,
-                                                     [cv2.IMWRITE_JPEG_QUALITY, 95]):
-            raise OSError(f"could not write {fresh}")
+        if reference is not None:
+            write_picture(fresh, reference, [cv2.IMWRITE_JPEG_QUALITY, 95])
         save_profile(profile, out)  # refuses a profile that would not load again
         if reference is not None:
             fresh.replace(picture)

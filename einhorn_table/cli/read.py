@@ -131,13 +131,10 @@ def check_writable(folder: Path) -> None:
 
 def write_drawing(target: Path, drawing: Image) -> str:
     """Write a drawing as PNG; "" when written, else why not, in the system's words."""
-    import cv2
+    from einhorn_table.adapters.image_files import write_picture
 
-    encoded, data = cv2.imencode(".png", drawing)
-    if not encoded:
-        return "OpenCV could not make a PNG of the drawing"
     try:
-        target.write_bytes(data.tobytes())
+        write_picture(target, drawing)
     except OSError as error:
         return error.strerror or str(error)
     return ""
@@ -152,7 +149,8 @@ def _opencv_words(error: Exception) -> str:
 def _load(path: Path) -> tuple[Image | None, str]:
     """The photo's pixels, or None and why not (said for the person who named it)."""
     import cv2
-    import numpy as np
+
+    from einhorn_table.adapters.image_files import decode_picture
 
     if not path.exists():
         return None, "no such file; check the name and path"
@@ -169,7 +167,7 @@ def _load(path: Path) -> tuple[Image | None, str]:
     if not data:
         return None, "an empty file (0 bytes); copy the photo again"
     try:
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        image = decode_picture(data)
     except cv2.error as error:
         if "CV_IO_MAX_IMAGE_PIXELS" in str(error):  # OpenCV's limit: a gigapixel
             return None, ("a picture too large to decode (over a gigapixel); shrink it "
@@ -179,7 +177,7 @@ def _load(path: Path) -> tuple[Image | None, str]:
     if image is None:
         return None, ("not a picture OpenCV can decode; pass a JPEG or PNG photo "
                       "(re-save or re-take it if it is damaged)")
-    return np.asarray(image, np.uint8), ""
+    return image, ""
 
 
 def reading_as_json(path: Path, reading: FrameReading, ms: float) -> dict[str, Any]:
