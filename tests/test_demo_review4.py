@@ -302,7 +302,7 @@ def test_continue_with_nothing_to_go_on_with_says_so_and_how_to_start(
     assert main(["demo", "--continue", "--bots", "2", "--state-dir", str(state)]) == 1
     err = capsys.readouterr().err
     assert f"--continue: there is no unfinished match to go on with; no match is kept in " \
-           f"{state}. Start a new one: SDL_VIDEODRIVER=dummy einhorn-table demo --bots 2 " \
+           f"{state}. Start a new one: SDL_VIDEODRIVER=dummy einhorn-table demo --bots all " \
            f"--state-dir {state}" in err
     assert not state.exists()  # (a typo in --state-dir makes no folder)
 

@@ -256,7 +256,7 @@ class VisionTray:
             self._lying = image
         if kind in ("settled", "nudged", "unchanged"):
             return [tray.NotRolled(t, self._camera_moved_px(event, shown),
-                                   hand_seen=_hand_seen(event))]
+                                   hand_seen=_hand_seen(event), dice_still=kind != "nudged")]
         return []
 
     def _rolled(self, event: Any, image: Image, t: float, since: float) -> list[TrayEvent]:

@@ -246,8 +246,14 @@ KEPT_SWITCHES = (("--fullscreen", "fullscreen"), ("--mount", "mount"), ("--fast"
 
 def new_match_command(args: argparse.Namespace) -> str:
     """The demo's command line as given, without ``--continue``: a new match (the same
-    variant, games, window and state directory)."""
-    return demo_command(args, bots=args.bots)
+    variant, games, window and state directory). Without a window (and without
+    ``--fast``), bots play every seat: a person at the keyboard would be refused."""
+    bots = args.bots
+    if no_window() and not args.fast:
+        names = players_named(args.names, args.players)
+        if len(bot_seats(bots, names)) < len(names):
+            bots = "all"
+    return demo_command(args, bots=bots)
 
 
 def demo_command(args: argparse.Namespace, *, bots: str, resume: bool = False) -> str:

@@ -385,12 +385,13 @@ class TableController:
             # Inputs were taken while it moved (a bid, a top-up): where it moved while no
             # roll was awaited, or the same roller's turn goes on (nothing undone), the
             # motion locked no call. (An undo while the dice move gives the turn back to
-            # the player whose dice moved: their call stays locked.)
+            # the player whose dice moved: their call stays locked; where no die moved,
+            # only a hand passing, it is free, as after an undo with the tray still.)
             since = self.match.record[before.recorded:]
-            if before.roller is None:
+            undone = any(isinstance(i, Undo) for i in since)
+            if before.roller is None or (undone and event.dice_still):
                 self.call_locked = False
-            elif before.roller == self.roller() \
-                    and not any(isinstance(i, Undo) for i in since):
+            elif before.roller == self.roller() and not undone:
                 self.call_locked = before.call_locked
             return
         self.call_locked = before.call_locked
@@ -408,9 +409,12 @@ class TableController:
         before = self.motion
         asked = before.pending if before is not None \
             and before.recorded == len(self.match.record) else None
-        if asked is None or asked.by_hand or self.pending is not None:
-            self._not_rolled(NotRolled(event.time))
+        if before is None or asked is None or asked.by_hand or self.pending is not None:
+            self._not_rolled(NotRolled(event.time, dice_still=True))
             return
+        # The dice seen now include those asked about: they are the whole roll, never
+        # the rest of one thrown in two goes (that would count the dice read twice).
+        self.motion = replace(before, pending=None)
         self._settled(Settled(event.time, event.reading, event.photo))
 
     def _settled(self, event: Settled) -> None:
@@ -477,8 +481,9 @@ class TableController:
                 and len(reading.dice) < 3:
             # (Told past the tray's limit for waiting: once what lies by the dice goes,
             # they are read again.)
-            doubt = replace(doubt, again=": a hand or cup may hide one. Take it away, or "
-                            "roll again")
+            hidden = "one" if len(reading.dice) == 2 else "two"
+            doubt = replace(doubt, again=f": a hand or cup may hide {hidden}. Take it away, "
+                            "or roll again")
         if doubt is not None:
             self.pending = PendingRoll(roller, reading, doubt, event.time, event.photo, photo_path)
             self.entry = None
@@ -635,9 +640,12 @@ class TableController:
             if not self._commit(item, time, reading, photo):
                 return False
         if unsealed:
+            keys = {self.button_name(p, Button.EINHORN) for p, _ in unsealed}
+            with_key = f" with {keys.pop()}" if len(keys) == 1 else ""
             who = joined([f"{self.names[p]}'s top-up of {n}" for p, n in unsealed])
-            self._say(f"{who} was not sealed with OK before the unicorn owner rolled, "
-                      "so it moves nothing", time)
+            were, it = ("was", "it moves") if len(unsealed) == 1 else ("were", "they move")
+            self._say(f"{who} {were} not sealed{with_key} before the unicorn owner rolled, "
+                      f"so {it} nothing", time)
         self.pending = None
         self.entry = None
         self.call_locked = False

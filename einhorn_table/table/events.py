@@ -43,6 +43,9 @@ class NotRolled:
     #: Whether a hand or arm reached into the tray meanwhile (False: only the light or
     #: the camera changed, or the tray was pushed along the table).
     hand_seen: bool = False
+    #: Whether the dice lie just as they lay before (a hand passed over them, the light
+    #: changed): no die moved. False where one may have (a die pushed, the tray bumped).
+    dice_still: bool = False
 
 
 @dataclass(frozen=True)
