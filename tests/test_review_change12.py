@@ -127,3 +127,58 @@ def test_a_folder_whose_name_is_not_utf8_records_and_replays(tmp_path: Path) -> 
                           cwd=Path(__file__).resolve().parent.parent)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[40, 140]"
+
+
+def _service_folder_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Looking into the table's service's state folder, as a user who may not."""
+    import einhorn_table.calibration.paths as paths
+
+    def refused(state: object = None, environ: object = None) -> None:
+        raise PermissionError(13, "Permission denied",
+                              "/var/lib/einhorn-table/calibration.toml")
+
+    monkeypatch.setattr(paths, "state_profile", refused)
+
+
+def test_the_doctor_in_the_service_s_folder_says_to_run_as_the_table_s_user(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A table file naming the service's state folder, the doctor run by the parent: it
+    said nothing but a traceback (PermissionError)."""
+    _service_folder_refused(monkeypatch)
+    table = tmp_path / "table.toml"
+    table.write_text('camera = "synth:seed=1"\n', encoding="utf-8")
+    main(["doctor", "--table", str(table), "--frames", "2"])
+    out = capsys.readouterr().out
+    assert ("this user may not look into /var/lib/einhorn-table for the table's "
+            "calibration") in out
+    assert "sudo -u einhorn" in out and "doctor" in out
+
+
+def test_play_in_the_service_s_folder_says_to_run_as_the_table_s_user(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from table_helpers import players_toml
+
+    _service_folder_refused(monkeypatch)
+    table = tmp_path / "table.toml"
+    table.write_text('camera = "synth:seed=3,players=2"\n'
+                     + players_toml(("Ana", 1, "white"), ("Ben", 2, "red")), encoding="utf-8")
+    assert main(["play", str(table)]) == 1
+    err = capsys.readouterr().err
+    assert "this user may not look into /var/lib/einhorn-table" in err
+    assert "sudo -u einhorn" in err and "play" in err
+
+
+def test_bots_playing_without_a_window_say_so_whichever_driver_shows_none(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """SDL's offscreen driver shows no window either, as the demo's refusal knows: the
+    bots' match says it plays on its own, and the 'go on' command is headless too."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")
+    monkeypatch.setattr(TableLoop, "run",
+                        lambda self, done, max_steps=None: None)
+    assert main(["demo", "--bots", "all", "--players", "2",
+                 "--state-dir", str(tmp_path / "s")]) == 0
+    err = capsys.readouterr().err
+    assert "Without a window, bots play a match" in err

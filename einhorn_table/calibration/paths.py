@@ -38,6 +38,18 @@ def state_profile(state: str | Path | None = None,
     return next((place for place in places if place.is_file()), None)
 
 
+def unreadable_state_words(error: PermissionError, doing: str) -> tuple[str, str]:
+    """Why a command run by this user could not look for the table's calibration
+    (:func:`state_profile` met a folder only the table's service may read), and what
+    to do: run it as the table's user; ``doing`` is the command's words ("doctor")."""
+    from einhorn_table.words import command_name
+
+    folder = Path(error.filename).parent if error.filename else "the state directory"
+    return (f"this user may not look into {folder} for the table's calibration (only the "
+            "table's service user may)",
+            f"Run it as that user: sudo -u {SERVICE_USER} {command_name()} {doing}")
+
+
 #: Where the table's systemd service keeps its state (systemd/einhorn-table.service:
 #: StateDirectory=einhorn-table, StateDirectoryMode=0750), and the user it runs as.
 SERVICE_STATE_DIR = Path("/var/lib/einhorn-table")

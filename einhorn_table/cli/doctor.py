@@ -95,7 +95,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.clock import SystemClock
-    from einhorn_table.calibration.paths import state_profile
+    from einhorn_table.calibration.paths import state_profile, unreadable_state_words
     from einhorn_table.doctor import checks
     from einhorn_table.doctor.machine import detect_machine
     from einhorn_table.doctor.report import CheckResult, Status, exit_status, render
@@ -113,7 +113,12 @@ def run(args: argparse.Namespace) -> int:
     pin_result, pin_map = checks.check_pin_map(pins, players=args.players, stations=stations)
     state = args.state_dir or (config.state if config is not None else None)
     # (As play finds one its table's file names none: in its state directory first.)
-    default_profile = state_profile(state)
+    try:
+        default_profile = state_profile(state)
+    except PermissionError as error:  # (the service's folder, for another user)
+        default_profile = None
+        results.append(CheckResult("profile", Status.FAIL,
+                                   *unreadable_state_words(error, "doctor")))
     state = state.expanduser() if state is not None else checks.default_state_dir()
     table_result, table = checks.check_table_file(args.table, pin_map, default_profile,
                                                   service=machine.is_pi)

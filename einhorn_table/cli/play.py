@@ -231,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.sources import create_source
     from einhorn_table.adapters.systemd_notify import FrameWatchdog, SystemdNotifier
     from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
-    from einhorn_table.calibration.paths import state_profile
+    from einhorn_table.calibration.paths import state_profile, unreadable_state_words
     from einhorn_table.calibration.profile import load_profile
     from einhorn_table.calibration.tray_reading import tray_reader_for
     from einhorn_table.cli.doctor import calibrate_again_command
@@ -265,7 +265,11 @@ def run(args: argparse.Namespace) -> int:
     # The table's calibration (calibrate): named in the config, else the one in the
     # state directory the history goes to (or calibrate's, without a table's file),
     # else the reader's defaults.
-    profile_path = config.calibration or state_profile(args.state_dir or config.state)
+    try:
+        profile_path = config.calibration or state_profile(args.state_dir or config.state)
+    except PermissionError as error:  # (the service's folder, for another user)
+        why, todo = unreadable_state_words(error, "play ...")
+        raise ConfigError(f"{why}. {todo}") from None
     camera_settings: CameraSettings | None = None
     calibration = None
     measured: dict[str, RGB] = {}

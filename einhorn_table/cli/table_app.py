@@ -6,7 +6,6 @@ Not a sub-command itself: ``demo`` and ``play`` build their parts here.
 from __future__ import annotations
 
 import math
-import os
 import random
 import shlex
 import sys
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from einhorn_table.adapters.history_log import HistoryRecorder
+from einhorn_table.cli.demo import no_window
 from einhorn_table.history import MatchRow, MatchStore, TableLog
 from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Awaiting, Ledger, Match, Setup, Variant, match_end
@@ -628,7 +628,7 @@ def go_on_words(options: DemoOptions) -> str:
         words += ["--profile", str(options.calibration_path)]
     words += [switch for switch, on in (("--fullscreen", options.fullscreen),
                                          ("--mount", options.mount)) if on]
-    headless = everyone and os.environ.get("SDL_VIDEODRIVER") == "dummy"
+    headless = everyone and no_window()
     command = demo_command_line(options.command, words, headless)
     # (Run again, the demo asks only where people play; bots alone start a new match.)
     return f"Go on with it: {command}" + ("" if everyone else
@@ -794,7 +794,7 @@ def run_demo(options: DemoOptions) -> DemoResult:
         last: TableLoop | None = None  # the loop of the match at the table when it stops
         try:
             names = list(started.match.names)
-            if not people_at(options) and os.environ.get("SDL_VIDEODRIVER") == "dummy":
+            if not people_at(options) and no_window():
                 print(headless_words(started), file=sys.stderr)
             # Held OK at the final standings: the next match, the same players and settings
             # as this one (a match gone on with keeps its own variant and games, not the
