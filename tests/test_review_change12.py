@@ -182,3 +182,36 @@ def test_bots_playing_without_a_window_say_so_whichever_driver_shows_none(
                  "--state-dir", str(tmp_path / "s")]) == 0
     err = capsys.readouterr().err
     assert "Without a window, bots play a match" in err
+
+
+def test_a_recording_named_in_the_table_file_is_found_beside_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """camera = "dir:frames" in a table file is the folder beside that file, as its
+    calibration, pins and state are, wherever the table is started from."""
+    from table_helpers import players_toml
+
+    from einhorn_table.table.config import load_config
+
+    table = tmp_path / "table" / "table.toml"
+    table.parent.mkdir()
+    players = players_toml(("Ana", 1, "white"), ("Ben", 2, "red"))
+    monkeypatch.chdir(tmp_path)
+    for camera, read in [("dir:frames,fps=15", f"dir:{table.parent / 'frames'},fps=15.0"),
+                         ("file:roll.mp4", f"file:{table.parent / 'roll.mp4'}"),
+                         ("dir:~/rec", f"dir:{Path.home() / 'rec'}"),
+                         ("dir:/srv/rec", "dir:/srv/rec"), ("opencv:0", "opencv:0")]:
+        table.write_text(f'camera = "{camera}"\n' + players, encoding="utf-8")
+        assert load_config(table).camera == read
+
+
+def test_a_webcam_size_given_by_half_or_of_no_pixels_is_refused() -> None:
+    from einhorn_table.adapters.source_base import SourceError
+    from einhorn_table.adapters.source_spec import parse_source
+
+    for text, said in [("opencv:0,width=1280", "gives its width but not its height"),
+                       ("opencv:1,height=720", "gives its height but not its width"),
+                       ("opencv:0,width=0,height=480", "a picture of no pixels")]:
+        with pytest.raises(SourceError, match=said):
+            parse_source(text)
+    assert parse_source("opencv:0,width=1280,height=720").options == {
+        "width": 1280, "height": 720}

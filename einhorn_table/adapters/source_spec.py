@@ -132,7 +132,27 @@ def parse_source(text: str) -> SourceSpec:
             f'"{argument}" is not a camera number in "{text}": use a number such as '
             f'"{kind}:0".'
         )
-    return SourceSpec(kind, argument, _options(kind, pieces, text))
+    options = _options(kind, pieces, text)
+    if kind == "opencv":
+        _check_webcam_size(options, text)
+    return SourceSpec(kind, argument, options)
+
+
+def _check_webcam_size(options: dict[str, OptionValue], text: str) -> None:
+    """Refuse a webcam size given by half (a webcam is asked for both sides or none, so
+    a width alone would be ignored without a word) or of no pixels."""
+    given = [key for key in ("width", "height") if key in options]
+    if len(given) == 1:
+        missing = "height" if given == ["width"] else "width"
+        raise SourceError(
+            f'The webcam source "{text}" gives its {given[0]} but not its {missing}: give '
+            'both, e.g. "opencv:0,width=1280,height=720", or neither.'
+        )
+    if any(int(options[key]) <= 0 for key in given):
+        raise SourceError(
+            f'The webcam source "{text}" asks for a picture of no pixels: give a size such '
+            'as "opencv:0,width=1280,height=720", or none.'
+        )
 
 
 def _example(kind: str) -> str:

@@ -303,10 +303,32 @@ def load_config(path: Path) -> TableConfig:
         players=players,
         variant=variant,
         games=None if games is None else _whole(games, "games", path, 1, "games = 10"),
-        camera=texts["camera"] or "picamera2",
+        camera=beside(texts["camera"] or "picamera2", base),
         calibration=relative("calibration"),
         pins=relative("pins"),
         state=relative("state"),
         size=size,
         fullscreen=fullscreen,
     )
+
+
+def beside(camera: str, base: Path) -> str:
+    """The camera source ``camera`` with a relative recording's path (``dir:frames``,
+    ``file:roll.mp4``) taken from ``base``, the table's file's folder, as the file's other
+    paths are, not from wherever the table is started; any other source as written (one
+    that does not parse is refused where it is opened, saying why)."""
+    from einhorn_table.adapters.source_base import SourceError
+    from einhorn_table.adapters.source_spec import SourceSpec, parse_source
+
+    try:
+        spec = parse_source(camera)
+    except SourceError:
+        return camera
+    if spec.kind not in ("dir", "file") or spec.argument is None:
+        return camera
+    path = Path(spec.argument).expanduser()
+    if path == Path(spec.argument) and path.is_absolute():
+        return camera
+    return str(SourceSpec(spec.kind, str(path if path.is_absolute() else base / path),
+                          spec.options))
+
