@@ -62,7 +62,11 @@ def demo_args(*words: str) -> argparse.Namespace:
     (["--size", "1024x600", "--fullscreen"], "--size 1024x600"),
     (["--mount", "--fast"], "--mount --fast"),
 ])
-def test_the_new_match_command_keeps_the_options_given(given: list[str], kept: str) -> None:
+def test_the_new_match_command_keeps_the_options_given(
+        given: list[str], kept: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (At a window: without one, people at the keyboard are refused, and the command
+    # has bots play every seat, test_review_change10.)
+    monkeypatch.setenv("SDL_VIDEODRIVER", "x11")
     args = demo_args("--continue", "--players", "2", *given)
     command = new_match_command(args)
     assert f"demo --players 2 {kept}" in command

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from einhorn_table.adapters.image_files import read_picture
+from einhorn_table.adapters.image_files import picture_or_none
 from einhorn_table.adapters.opencv_source import not_a_video
 from einhorn_table.adapters.source_base import BaseSource, Pacer, SourceError
 from einhorn_table.ports import Clock, Frame
@@ -79,7 +79,6 @@ class DirSource(BaseSource):
         self._position = 0
 
     def _read(self) -> Frame | None:
-        import cv2
         import numpy as np
 
         if self._position >= len(self._files):
@@ -89,10 +88,7 @@ class DirSource(BaseSource):
         path = self._files[self._position]
         self._position += 1
         self._pacer.wait_for(self.frames_read)
-        try:
-            image = read_picture(path)
-        except (OSError, cv2.error):  # unreadable, or over the gigapixel OpenCV decodes
-            image = None
+        image = picture_or_none(path)  # (unreadable, or over the gigapixel OpenCV decodes)
         if image is None:
             raise SourceError(
                 f"{path} could not be read as a picture. Delete it or replace it "

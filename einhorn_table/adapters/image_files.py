@@ -11,9 +11,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import cv2
-import numpy as np
-
 if TYPE_CHECKING:
     from einhorn_table.ports import Image
 
@@ -21,6 +18,9 @@ if TYPE_CHECKING:
 def decode_picture(data: bytes) -> Image | None:
     """The picture a file's bytes hold, as 8-bit BGR; None where OpenCV cannot decode
     them (no picture, or a damaged one). ``cv2.error`` for one too large to decode."""
+    import cv2
+    import numpy as np
+
     if not data:
         return None
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
@@ -33,10 +33,23 @@ def read_picture(path: Path) -> Image | None:
     return decode_picture(path.read_bytes())
 
 
+def picture_or_none(path: Path) -> Image | None:
+    """The picture in the file ``path``, or None where it cannot be read or decoded,
+    whatever the reason."""
+    import cv2
+
+    try:
+        return read_picture(path)
+    except (OSError, cv2.error):
+        return None
+
+
 def write_picture(path: Path, image: Image, options: Sequence[int] = ()) -> None:
     """Write ``image`` into ``path`` in the format its suffix names (.png, .jpg), with
     OpenCV's ``options`` (e.g. JPEG quality); ``OSError`` where it cannot, saying why in
     the system's words (a full disk, a read-only folder)."""
+    import cv2
+
     encoded, data = cv2.imencode(path.suffix, image, list(options))
     if not encoded:
         raise OSError(f"OpenCV could not make a {path.suffix} picture of {path.name}")

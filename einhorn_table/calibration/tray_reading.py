@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from einhorn_table.adapters.image_files import read_picture
+from einhorn_table.adapters.image_files import picture_or_none
 from einhorn_table.calibration.geometry import Corners, bounding_box
 from einhorn_table.calibration.profile import CalibrationProfile
 from einhorn_table.calibration.seeing import Image
@@ -202,7 +202,7 @@ def tray_reader_for(calibration: CalibrationProfile | None,
     tray, dice = calibration.tray, calibration.dice
     corners = tray.corners
     picture = None if profile_path is None else calibration.reference_path(profile_path)
-    empty = None if picture is None or not picture.is_file() else _picture(picture)
+    empty = None if picture is None or not picture.is_file() else picture_or_none(picture)
     return TrayReader(
         calibration.reader_profile(),
         (corners[0], corners[1], corners[2], corners[3]) if len(corners) == 4 else None,
@@ -210,11 +210,3 @@ def tray_reader_for(calibration: CalibrationProfile | None,
         tray.frame_size,
         None if empty is None else find_tray(np.asarray(empty, dtype=np.uint8)),
     )
-
-
-def _picture(path: Path) -> Image | None:
-    """The calibration's picture of the empty tray, or None where it cannot be read."""
-    try:
-        return read_picture(path)
-    except (OSError, cv2.error):
-        return None

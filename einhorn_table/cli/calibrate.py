@@ -156,18 +156,13 @@ def writable_out(out: Path) -> None:
 
 
 def _from_labelled(folder: Path, out: Path, made_by: str) -> int:
-    import cv2
-
-    from einhorn_table.adapters.image_files import read_picture
+    from einhorn_table.adapters.image_files import picture_or_none
     from einhorn_table.calibration.from_labelled import calibrate_from_labelled
     from einhorn_table.vision.labelled import LabelledPhoto, load_set
 
 
     def load(photo: LabelledPhoto) -> Any:
-        try:
-            return read_picture(photo.path)
-        except (OSError, cv2.error):
-            return None
+        return picture_or_none(photo.path)
 
     photos = load_set(folder, strict=True)
     print(f"Reading {len(photos)} labelled photos, each several times: this takes a few "
