@@ -39,6 +39,14 @@ LARGEST_SCREEN = (1920, 1080)
 #: What SDL falls back to when it finds no display: a window nobody sees.
 INVISIBLE_DRIVER = "offscreen"
 
+#: SDL's video drivers that show no window: nobody sees the table or presses its keys.
+NO_WINDOW_DRIVERS = frozenset({"dummy", INVISIBLE_DRIVER})
+
+
+def no_window() -> bool:
+    """Whether SDL_VIDEODRIVER asks for a window nobody sees (headless)."""
+    return os.environ.get("SDL_VIDEODRIVER", "").strip().lower() in NO_WINDOW_DRIVERS
+
 
 class NoScreenError(EinhornError):
     """The demo found no display to show the table on (and no keyboard to play with)."""

@@ -123,6 +123,7 @@ def bot_seats(spec: str, names: list[str]) -> frozenset[int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from einhorn_table.adapters.pygame_screen import no_window
     from einhorn_table.cli.table_app import DemoOptions, reader_warning, run_demo
 
     names = players_named(args.names, args.players)
@@ -164,15 +165,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"match {result.match_id} kept in {args.state_dir}; see it with `{command} "
           f"history --state-dir {args.state_dir} show {result.match_id}`", file=sys.stderr)
     return 0
-
-
-#: SDL's video drivers that show no window: nobody sees the table or presses its keys.
-INVISIBLE_DRIVERS = ("dummy", "offscreen")
-
-
-def no_window() -> bool:
-    """Whether SDL_VIDEODRIVER asks for a window nobody sees (headless)."""
-    return os.environ.get("SDL_VIDEODRIVER", "").strip().lower() in INVISIBLE_DRIVERS
 
 
 def no_keys_words(args: argparse.Namespace, people: list[str]) -> str:
@@ -248,6 +240,8 @@ def new_match_command(args: argparse.Namespace) -> str:
     """The demo's command line as given, without ``--continue``: a new match (the same
     variant, games, window and state directory). Without a window (and without
     ``--fast``), bots play every seat: a person at the keyboard would be refused."""
+    from einhorn_table.adapters.pygame_screen import no_window
+
     bots = args.bots
     if no_window() and not args.fast:
         names = players_named(args.names, args.players)
@@ -259,6 +253,8 @@ def new_match_command(args: argparse.Namespace) -> str:
 def demo_command(args: argparse.Namespace, *, bots: str, resume: bool = False) -> str:
     """The demo's command line as given, with ``bots`` for ``--bots`` and ``--continue``
     only where ``resume`` (headless, ``SDL_VIDEODRIVER=dummy`` first, where it was)."""
+    from einhorn_table.adapters.pygame_screen import no_window
+
     words = ["demo", *(["--continue"] if resume else [])]
     if args.names:
         words += ["--names", args.names]

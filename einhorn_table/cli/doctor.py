@@ -288,17 +288,15 @@ def main(argv: list[str] | None = None) -> int:
 def _camera_named(path: Path) -> str | None:
     """The camera a table's file names, read from it as TOML alone: where a mistake
     elsewhere in it keeps the whole file from loading, the doctor still checks the
-    camera the table uses. None where it names none, or is no TOML."""
-    import tomllib
-
-    from einhorn_table.parsing import loads_toml
-    from einhorn_table.text_files import TextFileError, read_text_file
+    camera the table uses (a recording's path taken from the file's folder, as the table
+    takes it). None where it names none, or is no TOML."""
+    from einhorn_table.table.config import ConfigError, beside, read_table_file
 
     try:
-        camera = loads_toml(read_text_file(path, "the table's file")).get("camera")
-    except (OSError, TextFileError, tomllib.TOMLDecodeError):
+        camera = read_table_file(path).get("camera")
+    except (OSError, ConfigError):
         return None
-    return camera if isinstance(camera, str) and camera.strip() else None
+    return beside(camera, path.parent) if isinstance(camera, str) and camera.strip() else None
 
 
 def _table_config(path: Path) -> TableConfig | None:

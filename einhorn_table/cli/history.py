@@ -259,10 +259,11 @@ def run_show(args: argparse.Namespace) -> int:
     print(f"Match {row.match_id}, {line.date}: {line.state}")
     try:
         print("\n".join(narrate(lines)))
-        ledger = replay(lines).ledger()
+        # (A finished match's story ends with its own last line: only one that did not
+        # finish is replayed again for its stashes as it stopped.)
+        closing = None if row.state == "finished" else closing_line(row, replay(lines).ledger())
     except RuleViolation as error:
         raise HistoryError(f"match {row.match_id} does not replay ({error})") from None
-    closing = closing_line(row, ledger)
     if closing is not None:
         print(closing)
     return 0

@@ -115,6 +115,7 @@ def held_buttons_words(held: Sequence[tuple[int, Button]],
     if not held:
         return ""
     from einhorn_table.stations.gesture_table import SIGNS
+    from einhorn_table.words import joined
 
     at = {p.station - 1: p.name for p in players}
     names = [f"{at[station]}'s {SIGNS[button]}" if station in at
@@ -122,7 +123,7 @@ def held_buttons_words(held: Sequence[tuple[int, Button]],
     if len(names) == 1:
         return (f"{names[0]} button reads pressed with nobody touching it: it works once "
                 "let go. If it stays pressed, check its wires.")
-    return (f"{', '.join(names[:-1])} and {names[-1]} buttons read pressed with nobody "
+    return (f"{joined(names)} buttons read pressed with nobody "
             "touching them: they work once let go. If they stay pressed, check their wires.")
 
 

@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -120,6 +119,8 @@ class DrawingNames:
 def check_writable(folder: Path) -> None:
     """Refuse, before any photo is read, a drawings folder that is there but takes no
     file (read-only, another user's, a full disk)."""
+    import tempfile
+
     try:
         with tempfile.TemporaryFile(dir=folder):
             pass

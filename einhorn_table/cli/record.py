@@ -180,7 +180,7 @@ def table_camera(table: Path) -> TableCamera:
     file or a calibration that does not load is refused with what to fix; a state
     directory this user may not look into (the service's) leaves the camera's own
     settings, with a note."""
-    from einhorn_table.calibration.paths import SERVICE_USER, state_profile
+    from einhorn_table.calibration.paths import state_profile, unreadable_state_words
     from einhorn_table.calibration.profile import load_profile
     from einhorn_table.table.config import load_config
     from einhorn_table.words import command_name
@@ -191,12 +191,11 @@ def table_camera(table: Path) -> TableCamera:
         profile = (config.calibration if config is not None else None) or state_profile(
             config.state if config is not None else None)
     except PermissionError as error:
+        why, todo = unreadable_state_words(error, "record ...")
         return TableCamera(source, None, (
-            f"{command_name()} record: this user may not look into "
-            f"{Path(error.filename or '').parent} for the table's calibration, so a Pi "
-            "camera records with its own settings, not the calibrated ones; to record "
-            f"with them, run the command as the table's user: sudo -u {SERVICE_USER} "
-            f"{command_name()} record ..."))
+            f"{command_name()} record: {why}, so a Pi camera records with its own "
+            f"settings, not the calibrated ones. To record with them: {todo[0].lower()}"
+            f"{todo[1:]}"))
     return TableCamera(source, None if profile is None else load_profile(profile).camera)
 
 

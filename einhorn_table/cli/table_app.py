@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from einhorn_table.adapters.history_log import HistoryRecorder
-from einhorn_table.cli.demo import no_window
 from einhorn_table.history import MatchRow, MatchStore, TableLog
 from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Awaiting, Ledger, Match, Setup, Variant, match_end
@@ -614,6 +613,8 @@ def go_on_words(options: DemoOptions) -> str:
     (without ``--bots`` every seat would wait for the keyboard, and a headless run for
     ever) and their strategy, its window and camera, headless again where bots played
     every seat headless."""
+    from einhorn_table.adapters.pygame_screen import no_window
+
     words = ["demo", "--continue", "--state-dir", str(options.state)]
     everyone = len(options.bots) == len(options.names)
     if options.bots:
@@ -707,7 +708,7 @@ def stray_key(event: Any, pg: Any) -> str | None:
 def run_demo(options: DemoOptions) -> DemoResult:
     from einhorn_table.adapters.clock import FakeClock, SystemClock
     from einhorn_table.adapters.keyboard_controls import KeyboardControls
-    from einhorn_table.adapters.pygame_screen import PygameScreen
+    from einhorn_table.adapters.pygame_screen import PygameScreen, no_window
     from einhorn_table.adapters.synth_source import SynthSource
     from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
     from einhorn_table.calibration.tray_reading import tray_reader_for

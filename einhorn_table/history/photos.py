@@ -73,29 +73,21 @@ class PhotoShelf:
         return path
 
     def used_bytes(self) -> int:
-        return sum(size for _, _, size in self._photos())
+        return sum(size for _, _, size in self._listing()[0])
 
-    def prune(self, keep: Path | None = None) -> list[Path]:
-        """Delete the oldest photos until the rest fit in the limit; returns those deleted."""
-        return self._prune(self._photos(), keep)
-
-    def _prune(self, found: list[tuple[int, str, int]], keep: Path | None) -> list[Path]:
+    def _prune(self, found: list[tuple[int, str, int]], keep: Path) -> None:
+        """Delete the oldest of the photos ``found`` (but ``keep``) until the rest fit in
+        the limit."""
         photos = sorted(found)
         total = sum(size for _, _, size in photos)
-        deleted: list[Path] = []
         for _, name, size in photos:
             if total <= self.limit_bytes:
                 break
             path = self.folder / name
-            if keep is not None and path == keep:
+            if path == keep:
                 continue
             path.unlink(missing_ok=True)
             total -= size
-            deleted.append(path)
-        return deleted
-
-    def _photos(self) -> list[tuple[int, str, int]]:
-        return self._listing()[0]
 
     def _listing(self) -> tuple[list[tuple[int, str, int]], list[Path]]:
         """The folder's photos, (mtime, file name, size) each, and its ``.part`` files,

@@ -200,7 +200,9 @@ def example_to_copy() -> str:
     return shlex.quote(str(project)) if project.is_file() else EXAMPLE
 
 
-def _read(path: Path) -> dict[str, Any]:
+def read_table_file(path: Path) -> dict[str, Any]:
+    """The table's file as TOML, not yet checked; a ConfigError where it is missing, or
+    is no text or no TOML."""
     try:
         return loads_toml(read_text_file(path, "the table's file"))
     except FileNotFoundError:
@@ -281,7 +283,7 @@ def _screen(data: Mapping[str, Any], path: Path) -> tuple[tuple[int, int], bool]
 
 def load_config(path: Path) -> TableConfig:
     """Read and check a table configuration file."""
-    data = _read(path)
+    data = read_table_file(path)
     _refuse_unknown(data, _TOP, "the top level", path)
     texts = {key: _text(data, key, path) for key in _TEXTS}
     players = _players(data, path)
