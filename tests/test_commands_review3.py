@@ -6,7 +6,6 @@ file name, and drawings that cannot be written are said before any photo is read
 
 from __future__ import annotations
 
-import argparse
 import errno
 import json
 import os
@@ -21,27 +20,16 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
+from test_vision_reader_cli import ROLL, run_read
 from vision_helpers import FIXTURES
 
 from einhorn_table.adapters.source_spec import parse_source
 from einhorn_table.adapters.sources import create_source
 from einhorn_table.cli import main
-from einhorn_table.cli import read as read_command
 from einhorn_table.folders import FolderError
 from einhorn_table.rules import EINHORN, Setup
 from einhorn_table.simulation.simulate import play_match, play_recorded, seating
 from einhorn_table.simulation.strategies import STRATEGIES, make_strategy
-
-ROLL = "matteop65_d6__train_five_25.jpg"
-
-
-def run_read(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="einhorn-table")
-    read_command.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["read", *argv])
-    status: int = args.handler(args)
-    return status
-
 
 # simulate ------------------------------------------------------------------------
 
