@@ -21,6 +21,15 @@ def joined(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+            "ten", "eleven", "twelve")
+
+
+def number_word(count: int) -> str:
+    """A small count as a word ("six"), as said at the table; digits past twelve."""
+    return _NUMBERS[count] if 0 <= count < len(_NUMBERS) else str(count)
+
+
 def counted(count: int, noun: str, many: str | None = None) -> str:
     """The count and its noun: ``counted(1, "match", "matches")`` is "1 match"."""
     return f"{count} {plural(count, noun, many)}"

@@ -179,7 +179,7 @@ def test_the_prompt_shows_who_when_which_game_and_the_stashes(
                           NAMES, lambda: history_summary(store))
     view = resume_view(prompt, 0.0)
     assert view.kind is ScreenKind.RESUME
-    assert "Ana, Ben, Cem" in view.subtitle
+    assert "Ana, Ben and Cem did not finish it." in view.subtitle
     ledger = before.ledger()
     assert f"game {ledger.game} of 3" in view.lines[0] and history_line(row).date in view.lines[0]
     assert all(f"{p.name} {p.stash}" in view.lines[1] for p in ledger.players)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from einhorn_table.rules import Category
+from einhorn_table.screen.contrast import needs_edge, pip_colour
 from einhorn_table.screen.fonts import FallbackFont, machine_chooser
 from einhorn_table.screen.view_model import (
     ButtonHint,
@@ -302,6 +303,11 @@ class Renderer:
         beside = all(self.font(28).size(plain(card.name))[0]
                      <= rect.width - self.s(46 + self._icons_width(card))
                      for card, rect in zip(cards, rects, strict=True))
+        # One size for the row's names (a short name drawn bigger than its neighbours'
+        # reads as the one whose move it is), cut short as before where even 22 is not.
+        name_size = min((self.shortened(card.name, 32, 22, self._name_room(card, rect,
+                                                                          beside))[1]
+                         for card, rect in zip(cards, rects, strict=True)), default=32)
         for card, rect in zip(cards, rects, strict=True):
             pg.draw.rect(self.surface, PANEL, rect, border_radius=self.s(10))
             if card.active:
@@ -311,19 +317,21 @@ class Renderer:
                                                      rect.width - self.s(12), self.s(5)))
             self._marker(card.marker, card.colour, (rect.x + self.s(22), rect.y + self.s(30)),
                          self.s(12))
-            icons = self._icons_width(card) if beside else 0
-            name, size = self.shortened(card.name, 32, 22, rect.width - self.s(46 + icons))
+            name, size = self.shortened(card.name, name_size, name_size,
+                                        self._name_room(card, rect, beside))
             self.text(name, size, TEXT, (rect.x + self.s(40), rect.y + self.s(30)), "midleft")
             right = rect.right - self.s(8)
             icon_y = rect.y + self.s(30)
             if card.unicorn:  # beside the name: the unicorn rightmost, the dice left of it
-                below = rect.y + self.s(92 if card.dice_colour else 62)
+                # (under the dice, clear of the stash's line: a long "stash 17" ran
+                # into it)
+                below = rect.y + self.s(86 if card.dice_colour else 62)
                 self._unicorn_icon((right - self.s(10), icon_y if beside else below),
                                    self.s(13))
                 right -= self.s(26) if beside else 0
             if card.dice_colour:
                 body = card.dice_colour
-                pip = (20, 20, 20) if sum(body) > 420 else (245, 245, 245)
+                pip = pip_colour(body)
                 die_y = icon_y if beside else rect.y + self.s(62)
                 die = pg.Rect(right - self.s(20), die_y - self.s(10), self.s(20), self.s(20))
                 self.die(die, 5, body, pip)
@@ -336,6 +344,12 @@ class Renderer:
                 colour = GOOD if card.status in ("sealed", "ready") else ACCENT
                 self.text(card.status, 28, colour, (rect.centerx, rect.bottom - self.s(6)),
                           "midbottom", max_width=rect.width - self.s(8))
+
+    def _name_room(self, card: PlayerCard, rect: Any, beside: bool) -> int:
+        """The width a card's name has: its row less the marker and, where they stand
+        beside it, the dice and the unicorn."""
+        icons = self._icons_width(card) if beside else 0
+        return int(rect.width - self.s(46 + icons))
 
     @staticmethod
     def _icons_width(card: PlayerCard) -> int:
@@ -409,9 +423,10 @@ class Renderer:
             rect = self.pg.Rect(round(x + k * size * 1.2), round(y), round(size), round(size))
             outline = ACCENT if marked == k else (BAD if not sure else None)
             body = die.colour if isinstance(die, DieView) and die.colour else (250, 250, 250)
-            light = sum(body) > 420
-            self.die(rect, value, body, (20, 20, 20) if light else (245, 245, 245),
-                     outline=outline)
+            self.die(rect, value, body, pip_colour(body), outline=outline)
+            if needs_edge(body, BACKGROUND):  # (a black die on the dark screen)
+                self.pg.draw.rect(self.surface, DIM, rect, width=max(1, self.s(2)),
+                                  border_radius=max(2, rect.width // 6))
 
     def _photo(self, view: ScreenView, box: Any) -> Any | None:
         """The roll's photo fitted into ``box``, dice outlined with their values."""
@@ -1063,7 +1078,7 @@ class Renderer:
                 x = left
                 body = DICE_COLOURS.get(name)
                 if body is not None:  # a small die of that colour, and "red dice: ..."
-                    pip = (20, 20, 20) if sum(body) > 420 else (245, 245, 245)
+                    pip = pip_colour(body)
                     die = self.pg.Rect(x, y + self.s(1), self.s(18), self.s(18))
                     self.die(die, 5, body, pip)
                     self.pg.draw.rect(self.surface, DIM, die, width=1,
@@ -1185,5 +1200,5 @@ class Renderer:
             for k, part in enumerate(does):
                 self.text(part, 26, DIM, (x + col, y + k * self.s(25)))
             y += rows * self.s(25) + self.s(10)
-        self.text("Middle two buttons together: close this help", 26, ACCENT,
+        self.text(view.help_close, 26, ACCENT,
                   (x, self.h - self.s(12)), "bottomleft")

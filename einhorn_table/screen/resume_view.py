@@ -42,7 +42,7 @@ def resume_view(prompt: ResumePrompt, now: float) -> ScreenView:
         lines += (interrupted.blocked,)
     return ScreenView(
         ScreenKind.RESUME, title="Go on with this match?",
-        subtitle=f"{', '.join(match.names)} did not finish it.",
+        subtitle=f"{joined(list(match.names))} did not finish it.",
         lines=lines, buttons=button_hints(prompt.context()), **common,  # type: ignore[arg-type]
     )
 

@@ -34,7 +34,7 @@ from einhorn_table.stations.gesture_table import Context, HelpLine, help_lines
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.doubt import DoubtKind, alike_seats, dice_owners
 from einhorn_table.table.together import told_apart
-from einhorn_table.words import joined
+from einhorn_table.words import joined, number_word
 
 if TYPE_CHECKING:
     from einhorn_table.history.view import HistorySummary
@@ -145,6 +145,8 @@ class ScreenView:
     buttons: tuple[ButtonHint, ...] = ()
     help_title: str = ""
     help: tuple[HelpLine, ...] = ()
+    #: The help's last line: how to close it (the demo names the keys).
+    help_close: str = "Middle two buttons together: close this help"
     banner: str = ""
     notice: str = ""
     chart: tuple[tuple[int, ...], ...] = ()
@@ -269,7 +271,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
             seen = dice_owners(pending.reading, colours)
             mine = alike_seats(colours, roller)
             owners = sorted(o for o in seen if o is not None and o not in mine)
-            whose = " and ".join(f"{names[o]}'s" for o in owners)
+            whose = joined([f"{names[o]}'s" for o in owners]) if owners else ""
             message = f"These look like {whose or 'other'} dice, not {names[roller]}'s"
         entering = c.entry is not None
         context = Context.ENTER_DICE if entering else Context.CONFIRM_DICE
@@ -297,7 +299,8 @@ def build_view(controller: TableController, now: float) -> ScreenView:
             ScreenKind.COUNTERPARTY, players=cards({to_act}), focus=to_act,
             title=_counterparty_title(names[to_act], state.pending_amount or 0),
             subtitle=_counterparty_subtitle(state, to_act),
-            dice=_dice_of(rolled), photo=getattr(rolled, "photo", None),
+            dice=_dice_of(rolled, _dice_colour(c, rolled)),
+            photo=getattr(rolled, "photo", None),
             category=_category_of(rolled),
             choices=tuple("Central" if p == CENTRAL else p for p in c.parties()),
             chosen=c.cursor % len(c.parties()),
@@ -323,7 +326,8 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         by_sum = isinstance(last.item, StartRoll | TiebreakRoll) and not rolloff
         return ScreenView(
             ScreenKind.RESULT, players=cards(set()), focus=names.index(_player(last)),
-            title=_result_title(last, rolloff), dice=_dice_of(last), photo=last.photo,
+            title=_result_title(last, rolloff), dice=_dice_of(last, _dice_colour(c, last)),
+            photo=last.photo,
             photo_dice=_seen(last), category=None if by_sum else _category_of(last),
             lines=_result_lines(last) + _round_lines(c),
             **base,  # type: ignore[arg-type]
@@ -332,7 +336,8 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         result = last.outcome
         lines = tuple(f"{name}: {stones}" for name, stones in result.bids)
         title = (f"{result.winner} takes the unicorn" if result.winner
-                 else f"Tie: {', '.join(result.tied)} roll for it")
+                 else f"Tie: {_who_rolls(names, [names.index(n) for n in result.tied], 3)}"
+                 " for it")
         # The reveal shows the bids only; the top-up's markers come with its own screen.
         revealed = player_cards(ledger, c.seats, unicorn, set(), {})
         return ScreenView(ScreenKind.AUCTION, players=revealed, title=title,
@@ -381,7 +386,8 @@ def build_view(controller: TableController, now: float) -> ScreenView:
             said = (tie.words(names),)
         return ScreenView(ScreenKind.START_ROLLS, players=cards(owing), title=title,
                           subtitle=f"{sub}. {nxt}", focus=to_act,
-                          dice=_dice_of(last) if shown else (), lines=said,
+                          dice=_dice_of(last, _dice_colour(c, last)) if shown else (),
+                          lines=said,
                           **base)  # type: ignore[arg-type]
     # A turn waiting for the call and the roll.
     assert to_act is not None
@@ -482,9 +488,32 @@ class TiedRound:
     total: int
 
     def words(self, names: Sequence[str]) -> str:
-        """"Ana and Ben both rolled 14" (why they roll again)."""
-        every = "both" if len(self.seats) == 2 else "all"
+        """"Ana and Ben both rolled 14" (why they roll again); four or more are counted,
+        not named ("All six rolled 14", "Four players rolled 14"): their cards are framed,
+        and six names in a line would be drawn too small to read from the chairs."""
+        count = len(self.seats)
+        if count > 3:
+            if count == len(names):
+                return f"All {number_word(count)} rolled {self.total}"
+            return f"{number_word(count).capitalize()} players rolled {self.total}"
+        every = "both" if count == 2 else "all"
         return f"{joined([names[i] for i in self.seats])} {every} rolled {self.total}"
+
+
+def _who_rolls(names: Sequence[str], seats: Sequence[int], most: int | None = None) -> str:
+    """Who rolls, said as short as it reads: "Ana and Ben roll", "Ana, Ben and Cem roll";
+    everyone at a table of four or more "everyone rolls" (not six names in a row); more
+    than ``most`` (where given: a title) counted, "five players roll"."""
+    if len(seats) > 3 and len(seats) == len(names):
+        return "everyone rolls"
+    if most is not None and len(seats) > most:
+        return f"{number_word(len(seats))} players roll"
+    return f"{joined([names[i] for i in seats])} roll"
+
+
+def _capital(words: str) -> str:
+    """``words`` with "everyone" at the start capitalised (a name is left as typed)."""
+    return "Everyone" + words[len("everyone"):] if words.startswith("everyone") else words
 
 
 def _tie_before(c: TableController) -> TiedRound | None:
@@ -514,17 +543,16 @@ def _start_rolls_words(c: TableController, tie: TiedRound | None) -> tuple[str, 
     auction's tie or in the winner's roll-off."""
     state = c.match.state
     names = c.names
-    who = joined([names[i] for i in state.contenders])
+    who = _capital(_who_rolls(names, state.contenders))
     if state.phase is Phase.ROLLOFF:
-        return "Roll-off", f"{', '.join(names[i] for i in state.contenders)} roll in turn " \
-            "until one rolls an Einhorn"
+        return "Roll-off", f"{who} in turn until one rolls an Einhorn"
     again = " again" if tie is not None else ""
     if state.phase is Phase.AUCTION_TIE:
         title = "Who takes the unicorn? " + (f"Tie on {tie.total}" if tie else "Tied bids")
-        return title, f"{who} roll{again}; highest sum takes it"
+        return title, f"{who}{again}; highest sum takes it"
     if tie is None:
         return "Who starts? Everyone rolls", "Highest sum starts"
-    return f"Who starts? Tie on {tie.total}", f"{who} roll again; highest sum starts"
+    return f"Who starts? Tie on {tie.total}", f"{who} again; highest sum starts"
 
 
 def _start_roll_words(rolled: StartRoll | TiebreakRoll, phase: Phase) -> str:
@@ -535,7 +563,20 @@ def _start_roll_words(rolled: StartRoll | TiebreakRoll, phase: Phase) -> str:
     return f"{rolled.player} rolled {sum(rolled.dice)}"
 
 
-def _dice_of(shown: object) -> tuple[DieView, ...]:
+def _dice_colour(c: TableController, shown: object) -> tuple[int, int, int] | None:
+    """The registered dice colour of whoever rolled ``shown`` (None: none given): the
+    dice are drawn in it, which tells whose dice were read where several players' lie
+    in the tray (who starts)."""
+    name = _player(shown)
+    if name not in c.names:
+        return None
+    return c.seats[c.names.index(name)].dice_colour
+
+
+def _dice_of(shown: object, colour: tuple[int, int, int] | None = None,
+             ) -> tuple[DieView, ...]:
+    """The dice of the roll ``shown`` as the match took them, in ``colour`` (None:
+    white)."""
     reading = getattr(shown, "reading", None)
     item = getattr(shown, "item", None)
     outcome = getattr(shown, "outcome", None)
@@ -543,7 +584,7 @@ def _dice_of(shown: object) -> tuple[DieView, ...]:
     boxes: list[tuple[float, float, float, float] | None] = [None] * len(values)
     if reading is not None and len(reading.dice) == len(values):
         boxes = [d.box for d in reading.dice]
-    return tuple(DieView(v, b, True) for v, b in zip(values, boxes, strict=True))
+    return tuple(DieView(v, b, True, colour) for v, b in zip(values, boxes, strict=True))
 
 
 def _seen(shown: object) -> tuple[DieView, ...]:
@@ -666,7 +707,7 @@ def _round_lines(c: TableController) -> tuple[str, ...]:
     if state.phase in (Phase.START, Phase.AUCTION_TIE):
         contenders = state.contenders
         if len(state.owing()) == len(contenders):  # a new round: they tied
-            return (f"Tie: {joined([names[i] for i in contenders])} roll again",)
+            return (f"Tie: {_who_rolls(names, contenders)} again",)
         return ()
     if isinstance(last.item, StartRoll) and state.to_act is not None:
         return (f"{names[state.to_act]} starts",)
