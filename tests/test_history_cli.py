@@ -163,7 +163,7 @@ def test_stats_of_matches_not_finished_say_what_counts(
     assert history(state, "stats") == 0
     out = capsys.readouterr().out
     assert out.startswith("Statistics: 0 finished matches (practice left out)\n  Also kept: "
-                          "1 set aside before the end (their calls and dice count); 1 still "
+                          "1 abandoned before the end (their calls and dice count); 1 still "
                           "being played (counted once it ends)")
     assert history(state, "stats", "--player", "Eve") == 0
     out = capsys.readouterr().out

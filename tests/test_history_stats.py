@@ -276,11 +276,12 @@ def test_csv_puts_a_game_s_last_turn_in_that_game_and_the_owner_s_turn_together(
     lines = (GOLDEN / "topup.jsonl").read_text().splitlines()
     rows = list(csv.DictReader(io.StringIO(match_csv(lines))))
     roll, settle, bid = rows[7:10]
-    assert (roll["type"], roll["game"], roll["call"], roll["dice"], roll["amount"]) == \
+    assert (roll["type"], roll["game"], roll["call_code"], roll["dice"], roll["amount"]) == \
         ("roll", "1", "dreifaltigkeit", "3 6 4", "")
-    assert (settle["type"], settle["game"], settle["call"], settle["dice"],
-            settle["category"], settle["amount"], settle["party"]) == \
+    assert (settle["type"], settle["game"], settle["call_code"], settle["dice"],
+            settle["category_code"], settle["amount"], settle["party"]) == \
         ("counterparty", "1", "dreifaltigkeit", "3 6 4", "unvermeidlich", "-2", "Ben")
+    assert (settle["call"], settle["category"]) == ("Dreifaltigkeit", "Das Unvermeidliche")
     assert (bid["type"], bid["game"]) == ("bid", "2")
     # The games only go up.
     games = [int(r["game"]) for r in rows]

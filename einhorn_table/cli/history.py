@@ -368,7 +368,7 @@ def _cut_short(text: str, error: RuleViolation) -> str:
         return ""
     return (". The file stops in the middle of that line: it was cut short while it was "
             "written or copied. Export or copy it again; or delete that last line to import "
-            "the rest (a match cut short is kept as set aside, its rolls counted)")
+            "the rest (a match cut short is kept as abandoned, its rolls counted)")
 
 
 def run_practice(args: argparse.Namespace) -> int:

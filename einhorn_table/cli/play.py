@@ -244,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
         start_match,
     )
     from einhorn_table.history import MatchStore, TableLog
-    from einhorn_table.history.paths import state_dir
+    from einhorn_table.history.paths import CHOOSE_TABLE_STATE, state_dir
     from einhorn_table.history.view import history_line, history_summary
     from einhorn_table.rules import Match, Setup, find_variant
     from einhorn_table.screen.stopped_view import unsaved_view
@@ -302,7 +302,7 @@ def run(args: argparse.Namespace) -> int:
     names = [p.name for p in config.players]
     setup = Setup.for_variant(variant, names, games=config.games)
     state = state_dir(args.state_dir or config.state, os.environ, Path.home())
-    store = MatchStore(state, now=lambda: datetime.now(UTC))
+    store = MatchStore(state, now=lambda: datetime.now(UTC), choose=CHOOSE_TABLE_STATE)
     unfinished = store.unfinished()
     choice = preset_choice(unfinished, resume=args.resume, new=args.new,
                            recent_minutes=args.continue_recent, now=datetime.now(UTC))
@@ -349,7 +349,7 @@ def run(args: argparse.Namespace) -> int:
                 why = blocked.replace("the table's configuration", str(args.config))
                 raise ConfigError(f"match {unfinished.match_id} cannot be continued: "
                                   f"{why.replace('press X for a new one.', new)}")
-        log = TableLog(store)
+        log = TableLog(store, background_photos=True)  # (a slow card stalls no frame)
         try:
             started = start_match(log, setup, unfinished, choice)
         except RecorderError as error:  # (a full or read-only card, found at the start)

@@ -7,6 +7,7 @@ import logging
 import os
 import string
 import sys
+import textwrap
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -169,12 +170,26 @@ def stand_in_words(names: ChartNames) -> str | None:
         return None
     told = ", ".join(f"{shown} = {name}" for name, shown in names.stand_ins.items()
                      if not shown.endswith("'s dice"))  # ("player A's dice" tells itself)
-    said = (f"No font on this machine has the letters of some names, so the charts write "
-            f"them as: {told}.")
-    if any(_is_cjk(c) for name in names.stand_ins for c in name):
-        said += (" To see the names themselves, install a font that has them (on Raspberry "
-                 "Pi OS: sudo apt install fonts-noto-cjk) and write the charts again.")
-    return said
+    return (f"No font on this machine has the letters of some names, so the charts write "
+            f"them as: {told}. {install_hint(names)}")
+
+
+#: The fonts that have the letters the charts may lack, by the Debian (Raspberry Pi OS)
+#: package that installs them: Chinese, Japanese and Korean; most other scripts
+#: (Devanagari, Bengali, Thai...: GNU FreeSans, one of the fonts the charts look for).
+CJK_FONTS = "fonts-noto-cjk"
+OTHER_FONTS = "fonts-freefont-ttf"
+
+
+def install_hint(names: ChartNames) -> str:
+    """How to see the names the charts wrote as stand-ins (the terminal and the charts
+    themselves say it: a family looks at the pictures, not only at the terminal)."""
+    letters = [c for name in names.stand_ins for c in name if _letters(c)]
+    packages = [package for package, needed in (
+        (CJK_FONTS, any(_is_cjk(c) for c in letters)),
+        (OTHER_FONTS, not all(_is_cjk(c) for c in letters))) if needed]
+    return ("To see the names themselves, install a font that has them (on Raspberry Pi "
+            f"OS: sudo apt install {' '.join(packages)}) and write the charts again.")
 
 
 def _is_cjk(letter: str) -> bool:
@@ -194,6 +209,13 @@ def _save(plt: Any, fig: Any, path: Path) -> Path:
     finally:
         plt.close(fig)
     return path
+
+
+def _wrapped(fig: Any, notes: Sequence[str], size: float) -> str:
+    """``notes`` as lines that fit across ``fig`` in letters of ``size`` points."""
+    width = max(20, int(fig.get_figwidth() * 72 / (size * 0.56)))
+    return "\n".join(textwrap.fill(note, width, break_on_hyphens=False) for note in notes
+                     if note)
 
 
 #: The stash chart draws at most this many players' lines (those who played most):
@@ -223,7 +245,8 @@ def _stash_chart(plt: Any, stats: Statistics, path: Path, names: ChartNames) -> 
     if standing_in:
         notes.append(f"{', '.join(sorted(standing_in))}: names no font on this machine can "
                      "draw (the command that wrote the chart said whose).")
-    fig.text(0.01, 0.01, "\n".join(notes), fontsize=10, color="#555555")
+        notes.append(install_hint(names))
+    fig.text(0.01, 0.01, _wrapped(fig, notes, 10), fontsize=10, color="#555555")
     longest = max((len(p.stash_by_game) for p in drawn), default=1)
     ax.set_xticks(range(1, longest + 1))
     ax.grid(axis="y", alpha=0.3)
@@ -281,9 +304,13 @@ def _faces_chart(plt: Any, stats: Statistics, path: Path, names: ChartNames) -> 
         ax.set_xlabel("face")
         ax.set_ylabel("% of dice")
     fig.suptitle("Dice faces: are the dice fair?", fontsize=16, fontweight="bold")
-    fig.text(0.5, 0.01, "dashed line: a fair die (1 in 6)   green: no sign of bias   "
-             "amber: not sure yet   red: a face comes up too often or too rarely   "
-             "grey: too few rolls to tell", ha="center", fontsize=9, color="#555555")
+    notes = ["dashed line: a fair die (1 in 6)   green: no sign of bias   amber: not sure "
+             "yet   red: a face comes up too often or too rarely   grey: too few rolls to tell"]
+    standing_in = sorted(names.stand_ins[d.dice] for d in dice if d.dice in names.stand_ins)
+    if standing_in:
+        notes += [f"{', '.join(standing_in)}: names no font on this machine can draw (the "
+                  "command that wrote the chart said whose).", install_hint(names)]
+    fig.text(0.5, 0.01, _wrapped(fig, notes, 9), ha="center", fontsize=9, color="#555555")
     return _save(plt, fig, path)
 
 

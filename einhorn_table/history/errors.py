@@ -6,6 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from einhorn_table.errors import EinhornError
+from einhorn_table.history.paths import CHOOSE_STATE
 
 
 class HistoryError(EinhornError):
@@ -88,8 +89,11 @@ def failure_kind(error: sqlite3.Error) -> str | None:
     return None
 
 
-def explain(error: sqlite3.Error, path: Path, doing: str) -> HistoryError:
-    """The HistoryError for a failure of SQLite while ``doing`` something with ``path``."""
+def explain(error: sqlite3.Error, path: Path, doing: str,
+            choose: str = CHOOSE_STATE) -> HistoryError:
+    """The HistoryError for a failure of SQLite while ``doing`` something with ``path``;
+    ``choose``: how the command run chooses another state directory
+    (:data:`~einhorn_table.history.paths.CHOOSE_STATE`)."""
     kind = failure_kind(error)
     if kind == "full":
         return StoreFull(
@@ -100,8 +104,8 @@ def explain(error: sqlite3.Error, path: Path, doing: str) -> HistoryError:
     if kind == "read-only":
         return StoreReadOnly(
             f"could not {doing}: {path} is read-only. Everything saved before this is safe. "
-            "Make the state directory writable (or choose another with --state-dir or "
-            "EINHORN_STATE_DIR), then restart the table."
+            f"Make the state directory writable (or choose another {choose}), then restart "
+            "the table."
         )
     if kind == "unreadable":
         return StoreUnreadable(
@@ -112,7 +116,7 @@ def explain(error: sqlite3.Error, path: Path, doing: str) -> HistoryError:
     if kind == "cannot-open":
         return StoreReadOnly(
             f"could not {doing}: {path} cannot be opened. Check that the state directory "
-            "exists and is writable, or choose another with --state-dir or EINHORN_STATE_DIR."
+            f"exists and is writable, or choose another {choose}."
         )
     if kind == "locked":
         return HistoryError(

@@ -11,6 +11,7 @@ from einhorn_table.rules import (
     WIN,
     Bid,
     Call,
+    Category,
     Counterparty,
     Roll,
     StartRoll,
@@ -21,8 +22,15 @@ from einhorn_table.rules import (
     replay_steps,
 )
 
-#: The first columns of the CSV export (each player's two columns follow).
-CSV_HEADER = "seq,game,type,player,call,dice,category,amount,stones,party,central,unicorn,to_act"
+#: The first columns of the CSV export (each player's two columns follow). ``call`` and
+#: ``category`` are in the rule book's words ("Das Unvermeidliche", "silent"), as the
+#: screens say them; ``call_code`` and ``category_code`` are the notation's names
+#: ("unvermeidlich", "silent"), which stay the same for a script or a formula.
+CSV_HEADER = ("seq,game,type,player,call,dice,category,amount,stones,party,central,unicorn,"
+              "to_act,call_code,category_code")
+#: The columns every export began with, also before the code columns: what ``import``
+#: knows a spreadsheet export by.
+_FIRST_COLUMNS = CSV_HEADER.split(",")[:13]
 
 #: What a spreadsheet puts between the columns when it saves a CSV file again: a comma,
 #: a semicolon (Excel and LibreOffice where the decimal point is a comma, as in German)
@@ -41,13 +49,18 @@ def is_spreadsheet_export(data: bytes) -> bool:
         text = data[:4096].decode("utf-8-sig", errors="replace")
     first = text.lstrip("\ufeff").split("\n", 1)[0].strip()
     columns = [column.strip().strip('"').strip() for column in _SEPARATORS.split(first)]
-    expected = CSV_HEADER.split(",")
-    return columns[: len(expected)] == expected
+    return columns[: len(_FIRST_COLUMNS)] == _FIRST_COLUMNS
+
+
+def _named(code: str) -> str:
+    """A call's or category's notation name as the rule book and the screens say it."""
+    return Category(code).label if code in Category.__members__.values() else code
 
 
 def match_csv(lines: Iterable[str]) -> str:
     """Columns: seq, game, type, player, call, dice, category, amount, stones, party,
-    central, unicorn, to_act, then each player's game stones and stash after the line.
+    central, unicorn, to_act, call_code, category_code, then each player's game stones
+    and stash after the line (see :data:`CSV_HEADER`).
 
     ``game`` is the game a line belongs to (the turn that ends a game is in that game,
     not the next). The unicorn owner's turn takes two rows: the roll, with its call,
@@ -89,8 +102,9 @@ def match_csv(lines: Iterable[str]) -> str:
             if outcome.game_over and not outcome.match_over:
                 game -= 1  # the deal for the next game has begun
         in_force = ledger.call.value if ledger.call is not None else "silent"
-        row = [str(seq), str(game), item.type, player, call, dice, category, amount,
-               stones, party, str(ledger.central), ledger.unicorn or "", ledger.to_act or ""]
+        row = [str(seq), str(game), item.type, player, _named(call), dice, _named(category),
+               amount, stones, party, str(ledger.central), ledger.unicorn or "",
+               ledger.to_act or "", call, category]
         for p in ledger.players:
             row += [str(p.game_stones), str(p.stash)]
         writer.writerow(row)

@@ -9,6 +9,14 @@ APP = "einhorn-table"
 DATABASE = "history.sqlite3"
 PHOTOS = "photos"
 
+#: How a command's user chooses another state directory, in the messages that say to
+#: (a full or read-only card): each command as it takes one. ``history`` (the default):
+CHOOSE_STATE = "with --state-dir or EINHORN_STATE_DIR"
+#: ``play`` (the table):
+CHOOSE_TABLE_STATE = "with --state-dir, or `state` in the table file, or EINHORN_STATE_DIR"
+#: ``demo``, which keeps its own history and reads no EINHORN_STATE_DIR:
+CHOOSE_DEMO_STATE = "with the demo's --state-dir"
+
 
 def state_dir(explicit: str | Path | None, environ: Mapping[str, str], home: Path) -> Path:
     """The state directory, first of: ``--state-dir``, ``EINHORN_STATE_DIR``,

@@ -68,7 +68,7 @@ class Statistics:
     calls: tuple[CallStats, ...]
     unicorn: tuple[UnicornStats, ...]
     dice: tuple[FairnessVerdict, ...]
-    #: Matches (not practice) set aside before their end: their calls and dice count.
+    #: Matches (not practice) abandoned before their end: their calls and dice count.
     abandoned: int = 0
     #: Matches still being played: they count once they end.
     playing: int = 0
@@ -161,7 +161,7 @@ def format_statistics(stats: Statistics) -> str:
     out = [f"Statistics{who}: {finished} (practice left out)"]
     also = []
     if stats.abandoned:
-        also.append(f"{stats.abandoned} set aside before the end (their calls and dice count)")
+        also.append(f"{stats.abandoned} abandoned before the end (their calls and dice count)")
     if stats.playing:
         also.append(f"{stats.playing} still being played (counted once "
                     f"{'it ends' if stats.playing == 1 else 'they end'})")
@@ -185,8 +185,11 @@ def format_statistics(stats: Statistics) -> str:
                    f"{c.odds:>6.1%}")
     out.append("")
     out.append("  The unicorn's worth: stones its owner gained while owning it")
-    if not stats.unicorn:
-        out.append("  (nobody has owned the unicorn yet)")
+    if not stats.unicorn and stats.playing and not stats.matches and not stats.abandoned:
+        out.append("  (none counted yet: a match being played counts once it ends)")
+    elif not stats.unicorn:
+        out.append(f"  ({stats.player} has not owned the unicorn yet)" if stats.player
+                   else "  (nobody has owned the unicorn yet)")
     for u in stats.unicorn:
         got = "won at auction" if u.how == "auction" else "taken with an Einhorn roll"
         # The net from the figures as shown, so that the line adds up.

@@ -29,7 +29,8 @@ from einhorn_table.history.errors import (
     explain,
 )
 from einhorn_table.history.extras import PRACTICE, STARTED, started_at
-from einhorn_table.history.paths import DATABASE, PHOTOS
+from einhorn_table.history.paths import CHOOSE_STATE, DATABASE, PHOTOS
+from einhorn_table.history.photo_writer import PhotoWriter, not_saved
 from einhorn_table.history.photos import DEFAULT_LIMIT_BYTES, PhotoShelf, encode_jpeg
 from einhorn_table.history.summary import (
     CallSummary,
@@ -172,12 +173,20 @@ class MatchStore:
         photo_limit_bytes: int = DEFAULT_LIMIT_BYTES,
         connect: Connector = connect_file,
         read_only: bool = False,
+        choose: str = CHOOSE_STATE,
     ) -> None:
+        """``choose``: how the command that opens the history chooses another state
+        directory, for its messages (``history``'s, by default; see ``paths``)."""
         self.state_dir = Path(state_dir)
+        self.choose = choose
         self.path = self.state_dir / DATABASE
         self.now = now
         self.read_only = read_only
         self.photos = PhotoShelf(self.state_dir / PHOTOS, photo_limit_bytes)
+        #: Writes the roll photos off the caller's thread, once the table asks for it
+        #: (:meth:`write_photos_in_background`); None: each is written before
+        #: ``save_photo`` returns.
+        self.photo_writer: PhotoWriter | None = None
         try:
             if not read_only:
                 self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -185,19 +194,19 @@ class MatchStore:
             why = "a file has that name" if isinstance(error, FileExistsError) else error.strerror
             raise HistoryError(
                 f"cannot make the state directory {self.state_dir} ({why}). Choose "
-                "a writable one with --state-dir or EINHORN_STATE_DIR."
+                f"a writable one {choose}."
             ) from None
         try:
             self._conn = connect(str(self.path))
             # Names typed in either Unicode form count as one player (see gather).
             self._conn.create_function("nfc", 1, _nfc, deterministic=True)
         except sqlite3.Error as error:
-            raise explain(error, self.path, "open the match history") from None
+            raise explain(error, self.path, "open the match history", self.choose) from None
         try:
             self._open()
         except sqlite3.Error as error:
             self._conn.close()
-            raise explain(error, self.path, "open the match history") from None
+            raise explain(error, self.path, "open the match history", self.choose) from None
         except HistoryError:
             self._conn.close()
             raise
@@ -246,7 +255,19 @@ class MatchStore:
             schema.migrate(conn)
             self.backfill()
 
+    def write_photos_in_background(self) -> PhotoWriter:
+        """From now on, ``save_photo`` hands each photo to a background thread and
+        returns at once (the table's loop: see :mod:`~einhorn_table.history.photo_writer`).
+        """
+        if self.photo_writer is None:
+            self.photo_writer = PhotoWriter(self.photos)
+        return self.photo_writer
+
     def close(self) -> None:
+        """Close the history, once the photos still being written are (see
+        :meth:`PhotoWriter.close`)."""
+        if self.photo_writer is not None:
+            self.photo_writer.close()
         self._conn.close()
 
     def __enter__(self) -> MatchStore:
@@ -271,7 +292,7 @@ class MatchStore:
                     conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as error:
-            raise explain(error, self.path, doing) from None
+            raise explain(error, self.path, doing, self.choose) from None
 
     def _stamp(self) -> str:
         return self.now().isoformat(timespec="seconds")
@@ -480,7 +501,7 @@ class MatchStore:
         try:
             return self._conn.execute(sql, params).fetchall()
         except sqlite3.Error as error:
-            raise explain(error, self.path, "read the match history") from None
+            raise explain(error, self.path, "read the match history", self.choose) from None
 
     def get(self, match_id: str) -> MatchRow:
         rows = self._read(f"SELECT {_ROW_COLUMNS} FROM matches WHERE id = ?",
@@ -703,30 +724,46 @@ class MatchRecorder:
 
     def save_photo(self, frame: Any) -> str:
         """Save a roll's camera frame as a small JPEG; returns the path to put in the
-        roll's ``"photo"`` extra (relative to the state directory)."""
+        roll's ``"photo"`` extra (relative to the state directory). With the store's
+        photo writer (:meth:`MatchStore.write_photos_in_background`) the photo is
+        written after this returns; a HistoryError says it will not be kept."""
         name = f"{int(self.match_id):06d}-{len(self._lines):05d}.jpg"
+        writer = self.store.photo_writer
+        if writer is not None:
+            writer.submit(name, frame)
+            return f"{PHOTOS}/{name}"
         try:
             self.store.photos.save(name, encode_jpeg(frame))
         except OSError as error:
-            raise HistoryError(f"could not save the roll photo {name} ({error.strerror}); "
-                               "the match goes on without it") from None
+            raise not_saved(name, error) from None
         return f"{PHOTOS}/{name}"
 
     def ledger_json(self) -> dict[str, Any]:
         return self._match.ledger().to_json()
 
     def close(self) -> None:
+        """No more inputs; the photos still being written are written first (the
+        table's normal stop loses none)."""
         self._closed = True
+        if self.store.photo_writer is not None:
+            self.store.photo_writer.flush()
 
 
 class TableLog:
     """The interface the table records through: ``begin(setup) -> match id``,
-    ``append(item)`` (durable before it returns), ``close()``."""
+    ``append(item)`` (durable before it returns), ``close()``.
 
-    def __init__(self, store: MatchStore, *, practice: bool = False) -> None:
+    ``background_photos``: the roll photos are written on a background thread, so that
+    a slow SD card never freezes the table's screen and buttons (the table's own
+    log); without it, before ``save_photo`` returns."""
+
+    def __init__(self, store: MatchStore, *, practice: bool = False,
+                 background_photos: bool = False) -> None:
         self.store = store
         self.practice = practice
         self.recorder: MatchRecorder | None = None
+        if background_photos:
+            store.write_photos_in_background()
 
     def begin(self, setup: Setup) -> str:
         self.recorder = self.store.begin(setup, practice=self.practice)
