@@ -26,7 +26,11 @@ from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Button, Clock, Gesture, RawButtonEvent
 from einhorn_table.stations.gestures import GestureDecoder, GestureTiming
 from einhorn_table.stations.pin_map import PinMap
-from einhorn_table.stations.setup_advice import factory_advice, pin_setup_advice
+from einhorn_table.stations.setup_advice import (
+    factory_advice,
+    mock_pins_advice,
+    pin_setup_advice,
+)
 from einhorn_table.words import counted
 
 #: The pin factories whose debouncing waits for a steady level (lgpio's debounce, pigpio's
@@ -82,7 +86,18 @@ def _default_factory(device: Any) -> Any:
     for warning in said:
         warnings.showwarning(warning.message, warning.category, warning.filename,
                              warning.lineno)
-    return device.pin_factory
+    factory = device.pin_factory
+    env_factory = os.environ.get("GPIOZERO_PIN_FACTORY")
+    if env_factory and is_mock(factory) and on_a_pi():
+        # (Copied from a guide, or left from running the tests: the table would start
+        # with buttons nobody can press, and wait for ever.)
+        raise ButtonSetupError(mock_pins_advice(env_factory))
+    return factory
+
+
+def is_mock(factory: Any) -> bool:
+    """Whether ``factory`` is one of gpiozero's mock pin factories (pins only code presses)."""
+    return type(factory).__module__.startswith("gpiozero.pins.mock")
 
 
 class ButtonStations:

@@ -11,7 +11,7 @@ from einhorn_table.doctor.report import CheckResult, Status
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Button, Clock, Controls, GestureKind
 from einhorn_table.stations.header import BCM_TO_PHYSICAL, UART
-from einhorn_table.stations.pin_map import PinMap, load_pin_map
+from einhorn_table.stations.pin_map import PinMap, Station, load_pin_map
 from einhorn_table.words import counted
 
 
@@ -49,13 +49,16 @@ def check_pin_map(path: Path, *, boot_dir: Path = Path("/boot/firmware"),
             for gpio in station.pins.values()}
     uart_used = sorted(used & set(UART))
     if uart_used and serial_console_enabled(boot_dir):
+        owners = sorted({owner[0] + 1 for g in uart_used if (owner := pin_map.owner(g))})
+        uart_stations = (f"station {owners[0]}" if len(owners) == 1 else
+                         "stations " + " and ".join(map(str, owners)))
         return (
             CheckResult(
                 "pin map",
                 Status.FAIL,
                 detail + f"; but GPIO {', '.join(map(str, uart_used))} carry the serial console",
                 "Turn the serial console off: sudo raspi-config > Interface Options > Serial "
-                "Port > 'No' to both questions, then reboot; or leave out station 6.",
+                f"Port > 'No' to both questions, then reboot; or leave out {uart_stations}.",
             ),
             pin_map,
         )
@@ -141,10 +144,29 @@ def check_buttons(
 
 
 def _where(pin_map: PinMap, player: int, button: Button) -> str:
-    gpio = next(s.pin(button) for s in pin_map.stations if s.player == player)
+    gpio = next((s.pin(button) for s in pin_map.stations if s.player == player), None)
+    if gpio is None:  # (a station the map lacks: only a keyboard has one)
+        return f"player {player + 1} {button.label}"
     return (
         f"player {player + 1} {button.label} (GPIO {gpio}, header pin {BCM_TO_PHYSICAL[gpio]})"
     )
+
+
+def _key_where(player: int, button: Button) -> str:
+    """A button as the keyboard standing in for it has it: its player, its name, its key."""
+    from einhorn_table.adapters.keyboard_controls import button_key
+
+    return f"player {player + 1} {button.label} (key {button_key(player, button)})"
+
+
+#: What to do about buttons that did not answer, or answered as others.
+_WIRES_TODO = (
+    "For a button with no answer check both of its wires: one to its GPIO's header pin, "
+    "one to a GND pin (hardware/wiring.svg). Mixed-up buttons have their GPIO wires "
+    "swapped: swap them back, or change hardware/pins.toml to match.")
+_KEYS_TODO = (
+    "Keep the doctor's window in front while you press (it takes the keys), and press the "
+    "key asked for: each player's four keys are a row ({keys}; docs/buttons.md).")
 
 
 def walk_buttons(
@@ -163,9 +185,15 @@ def walk_buttons(
     swapped: list[str] = []
     used = pin_map.chosen(players, stations)
     total = 4 * len(used)
+
+    def name(player: int, button: Button) -> str:  # the keyboard's keys, or the GPIO pins
+        if controls.simulated:
+            return _key_where(player, button)
+        return _where(pin_map, player, button)
+
     for station in used:
         for button in Button:
-            where = _where(pin_map, station.player, button)
+            where = name(station.player, button)
             say(f"Press {where} ... ")
             deadline = clock.monotonic() + timeout
             seen: tuple[int, Button] | None = None
@@ -182,7 +210,7 @@ def walk_buttons(
                 say(f"  nothing in {timeout:g} s.\n")
                 missing.append(where)
             else:
-                other = _where(pin_map, *seen)
+                other = name(*seen)
                 say(f"  that was {other}.\n")
                 swapped.append(f"{where} answered as {other}")
     if not missing and not swapped:
@@ -197,7 +225,11 @@ def walk_buttons(
         Status.FAIL,
         f"{total - len(missing) - len(swapped)} of {total} buttons answered; "
         + "; ".join(problems),
-        "For a button with no answer check both of its wires: one to its GPIO's header pin, "
-        "one to a GND pin (hardware/wiring.svg). Mixed-up buttons have their GPIO wires "
-        "swapped: swap them back, or change hardware/pins.toml to match.",
+        _KEYS_TODO.format(keys=_key_rows(used)) if controls.simulated else _WIRES_TODO,
     )
+
+
+def _key_rows(used: Collection[Station]) -> str:
+    from einhorn_table.adapters.keyboard_controls import row_keys
+
+    return "; ".join(f"player {s.player + 1}: {row_keys(s.player)}" for s in used)

@@ -13,7 +13,9 @@ and then (every frame is plenty), and it returns :class:`Gesture`s.
   that moment (while still held), and its release is then ignored, however long
   the button stays down.
 * **Chord**: a second button of the same station pressed within
-  ``chord_window`` seconds of the first while the first is still down. Reported
+  ``chord_window`` seconds of the first while the first is still down (0.6 s: a
+  child's two fingers, or two hands, seldom land together; a tap let go before the
+  next press is never part of a chord, however quick the two are). Reported
   at once; both releases are ignored, and so are other presses of that station
   until the chord's buttons are up, or ``long_press`` seconds have passed since
   the chord (a chord's button stuck down, or leant on, then no longer stops its
@@ -33,7 +35,11 @@ class GestureTiming:
 
     bounce: float = 0.03
     long_press: float = 0.7
-    chord_window: float = 0.25
+    #: Up to just before the first button would count as held: a slow chord (a child's)
+    #: is still a chord, not two taps of the buttons' other meanings (the help chord in
+    #: the auction was + and then OK, sealing a bid; the undo chord while calling
+    #: changed the call).
+    chord_window: float = 0.6
 
     def __post_init__(self) -> None:
         if not 0 <= self.bounce < self.chord_window < self.long_press:

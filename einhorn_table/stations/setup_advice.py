@@ -3,9 +3,10 @@
 gpiozero (and lgpio under it) fail in a few ways an installer meets: no pin factory at
 all (a computer that is not a Pi; a Pi without lgpio; a Pi 5 whose kernel renamed the
 GPIO chip; a user outside the ``gpio`` group), a factory named wrongly in
-``GPIOZERO_PIN_FACTORY``, and a pin something else holds (the table's own service, the
-kernel's SPI, 1-Wire or sound board). Each gets the one thing to do, not a list of
-every possible cause. Pure: the adapter passes the error and what gpiozero warned.
+``GPIOZERO_PIN_FACTORY`` (or gpiozero's mock pins named there on a Pi), and a pin
+something else holds (the table's own service, the kernel's SPI, 1-Wire or sound
+board). Each gets the one thing to do, not a list of every possible cause. Pure: the
+adapter passes the error and what gpiozero warned.
 """
 
 from __future__ import annotations
@@ -55,6 +56,17 @@ def factory_advice(error: BaseException, fallbacks: Sequence[str], *, on_pi: boo
             "cannot be set up. Install lgpio (sudo apt install -y python3-lgpio), run "
             "./start again, and check that this user is in the gpio group (groups; "
             "sudo usermod -aG gpio $USER, then log out and in again).")
+
+
+def mock_pins_advice(env_factory: str) -> str:
+    """The advice where ``GPIOZERO_PIN_FACTORY`` (set to ``env_factory``) gives a Raspberry
+    Pi gpiozero's mock pins: buttons only tests can press, so the table would wait for
+    ever, without a word."""
+    return (f"GPIOZERO_PIN_FACTORY={env_factory} is set, so the buttons would be gpiozero's "
+            "mock pins, which only tests can press: nobody at the table could press a "
+            "button. Unset it (unset GPIOZERO_PIN_FACTORY, and delete the line that sets "
+            "it, in ~/.bashrc or ~/.profile), or set it to lgpio, then start again (the "
+            "table's service sets lgpio itself).")
 
 
 def pin_setup_advice(error: BaseException, gpio: int, where: str) -> str:
