@@ -94,7 +94,7 @@ def test_the_doctor_names_the_command_as_the_person_runs_it(
                      + players_toml(("Ana", 1, "white"), ("Ben", 2, "red")), encoding="utf-8")
     result, _ = checks.check_table_file(table, None)
     # (calibrate saves where the table's file names its calibration: no --out needed)
-    assert f"Run ./start calibrate --fullscreen --config {table}, or fix" in result.todo
+    assert f"Run ./start calibrate --fullscreen --table {table}, or fix" in result.todo
     # A calibration in the installer's home, which the service never reads.
     table.write_text(players_toml(("Ana", 1, "white"), ("Ben", 2, "red")), encoding="utf-8")
     profile = tmp_path / "home" / "calibration.toml"

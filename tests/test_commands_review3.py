@@ -229,7 +229,8 @@ def test_a_photo_whose_name_is_not_utf8_is_read_like_any_other(tmp_path: Path) -
         capture_output=True, env=env, cwd=tmp_path, check=False, timeout=300)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.decode("utf-8").splitlines()
-    assert [line.partition(":")[0] for line in lines] == ["w\ufffdrfel.jpg", "roll.jpg"]
+    assert [line.partition(":")[0] for line in lines] == [
+        str(odd).encode(errors="surrogateescape").decode("utf-8", "replace"), str(other)]
     assert lines[0].partition(":")[2] == lines[1].partition(":")[2]  # read alike
     assert sorted(os.listdir(os.fsencode(drawings))) == [b"roll.png", b"w\xfcrfel.png"]
 
@@ -242,4 +243,4 @@ def test_an_empty_file_is_said_to_be_empty(
     captured = capsys.readouterr()
     assert captured.err == (f"einhorn-table read: {empty}: an empty file (0 bytes); "
                             "copy the photo again\n")
-    assert captured.out.startswith(ROLL)
+    assert captured.out.startswith(str(FIXTURES / ROLL))

@@ -292,7 +292,7 @@ def test_the_table_file_is_checked_with_its_stations_and_calibration(tmp_path: P
     table.write_text(table_file(2), encoding="utf-8")
     result, _ = checks.check_table_file(table, pin_map)
     assert result.status is Status.FAIL and "cal.toml does not exist" in result.detail
-    assert "einhorn-table calibrate --fullscreen --config" in result.todo
+    assert "einhorn-table calibrate --fullscreen --table" in result.todo
     (tmp_path / "cal.toml").write_text("version = 1\n", encoding="utf-8")
     result, config = checks.check_table_file(table, pin_map)
     assert result.status is Status.OK and config is not None

@@ -256,7 +256,7 @@ def test_the_command_to_calibrate_again_makes_the_calibration_play_reads(
         f"./start calibrate --fullscreen --out {state_profile}"
     (tmp_path / "my table.toml").write_text(two, encoding="utf-8")
     assert calibrate_command(Path("my table.toml"), state_profile) == \
-        f"./start calibrate --fullscreen --config 'my table.toml' --out {state_profile}"
+        f"./start calibrate --fullscreen --table 'my table.toml' --out {state_profile}"
 
 
 def test_play_says_when_its_calibration_was_made_in_another_view() -> None:

@@ -69,8 +69,8 @@ def test_text_line_names_values_and_marks_unsure_dice(
     cv2.imwrite(str(hidden), image)
     assert run_read(str(FIXTURES / ROLL), str(hidden)) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == f"{ROLL}: 3 dice: 5 5 5  -> Dreifaltigkeit"
-    assert out[1] == "hidden.png: 1 die: ?  (? = not sure; re-roll)"
+    assert out[0] == f"{FIXTURES / ROLL}: 3 dice: 5 5 5  -> Dreifaltigkeit"
+    assert out[1] == f"{hidden}: 1 die: ?  (? = not sure; re-roll)"
 
 
 def test_a_file_that_is_not_an_image_fails_clearly_and_the_rest_are_read(

@@ -13,7 +13,7 @@ A source string is ``KIND[:ARGUMENT][,key=value...]``:
 ``dir:frames/``                  pictures in a folder, in name order; options
                                  ``fps``, ``loop``
 ``synth:seed=3,players=4``       the synthetic table; options ``seed``,
-                                 ``players``, ``width``, ``height``, ``fps``,
+                                 ``players`` (1 to 8), ``width``, ``height``, ``fps``,
                                  ``mount`` (0/1: the camera set up as the
                                  mount guide says, table around the tray)
 ===============================  ==============================================
@@ -39,6 +39,24 @@ def _int(text: str) -> int:
         return int(text)
     except ValueError:
         raise ValueError("must be a whole number") from None
+
+
+def _whole(minimum: int, maximum: int | None = None, why: str = "") -> Callable[[str], int]:
+    """A whole number from ``minimum`` (to ``maximum``), refused with the range allowed
+    (and ``why``) instead of failing deep inside the source."""
+
+    def parse(text: str) -> int:
+        value = _int(text)
+        if value < minimum or (maximum is not None and value > maximum):
+            allowed = f"{minimum} or more" if maximum is None else f"{minimum} to {maximum}"
+            raise ValueError(f"must be {allowed}{why}")
+        return value
+
+    return parse
+
+
+#: The most players the synthetic table has dice colours for (its palette).
+SYNTH_PLAYERS = 8
 
 
 def _positive_float(text: str) -> float:
@@ -73,7 +91,13 @@ KINDS: dict[str, tuple[str, dict[str, Callable[[str], OptionValue]]]] = {
     "opencv": ("webcam number", _SIZE_FPS),
     "file": ("path of a video file", _REPLAY),
     "dir": ("path of a folder of pictures", _REPLAY),
-    "synth": ("none", {"seed": _int, "players": _int, "mount": _flag, **_SIZE_FPS}),
+    "synth": ("none", {
+        "seed": _whole(0),
+        "players": _whole(1, SYNTH_PLAYERS, f": the synthetic table has dice of "
+                          f"{SYNTH_PLAYERS} colours, one per player"),
+        "mount": _flag,
+        **_SIZE_FPS,
+    }),
 }
 
 EXAMPLES = "picamera2, opencv:0, file:roll.mp4, dir:frames/, synth:seed=3,players=4"
@@ -182,8 +206,8 @@ def _options(kind: str, pieces: list[str], text: str) -> dict[str, OptionValue]:
 
 
 def _example_value(key: str) -> str:
-    return {"fps": "15", "loop": "1", "mount": "1", "width": "1280", "height": "960"}.get(
-        key, "3")
+    return {"fps": "15", "loop": "1", "mount": "1", "width": "1280", "height": "960",
+            "players": "4"}.get(key, "3")
 
 
 def _bare(text: str) -> SourceSpec:

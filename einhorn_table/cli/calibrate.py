@@ -43,7 +43,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "calibrate",
         help="calibrate the camera for this table (guided, with the buttons)",
-        description=__doc__,
+        description=(__doc__ or "").replace("``", ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_arguments(parser)
@@ -62,9 +62,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--names", default=None,
                         help="the players' names, comma separated (e.g. Anna,Ben,Clara; "
                         "default: the table file's, so that play uses the colours measured)")
-    parser.add_argument("--config", type=existing_file, default=Path("table.toml"),
+    parser.add_argument("--table", type=existing_file, default=Path("table.toml"),
+                        metavar="FILE",
                         help="the table's file whose players register their dice "
                         "(default ./table.toml, where it exists)")
+    # Its name before it was called --table, as the doctor and record call it.
+    parser.add_argument("--config", dest="table", type=existing_file,
+                        default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     parser.add_argument("--rolls", type=int, default=5, help="test rolls at the end (default 5)")
     parser.add_argument("--out", type=Path, default=None,
                         help="where to save the profile (default: the calibration the "
@@ -95,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         writable_out(args.out)
         made_by = f"einhorn-table calibrate --from-labelled {args.from_labelled}"
         return _from_labelled(args.from_labelled, args.out, made_by)
-    out = args.out or default_out(args.config)
+    out = args.out or default_out(args.table)
     writable_out(out)  # before the family rolls for ten minutes, not after
     return _guided(args, out)
 
@@ -118,7 +122,7 @@ def default_out(config: Path | None) -> Path:
 def calibrate_command(config: Path | None, profile: Path) -> str:
     """The whole command line that makes the calibration at ``profile`` again, as the
     person runs the companion (``./start``, ``.venv/bin/einhorn-table``...), on the
-    table's screen: ``--config`` where the table's file is not ./table.toml (the
+    table's screen: ``--table`` where the table's file is not ./table.toml (the
     players it asks for, its camera and buttons), ``--out`` where the calibration
     would otherwise be saved elsewhere (``play`` would not read it)."""
     import shlex
@@ -128,7 +132,7 @@ def calibrate_command(config: Path | None, profile: Path) -> str:
     words = [command_name(), "calibrate", "--fullscreen"]
     table = config if config is not None and config.is_file() else None
     if table is not None and table.resolve() != Path("table.toml").resolve():
-        words += ["--config", shlex.quote(str(table))]
+        words += ["--table", shlex.quote(str(table))]
     if default_out(table).resolve() != profile.resolve():
         words += ["--out", shlex.quote(str(profile))]
     return " ".join(words)
@@ -235,8 +239,8 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     from einhorn_table.doctor.machine import detect_machine
     from einhorn_table.ports import Controls
 
-    config = _table_file(args.config)
-    names = _names(args.names, args.players, config, args.config)
+    config = _table_file(args.table)
+    names = _names(args.names, args.players, config, args.table)
     width, height = _size(args.size)
     machine = detect_machine()
     clock = SystemClock()
@@ -245,7 +249,7 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     shots = ScreenshotWriter(args.screenshots) if args.screenshots else None
     settings = FlowSettings(players=names, test_rolls=args.rolls,
                             reference_name=reference_name(out),
-                            saved=who_reads_with(out, args.config))
+                            saved=who_reads_with(out, args.table))
     source_text = args.source or (config.camera if config is not None else
                                   default_source(machine))
     made_by = f"einhorn-table calibrate --source {source_text}"

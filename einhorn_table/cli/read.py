@@ -5,9 +5,13 @@ One line per photo. With ``--json`` each line is an object::
     {"image": ..., "dice": [{"value": 1-6 or null, "box": [x0, y0, x1, y1],
       "confidence": 0-1, "color": [r, g, b]}], "category": ... or null, "ms": ...}
 
-where ``ms`` is the reading time (decoding the file not included). A file that
-cannot be read as a picture is reported on stderr and the others are still read;
-the exit status is then 1.
+where ``ms`` is the reading time, neither decoding the file nor loading the
+reader's models included (the first photo is read once untimed beforehand, which
+loads them), and ``image`` the path as given, with any byte of it that is not
+UTF-8 written as ``\\xNN`` (so that every JSON reader takes the line). The text
+line names the photo by its path as given too. A file that cannot be read as a
+picture is reported on stderr and the others are still read; the exit status is
+then 1.
 """
 
 from __future__ import annotations
@@ -34,7 +38,10 @@ def register(subparsers: Any) -> None:
         description="Read the dice in one or more photos: one line per photo.",
     )
     parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE", help="photo files")
-    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--json", action="store_true",
+                        help="one JSON object per line, with ms, the reading's time (the "
+                        "first photo is read once more beforehand, untimed, to load the "
+                        "reader)")
     parser.add_argument("--profile", type=Path, default=None,
                         help="read with this table's calibration profile (einhorn-table "
                         "calibrate); default: the reader's general settings")
@@ -63,27 +70,34 @@ def run(args: argparse.Namespace) -> int:
         check_writable(args.debug)
     failed = 0
     drawings = DrawingNames()
+    warmed = not args.json  # (only the JSON lines say how long a reading took)
     for path in args.images:
         image, why = _load(path)
         if image is None:
             failed += 1
-            print(f"einhorn-table read: {path}: {why}", file=sys.stderr)
+            print(f"einhorn-table read: {shown_path(path)}: {why}", file=sys.stderr)
             continue
-        start = time.perf_counter()
         try:
+            if not warmed:
+                # The first reading loads the models and readies OpenCV and onnxruntime
+                # (hundreds of ms): done untimed, so that "ms" is this photo's reading
+                # alone, as for the photos after it. It reads the same.
+                read_frame(image, profile)
+                warmed = True
+            start = time.perf_counter()
             reading = read_frame(image, profile)
+            ms = (time.perf_counter() - start) * 1000.0
         except cv2.error as error:
             # One picture the reader cannot cope with must not stop the others.
             failed += 1
             height, width = image.shape[:2]
             print(
-                f"einhorn-table read: {path}: the dice reader could not read this "
+                f"einhorn-table read: {shown_path(path)}: the dice reader could not read this "
                 f"{width} x {height} picture (OpenCV: {_opencv_words(error)}); a photo "
                 "of the tray, about as wide as it is high, reads best",
                 file=sys.stderr,
             )
             continue
-        ms = (time.perf_counter() - start) * 1000.0
         if args.json:
             print(json.dumps(reading_as_json(path, reading, ms)))
         else:
@@ -184,7 +198,7 @@ def _load(path: Path) -> tuple[Image | None, str]:
 def reading_as_json(path: Path, reading: FrameReading, ms: float) -> dict[str, Any]:
     category = reading.category
     return {
-        "image": str(path),
+        "image": shown_path(path, "backslashreplace"),
         "dice": [
             {
                 "value": die.value,
@@ -199,10 +213,18 @@ def reading_as_json(path: Path, reading: FrameReading, ms: float) -> dict[str, A
     }
 
 
+def shown_path(path: Path, errors: str = "replace") -> str:
+    """The photo's path as given, so that two photos of one name in different folders
+    are told apart. A byte of it that is not UTF-8 (a name from a Windows zip or an old
+    memory card) is shown as U+FFFD (``errors="replace"``), or as ``\\xNN``
+    (``"backslashreplace"``, which still names the file: ``ls $'w\\xfcrfel.jpg'``):
+    left as Python holds it, it stops the command on a terminal that takes UTF-8 only,
+    and makes JSON that strict readers refuse."""
+    return os.fsencode(path).decode("utf-8", errors)
+
+
 def reading_as_text(path: Path, reading: FrameReading) -> str:
-    # A name that is not UTF-8 is shown with its odd bytes as "\ufffd": printed as it
-    # stands, it stops the command on a terminal that takes UTF-8 only.
-    name = os.fsencode(path.name).decode("utf-8", "replace")
+    name = shown_path(path)
     count = len(reading.dice)
     if count == 0:
         return f"{name}: no dice found"

@@ -58,7 +58,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the table's file whose camera to record (default ./table.toml, where there is one)",
     )
     parser.add_argument(
-        "--seconds", type=more_than_zero, default=10.0, help="how long to record (default 10)"
+        "--seconds", type=more_than_zero, default=10.0,
+        help="how long to record (default 10), in the recording's own time: of a video "
+        "file or a folder of pictures, that many seconds of it, however fast it is read",
     )
 
 
@@ -113,11 +115,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         with source, CtrlC() as ctrl_c:
             start = clock.monotonic()
-            end = start + args.seconds
             try:
-                while clock.monotonic() < end and not ctrl_c.pressed:
+                while not ctrl_c.pressed:
                     frame = source.read()
-                    if frame is None:
+                    if frame is None or not within(frame.timestamp, times, args.seconds):
                         break
                     recorder.write(frame)
                     times.append(frame.timestamp)
@@ -141,6 +142,14 @@ def run(args: argparse.Namespace) -> int:
         f"{replay_words(args.folder, fps)}"
     )
     return 1 if stopped is not None else 0
+
+
+def within(timestamp: float, times: list[float], seconds: float) -> bool:
+    """Whether a frame taken at ``timestamp`` belongs to a recording of ``seconds`` whose
+    frames so far were taken at ``times``: counted by the frames' own timestamps, the
+    recording's time (a video file's, which plays faster or slower than the clock on
+    the wall; a camera's, from its first frame on)."""
+    return not times or timestamp - times[0] < seconds
 
 
 def frame_rate(times: list[float], took: float) -> int:

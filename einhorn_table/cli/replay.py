@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -28,7 +29,9 @@ def register(subparsers: Any) -> None:
         help="referee a recorded match file and show its ledger",
         description="Replay match files (RULES.md section 8) and print the ledger after the "
         "last line of each. A line the rules refuse is reported on stderr with its line "
-        "number, and the exit status is 1.",
+        "number, and the exit status is 1. A file of ledgers (a golden .expected.jsonl) is "
+        "skipped with a note; where every file named is one, nothing is replayed and the "
+        "exit status is 1.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="match files (.jsonl)")
     parser.add_argument("--json", action="store_true", help="one JSON ledger a line")
@@ -75,18 +78,38 @@ def is_ledger_file(path: str) -> bool:
     return isinstance(obj, dict) and "type" not in obj and {"awaiting", "players"} <= set(obj)
 
 
+def skipped_words(path: str, named: list[str]) -> str:
+    """Why a file of ledgers is not replayed, and what to replay instead: a golden
+    ``NAME.expected.jsonl``'s match ``NAME.jsonl`` beside it, unless it is ``named``
+    too (``replay golden/*.jsonl``)."""
+    words = f"{path}: skipped: a file of ledgers (RULES.md section 9), not a match"
+    suffix = ".expected.jsonl"
+    match = path[: -len(suffix)] + ".jsonl" if path.endswith(suffix) else ""
+    if match and os.path.abspath(match) in {os.path.abspath(name) for name in named}:
+        return words
+    if match and os.path.isfile(match):
+        return f"{words}; replay its match, {match}"
+    return f"{words}; replay the match file (setup line first) it was made from"
+
+
 def run(args: argparse.Namespace) -> int:
     status = 0
     shown = 0
+    skipped = 0
     for path in args.files:
         if is_ledger_file(path):
-            print(f"{path}: skipped: a file of ledgers (RULES.md section 9), not a match",
-                  file=sys.stderr)
+            print(skipped_words(path, args.files), file=sys.stderr)
+            skipped += 1
             continue
         try:
             match = replay_file(path)
         except RuleViolation as error:
             print(f"{path}: {error}", file=sys.stderr)
+            status = 1
+            continue
+        except IsADirectoryError:
+            print(f"{path}: is a folder; name the match files in it (e.g. "
+                  f"{os.path.join(path, '*.jsonl')})", file=sys.stderr)
             status = 1
             continue
         except OSError as error:
@@ -108,4 +131,9 @@ def run(args: argparse.Namespace) -> int:
             print(format_ledger(ledger, path))
         shown += 1
         sys.stdout.flush()
+    if skipped and not shown and not status:
+        # Nothing on stdout: said, and not taken for success by a script.
+        print(f"nothing replayed: {'the file named is' if skipped == 1 else 'every file named is'}"
+              " a file of ledgers, not a match", file=sys.stderr)
+        return 1
     return status

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         }))
         return 0
     _, games, target, _ = setup.resolve()
-    aim = "" if target is None else f" or a stash of {target} stones"
+    aim = "" if target is None else f" or a stash of {counted(target, 'stone')}"
     shared = "" if len(strategies) == args.players else f" taking the {args.players} seats in turn"
     title = (
         f"{counted(summary.matches, 'simulated match', 'simulated matches')} of "
