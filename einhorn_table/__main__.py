@@ -1,5 +1,8 @@
 """Allow ``python -m einhorn_table``."""
 
-from einhorn_table.cli import main
+try:
+    from einhorn_table.cli import main
+except KeyboardInterrupt:  # Ctrl-C while Python still imports: a quiet stop, as later
+    raise SystemExit(130) from None
 
 raise SystemExit(main())

@@ -195,6 +195,8 @@ def test_the_help_says_which_keys_are_the_buttons(tmp_path: Path,
     first = helped[-1].help[0]
     assert (first.gesture, first.does) == ("keys 1 2 3 4",
                                            "Ana's buttons, left to right; SPACE throws")
+    # Its last line closes it with those keys, not with "the middle two buttons".
+    assert helped[-1].help_close == "Keys 2 + 3 together: close this help"
 
 
 def test_the_help_says_space_throws_only_where_it_does() -> None:

@@ -47,6 +47,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command; Ctrl-C at any moment, the first instants of importing included, stops
+    it quietly with status 130 (no traceback)."""
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _run(argv: Sequence[str] | None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     chosen = next((word for word in words if not word.startswith("-")), None)
     parser = build_parser(chosen if chosen in COMMANDS else None)
@@ -63,8 +72,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EinhornError as error:
         print(f"einhorn-table: {error}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        return 130
     except BrokenPipeError:
         # What read the output (head, less) stopped reading: stop quietly too, and
         # keep Python from complaining about the closed pipe on the way out.

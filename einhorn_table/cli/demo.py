@@ -43,7 +43,7 @@ def register(subparsers: Any) -> None:
                         help="games in the match (default: the variant's, 10 for einhorn)")
     parser.add_argument("--bots", default="none",
                         help="seats played by bots: all, a number (the last N seats), "
-                        "or comma-separated names (default none; without a window, "
+                        "or comma-separated names, in any case (default none; without a window, "
                         "SDL_VIDEODRIVER=dummy, give all: nobody can press keys)")
     parser.add_argument("--strategy", default=DEFAULT_STRATEGY,
                         help="the bots' strategy: silent, random, odds, bidder "
@@ -56,8 +56,8 @@ def register(subparsers: Any) -> None:
                         help="save a PNG of every new screen in this folder")
     parser.add_argument("--state-dir", "--state", dest="state_dir", type=Path,
                         default=Path("einhorn-state"),
-                        help="the demo's state directory: its match history and roll photos "
-                        "(default ./einhorn-state; read it with `"
+                        help="the demo's state directory: its match history and roll photos, "
+                        "one demo at a time (default ./einhorn-state; read it with `"
                         f"{command_name()} history --state-dir einhorn-state stats`)")
     unfinished = parser.add_mutually_exclusive_group()
     unfinished.add_argument("--continue", dest="resume", action="store_true",
@@ -103,30 +103,55 @@ def parse_size(text: str) -> tuple[int, int]:
 def bot_seats(spec: str, names: list[str]) -> frozenset[int]:
     """Which seats the bots play, from ``--bots``."""
     spec = spec.strip()
-    if spec in ("", "none"):
+    if spec.lower() in ("", "none"):
         return frozenset()
-    if spec == "all":
+    if spec.lower() == "all":
         return frozenset(range(len(names)))
     if spec.isdigit():
         count = int(spec)
         if count > len(names):
             raise EinhornError(f"--bots {count}: there are only {len(names)} players")
         return frozenset(range(len(names) - count, len(names)))
-    seats = set()
-    for name in spec.split(","):
-        if name.strip() not in names:
-            raise EinhornError(f"--bots: {name.strip()!r} is not a player; players: "
-                               f"{', '.join(names)} (or --bots all; --bots 2: the last two "
-                               "seats)")
-        seats.add(names.index(name.strip()))
-    return frozenset(seats)
+    return frozenset(player_seat(name.strip(), names) for name in spec.split(","))
+
+
+def loose(name: str) -> str:
+    """``name`` as typed in a hurry: without case and accents ("zoe" for "Zoë")."""
+    parts = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(part for part in parts if not unicodedata.combining(part))
+
+
+def player_seat(name: str, names: list[str]) -> int:
+    """The seat of the player ``--bots`` names: exactly as ``--names`` gives them, else
+    regardless of case and accents where that fits one player alone."""
+    written = unicodedata.normalize("NFC", name)
+    if written in names:
+        return names.index(written)
+    for fold in (str.casefold, loose):
+        seats = [seat for seat, player in enumerate(names) if fold(player) == fold(written)]
+        if len(seats) == 1:
+            return seats[0]
+        if seats:
+            raise EinhornError(f"--bots: {name!r} could be {' or '.join(names[s] for s in seats)}"
+                               "; write the name as --names gives it")
+    raise EinhornError(f"--bots: {name!r} is not a player; players: {', '.join(names)} "
+                       "(or --bots all; --bots 2: the last two seats)")
 
 
 def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.pygame_screen import no_window
-    from einhorn_table.cli.table_app import DemoOptions, reader_warning, run_demo
+    from einhorn_table.cli.table_app import (
+        DemoOptions,
+        StateInUse,
+        busy_words,
+        demo_playing,
+        reader_warning,
+        run_demo,
+    )
 
     names = players_named(args.names, args.players)
+    if (other := demo_playing(args.state_dir)) is not None:  # (before a window opens)
+        raise StateInUse(busy_words(args.state_dir, other))
     if args.resume:
         names = players_going_on(args, names)
     seats = bot_seats(args.bots, names)
@@ -203,13 +228,13 @@ def players_going_on(args: argparse.Namespace, names: list[str]) -> list[str]:
     """The players of the unfinished match ``--continue`` goes on with; where there is
     none, the demo stops and says how to start one (it does not start one unasked)."""
     from einhorn_table.history import MatchStore
-    from einhorn_table.history.paths import DATABASE
+    from einhorn_table.history.paths import CHOOSE_DEMO_STATE, DATABASE
 
     state: Path = args.state_dir
     row = None
     latest = []
     if (state / DATABASE).is_file():
-        with MatchStore(state, now=lambda: datetime.now(UTC)) as store:
+        with MatchStore(state, now=lambda: datetime.now(UTC), choose=CHOOSE_DEMO_STATE) as store:
             row = store.unfinished()
             latest = store.matches(limit=1)
     if row is None:

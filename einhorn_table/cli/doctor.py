@@ -56,8 +56,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the pin map to check (default: the table file's, else hardware/pins.toml)"
     )
     parser.add_argument(
-        "--table", type=existing_file, default=Path("table.toml"),
-        help="the table's file to check (default ./table.toml)",
+        "--table", type=existing_file, default=None,
+        help="the table's file to check (default ./table.toml; on a Raspberry Pi without "
+        "one there, the one in the companion's folder, which the table's service plays)",
     )
     parser.add_argument(
         "--profile", type=Path,
@@ -102,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.stations.pin_map import default_pin_map_path
 
     machine = detect_machine()
+    if args.table is None:
+        args.table = default_table(machine.is_pi)
     clock = SystemClock()
     results: list[CheckResult] = []
     # What play would use: the table file's camera, pin map, state directory and
@@ -129,6 +132,10 @@ def run(args: argparse.Namespace) -> int:
         named = default_profile
     profile = args.profile or (named if named is not None and named.is_file() else None)
     profile_result, settings = checks.check_profile(profile)
+    if args.profile is not None:
+        profile_result = replace(profile_result, detail=profile_result.detail + " " + (
+            other_profile_words(args.profile, named if named is not None and named.is_file()
+                                else None, args.table, table is not None)))
     # (A table's file that does not load may still name its camera: that one is checked.)
     named_camera = table.camera if table is not None else _camera_named(args.table)
     source = args.source or named_camera or checks.default_source(machine)
@@ -158,6 +165,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         button_result, controls = checks.check_buttons(
             machine, pin_map, clock, players=args.players, stations=stations)
+        if button_result.simulated and button_result.status is Status.OK:
+            button_result = replace(button_result, detail=keyboard_words(
+                args.players or (len(table.players) if table is not None else None)))
         screen_result = checks.check_screen(machine)
     results.append(button_result)
     results.append(screen_result)
@@ -220,6 +230,48 @@ def run(args: argparse.Namespace) -> int:
         say("\n")
     sys.stdout.write(render(machine.describe(), results))
     return exit_status(results)
+
+
+def other_profile_words(given: Path, played: Path | None, table: Path,
+                        table_loads: bool) -> str:
+    """Which calibration the doctor checked (``given`` with --profile) beside the one
+    play reads (``played``: the table's file's, else the state directory's)."""
+    if played is not None and given.resolve() == played.resolve():
+        return "(given with --profile; play reads this one too)"
+    if played is not None:
+        return (f"(given with --profile; play reads {played} instead, and the tray and "
+                "camera view lines here are of the one given)")
+    if table_loads:
+        return (f"(given with --profile; play reads none: to play with it, write "
+                f'calibration = "{given}" in {table})')
+    return "(given with --profile)"
+
+
+def keyboard_words(players: int | None) -> str:
+    """The buttons line on a computer without buttons: the keyboard stands in for them,
+    each player's four keys in a row (those of ``players``, else the first rows)."""
+    from einhorn_table.adapters.keyboard_controls import key_map_text
+
+    rows = (key_map_text(players) if players is not None
+            else f"{key_map_text(3)}; and so on, up to six players")
+    from einhorn_table.words import command_name
+
+    return ("no buttons here: in the demo and in "
+            f"`{command_name()} doctor --buttons` the keyboard stands in for "
+            f"them, each player's four keys in a row, left to right ({rows})")
+
+
+def default_table(pi: bool, here: Path | None = None, project: Path | None = None) -> Path:
+    """The table's file the doctor checks without ``--table``: ./table.toml; on a Pi
+    without one there, the one in the companion's own folder (the one ``./start`` and
+    the table's service play), so that the doctor run from the home folder checks it,
+    or says where to make it."""
+    local = Path("table.toml")
+    if (here or Path.cwd()).joinpath(local).is_file() or not pi:
+        return local
+    folder = project or Path(__file__).resolve().parents[2]
+    # (Only where the companion runs from its own folder, as install.md sets it up.)
+    return folder / "table.toml" if (folder / "start").is_file() else local
 
 
 def calibrate_again_command(table: Path, profile: Path,

@@ -5,18 +5,22 @@ Not a sub-command itself: ``demo`` and ``play`` build their parts here.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import random
 import shlex
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from einhorn_table.adapters.history_log import HistoryRecorder
+from einhorn_table.errors import EinhornError
 from einhorn_table.history import MatchRow, MatchStore, TableLog
+from einhorn_table.history.paths import CHOOSE_DEMO_STATE
 from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Awaiting, Ledger, Match, Setup, Variant, match_end
 from einhorn_table.screen.view_model import ScreenKind, button_hints, entry_hints
@@ -93,6 +97,104 @@ class Started:
     match: Match
     match_id: str
     resumed: bool
+
+
+#: The file in a state directory that the demo playing there holds locked (``flock``),
+#: with its process, since when and its match: a second demo there would abandon the
+#: first one's match as left unfinished, or ask whether to go on with it.
+DEMO_LOCK = "demo.lock"
+
+
+class StateInUse(EinhornError):
+    """Another demo plays in the state directory."""
+
+
+def demo_playing(state: Path) -> str | None:
+    """The demo that plays in ``state`` now, in words ("process 4242, since 16:05,
+    match 7"); None where none does (or it cannot be told: no ``flock``, a folder this
+    user may not write in, whose own words come from the history)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - the companion runs on Linux and macOS
+        return None
+    lock = state / DEMO_LOCK
+    try:
+        fd = os.open(lock, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return _lock_words(lock)
+    except OSError:  # (a network folder that locks nothing)
+        return None
+    finally:
+        os.close(fd)
+    return None
+
+
+def _lock_words(lock: Path) -> str:
+    try:
+        said = lock.read_text(encoding="utf-8").split()
+    except (OSError, UnicodeDecodeError):
+        said = []
+    words = [f"process {said[0]}"] if said else []
+    if len(said) > 1:
+        words.append(f"since {said[1]}")
+    if len(said) > 2:
+        words.append(f"match {said[2]}")
+    return ", ".join(words)
+
+
+@contextlib.contextmanager
+def playing_in(state: Path, wall: Callable[[], datetime]) -> Iterator[Callable[[str], None]]:
+    """Hold ``state`` for this demo while it plays (see ``DEMO_LOCK``); yields what
+    writes the match played into the lock. Another demo holding it stops this one with
+    ``StateInUse``; where it cannot be held (no ``flock``, a network folder), the demo
+    plays all the same."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - the companion runs on Linux and macOS
+        yield lambda match_id: None
+        return
+    try:
+        fd = os.open(state / DEMO_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield lambda match_id: None
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StateInUse(busy_words(state, _lock_words(state / DEMO_LOCK))) from None
+        except OSError:  # (a network folder that locks nothing)
+            pass
+        since = wall().astimezone().strftime("%H:%M")
+
+        def note(match_id: str) -> None:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()} {since} {match_id}\n".encode(), 0)
+
+        note("")
+        yield note
+    finally:
+        os.close(fd)
+
+
+def busy_words(state: Path, who: str) -> str:
+    """Why a second demo in ``state`` does not start, and what to do instead."""
+    return (f"another demo is playing in {state} ({who}), and two demos cannot share "
+            "one: this one would take that match for one left unfinished. Finish it or "
+            "press ESC in its window first, or give this demo a state directory of its "
+            f"own: add --state-dir {free_folder(state)}")
+
+
+def free_folder(state: Path) -> Path:
+    """A state directory beside ``state`` that does not exist yet: ``einhorn-state-2``."""
+    number = 2
+    while (other := state.with_name(f"{state.name}-{number}")).exists():
+        number += 1
+    return other
 
 
 def start_match(log: TableLog, setup: Setup, unfinished: MatchRow | None,
@@ -532,8 +634,28 @@ class KeyboardScreen(ScreenWrapper):
             throws = "; SPACE throws" if helped.context in (Context.CALL, Context.ROLL) else ""
             line = HelpLine(f"keys {keys}",
                             f"{self.names[helped.player]}'s buttons, left to right{throws}")
-            view = replace(view, help=(line, *view.help))
+            keyed_help = tuple(replace(shown, gesture=keyed_gesture(shown.gesture,
+                                                                    helped.player))
+                               for shown in view.help)
+            from einhorn_table.adapters.keyboard_controls import button_key
+
+            middle = (button_key(helped.player, b) for b in (Button.WUNSCH, Button.EINHORN))
+            close = f"Keys {' + '.join(middle)} together: close this help"
+            view = replace(view, help=(line, *keyed_help), help_close=close)
         return view
+
+
+def keyed_gesture(gesture: str, player: int) -> str:
+    """A help line's gesture with ``player``'s keys for the buttons' names: "press key 1
+    + key 4 together" for "press Das Unvermeidliche (-) + Dreifaltigkeit (X) together"
+    (a person at the keyboard sees keys, not the stations' buttons)."""
+    from einhorn_table.adapters.keyboard_controls import button_key
+    from einhorn_table.stations.gesture_table import SIGNS
+
+    for button in Button:
+        gesture = gesture.replace(f"{button.label} ({SIGNS[button]})",
+                                  f"key {button_key(player, button)}")
+    return gesture
 
 
 def reader_warning(profile: ReaderProfile | None) -> str | None:
@@ -722,10 +844,16 @@ def run_demo(options: DemoOptions) -> DemoResult:
                           caption=demo_caption(options.names, options.bots), must_open=True)
     clock: FakeClock | SystemClock = FakeClock(0.0) if options.fast else SystemClock()
     screen.open(clock.monotonic())  # no display: the demo stops here, before a match is kept
+    hold = contextlib.ExitStack()  # (this demo's hold on its state directory)
     try:  # the window closes on every way out, a failed set-up included
-        store = MatchStore(options.state, now=options.wall)
+        store = MatchStore(options.state, now=options.wall, choose=CHOOSE_DEMO_STATE)
+        try:  # (before the unfinished match is looked at: it may be another demo's)
+            playing = hold.enter_context(playing_in(options.state, options.wall))
+        except StateInUse:
+            store.close()
+            raise
         setup = Setup.for_variant(options.variant, options.names, games=options.games)
-        log = TableLog(store)
+        log = TableLog(store, background_photos=True)  # (a slow disk stalls no frame)
         unfinished = store.unfinished()
         # (The players of a match gone on with are those of --continue's match.)
         players = len(options.names)
@@ -792,6 +920,7 @@ def run_demo(options: DemoOptions) -> DemoResult:
         reader = tray_reader_for(options.calibration, options.calibration_path)
         tray = VisionTray(camera, make_watcher(), reader, clock, follower=reader)
         started = start_match(log, setup, unfinished, choice)
+        playing(started.match_id)
         last: TableLoop | None = None  # the loop of the match at the table when it stops
         try:
             names = list(started.match.names)
@@ -851,6 +980,7 @@ def run_demo(options: DemoOptions) -> DemoResult:
             last = play(started)
             while last.controller.next_match_asked is not None and not screen.quit_requested:
                 started = next_match(log, again, started)
+                playing(started.match_id)
                 last = play(started)
         except KeyboardInterrupt:
             # Ctrl-C in the terminal stops the demo as ESC does: the match is kept and
@@ -865,5 +995,6 @@ def run_demo(options: DemoOptions) -> DemoResult:
         return DemoResult(ledger, standings_text(ledger, go_on_words(options)), last,
                           started.match_id)
     finally:
+        hold.close()
         screen.close()
 

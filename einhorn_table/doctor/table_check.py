@@ -24,10 +24,13 @@ def check_table_file(path: Path, pin_map: PinMap | None, default_profile: Path |
     ``default_profile``, the state directory's, where it names none; one in ``home``,
     the installer's home folder, the ``service`` of a Pi never sees)."""
     if not path.is_file():
+        where = "" if path.is_absolute() else f" in {Path.cwd()}"
+        needs = ("the table's service needs one" if service else
+                 "play needs one (the demo does not)")
         return CheckResult(
             "table file", Status.SKIP,
-            f"no {path} yet: the table's service needs one; copy docs/table.example.toml "
-            f"to it and edit it ({STEP})",
+            f"no {path}{where} yet: {needs}; copy {project_file('docs/table.example.toml')} "
+            f"to it and edit it ({project_file('docs/install.md')} step 6)",
             essential=False,
         ), None
     try:
@@ -81,6 +84,18 @@ def check_table_file(path: Path, pin_map: PinMap | None, default_profile: Path |
     return CheckResult(
         "table file", Status.OK, f"{path}: {names}; calibration {config.calibration}"
     ), config
+
+
+def project_file(name: str, here: Path | None = None) -> str:
+    """The project's file ``name`` (``docs/table.example.toml``) as a path that works
+    from the folder the doctor is run in (``here``): as it is from the project's own
+    folder, the way there from one inside it, else the whole path; ``name`` as it is
+    where the companion was installed without its docs."""
+    found = Path(__file__).resolve().parents[2] / name
+    if not found.is_file():
+        return name
+    here = (here or Path.cwd()).resolve()
+    return str(found.relative_to(here)) if found.is_relative_to(here) else str(found)
 
 
 def _in_home(profile: Path, home: Path | None) -> bool:
