@@ -8,10 +8,35 @@ here="$(cd "$(dirname "$0")" && pwd)"
 venv="$here/.venv"
 python="${PYTHON:-python3}"
 
+# (EINHORN_DEVICE_MODEL: another file to read the machine's model from, for the tests.)
+model="${EINHORN_DEVICE_MODEL:-/proc/device-tree/model}"
 is_pi=0
-if [ -r /proc/device-tree/model ] && grep -qi "raspberry pi" /proc/device-tree/model 2>/dev/null; then
+if [ -r "$model" ] && grep -qi "raspberry pi" "$model" 2>/dev/null; then
     is_pi=1
 fi
+
+# What the first run downloads needs the internet: said where a download failed,
+# instead of leaving the parent with the package tools' own last words.
+offline_help() {
+    echo "" >&2
+    echo "Could not install $1, which the first run downloads from the internet:" \
+        "check that this computer is online (Wi-Fi or cable), then run $0 again." \
+        "If it is online, the lines above say what went wrong." >&2
+    exit 1
+}
+
+# A folder to install into that this user may not write (cloned with sudo and not
+# handed over, or a .venv made by "sudo ./start"): said with the command that hands it
+# over, instead of "Permission denied" in the middle of an install.
+must_write() {
+    if [ -e "$1" ] && [ ! -w "$1" ]; then
+        echo "$1 belongs to $(ls -ld "$1" | awk '{print $3}'), so $0 cannot install" \
+            "into it as $(id -un). Make it yours:" >&2
+        echo "    sudo chown -R \"\$USER\": $here" >&2
+        echo "then run $0 again (without sudo)." >&2
+        exit 1
+    fi
+}
 
 if [ "$is_pi" = 1 ]; then
     missing=""
@@ -24,7 +49,8 @@ if [ "$is_pi" = 1 ]; then
     done
     if [ -n "$missing" ]; then
         echo "Installing the Pi's camera, GPIO and display libraries and fonts:$missing"
-        sudo apt-get update && sudo apt-get install -y $missing
+        sudo apt-get update || offline_help "the Raspberry Pi OS packages$missing"
+        sudo apt-get install -y $missing || offline_help "the Raspberry Pi OS packages$missing"
     fi
 fi
 
@@ -33,6 +59,8 @@ fi
 if [ "$is_pi" = 1 ] && [ -f "$venv/pyvenv.cfg" ] \
     && grep -qi "^include-system-site-packages *= *false" "$venv/pyvenv.cfg"; then
     echo "The Python environment in $venv cannot see the Pi's camera library; making it again"
+    must_write "$here"
+    must_write "$venv"
     rm -rf "$venv"
 fi
 
@@ -41,6 +69,8 @@ fi
 if [ -x "$venv/bin/python" ] && ! "$venv/bin/python" -c \
     'import sys, pip; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; then
     echo "The Python environment in $venv is incomplete or too old; making it again"
+    must_write "$here"
+    must_write "$venv"
     rm -rf "$venv"
 fi
 
@@ -52,6 +82,7 @@ if [ ! -x "$venv/bin/python" ]; then
             "again; PYTHON=python3.12 $0 picks a given one." >&2
         exit 1
     fi
+    must_write "$here"
     echo "Making a Python environment in $venv"
     venv_options=""
     if [ "$is_pi" = 1 ]; then
@@ -59,8 +90,10 @@ if [ ! -x "$venv/bin/python" ]; then
     fi
     if ! "$python" -m venv $venv_options "$venv"; then
         rm -rf "$venv"
-        echo "Could not make the Python environment (on Debian or Ubuntu:" \
-            "sudo apt install python3-venv), then run this again." >&2
+        echo "Could not make the Python environment in $venv (the lines above say" \
+            "why). Where Python's venv module is missing (on Raspberry Pi OS, Debian" \
+            "or Ubuntu), install it with: sudo apt install python3-venv" >&2
+        echo "Then run $0 again." >&2
         exit 1
     fi
 fi
@@ -68,6 +101,7 @@ fi
 stamp="$venv/.installed${EXTRAS:-}"
 if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ] \
     || [ "$here/scripts/bootstrap.sh" -nt "$stamp" ]; then
+    must_write "$venv"
     echo "Installing Einhorn Table and what it needs (once; a minute or two)"
     "$venv/bin/python" -m pip install --quiet --upgrade pip
     if [ "$(uname -s)" = Linux ] && [ "$(uname -m)" = aarch64 ] \
@@ -75,12 +109,13 @@ if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ] \
         # pygame-ce replaces pygame here (see pyproject.toml): the two share a folder.
         "$venv/bin/python" -m pip uninstall --quiet --yes pygame
     fi
-    "$venv/bin/python" -m pip install --quiet -e "$here${EXTRAS:-}"
+    "$venv/bin/python" -m pip install --quiet -e "$here${EXTRAS:-}" \
+        || offline_help "Einhorn Table's Python packages"
     if [ "$is_pi" = 1 ]; then
         # Raspberry Pi OS builds picamera2's JPEG library (simplejpeg) for its own numpy
         # 1; the venv's numpy 2 needs the PyPI build, which the venv then finds first.
         "$venv/bin/python" -m pip install --quiet --no-deps --ignore-installed \
-            "simplejpeg>=1.8.1"
+            "simplejpeg>=1.8.1" || offline_help "the JPEG library simplejpeg"
     fi
     touch "$stamp"
 fi

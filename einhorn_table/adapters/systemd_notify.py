@@ -103,6 +103,11 @@ class FrameWatchdog:
     def tick(self, frames_read: int, *, camera_lost: bool = False) -> bool:
         """Pet the watchdog if it is due and the frame count moved; True if it petted.
 
+        The count may also start again from 0: play feeds the watchdog with the resume
+        prompt's frames first, then with the camera's, which then lag far behind the
+        prompt's count after a long wait for an answer (a count that only stands still
+        is a camera that hangs).
+
         With ``camera_lost`` (the tray told the camera lost and is reopening it, while
         the players may enter their dice by hand) the main loop running is the sign of
         life: a restart would not bring the camera back and would stop their match."""
@@ -111,8 +116,7 @@ class FrameWatchdog:
         now = self._clock.monotonic()
         if self._last_pet is not None and now - self._last_pet < self.interval:
             return False
-        if not camera_lost and self._frames_at_last_pet is not None \
-                and frames_read <= self._frames_at_last_pet:
+        if not camera_lost and frames_read == self._frames_at_last_pet:
             return False
         if not self._notifier.watchdog():
             return False
