@@ -174,6 +174,11 @@ class VisionTray:
         #: roll; None: not known (then what is not three for each of some players
         #: is short). Whoever runs the table sets it from the table's controller.
         self.rollers_at_once: Callable[[], int | None] = lambda: None
+        #: Whether dice lying in the first picture (the watcher's empty tray, so never
+        #: told otherwise) are read and told (``events.LyingAtStart``): a match going on
+        #: after a power cut, at a throw the table was asking about. Whoever runs the
+        #: table sets it from the table's controller (``looks_at_start``).
+        self.dice_at_start: Callable[[], bool] = lambda: False
 
     def poll(self) -> list[TrayEvent]:
         now = self.clock.monotonic()
@@ -199,8 +204,11 @@ class VisionTray:
             events += self._told(event, frame.image, now)
         if first and self.watcher.reference is not None:
             # The watcher took the first frame for the empty tray: the outline finds out
-            # whether the tray lies where it lay at calibration.
+            # whether the tray lies where it lay at calibration, and dice lying there
+            # (a roll asked about when the power went) are told, where asked for.
             self._seen_empty(frame.image)
+            if self.dice_at_start():
+                events += self._lying_at_start(frame.image, now)
         if self._held is not None and not self._held.moving \
                 and now - self._held.since >= self.hold_seconds - 1e-9:
             held, self._held = self._held, None
@@ -258,6 +266,14 @@ class VisionTray:
             return [tray.NotRolled(t, self._camera_moved_px(event, shown),
                                    hand_seen=_hand_seen(event), dice_still=kind != "nudged")]
         return []
+
+    def _lying_at_start(self, image: Image, t: float) -> list[TrayEvent]:
+        """The dice the reader finds in the first frame, told (none: nothing)."""
+        found = self._look(image)
+        if not found.dice:
+            return []
+        self._lying, self._rest = image, found  # (the next throw is the dice beside them)
+        return [tray.LyingAtStart(t, found, image)]
 
     def _rolled(self, event: Any, image: Image, t: float, since: float) -> list[TrayEvent]:
         """What dice lying still in ``image`` after a motion tell (a roll held back

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from einhorn_table.ports import Button, Gesture
+from einhorn_table.ports import Button, Gesture, GestureKind
 from einhorn_table.rules import (
     CENTRAL,
     Awaiting,
@@ -56,6 +56,7 @@ from einhorn_table.table.doubt import (
 from einhorn_table.table.events import (
     CameraBack,
     CameraLost,
+    LyingAtStart,
     MotionStarted,
     NotRolled,
     SeenWhole,
@@ -164,6 +165,21 @@ class Notice:
     text: str
     time: float
     player: int | None = None
+    #: The answer to a press that did nothing ("Not your turn"): it never hides a fresh
+    #: notice of the table's own (an undo said, the camera moved).
+    idle: bool = False
+
+
+@dataclass(frozen=True)
+class HeldCall:
+    """A call pressed while something moved in the tray: too late for a throw, but the
+    call of the player to roll where nobody threw (a die nudged, the last roll's dice
+    taken out, a hand passing): rules 4.1 locks a call only when the dice are thrown."""
+
+    player: int
+    category: Category
+    #: How many lines the match had recorded when it was pressed.
+    recorded: int
 
 
 #: How long a player's help stays on the screen, in seconds, unless asked away.
@@ -258,12 +274,29 @@ class TableController:
     #: How the notices name a player's button (the station's sign, "OK"); where a
     #: keyboard stands in for the stations, the key the player presses ("key 3").
     button_name: Callable[[int, Button], str] = station_sign
+    #: Whether a press that does nothing now is answered on the screen ("Not your turn:
+    #: it is Ben's turn to roll"); None: where the notices name the stations' signs (a
+    #: desktop demo's keyboard answers its own keys, in the keys' words).
+    answers_idle_presses: bool | None = None
+    #: Calls pressed while something moves in the tray, until it lies still again.
+    held_calls: list[HeldCall] = field(default_factory=list)
+    #: The roller told, as the table started again, that dice lay in the tray which it
+    #: did not read (a throw it asked about when the power went): until something moves
+    #: in the tray or an input is taken. None: nothing to tell.
+    unread_at_start: int | None = None
 
     def __post_init__(self) -> None:
         if [s.name for s in self.seats] != list(self.match.names):
             raise ValueError("the seats must be the match's players, in seat order")
         self.history = stash_history(self.match.setup, self.match.inputs)
         self.call_draft = self.match.state.call
+
+    def looks_at_start(self) -> bool:
+        """Whether the tray should read the dice lying in its first picture (which the
+        roll watcher takes for the empty tray): where a match goes on at a turn, they may
+        be a throw the table was asking about when it stopped (a power cut)."""
+        return self.awaiting is Awaiting.ROLL and any(
+            isinstance(item, ROLL_INPUTS) for item in self.match.inputs)
 
     # ------------------------------------------------------------------ what is asked
 
@@ -336,6 +369,11 @@ class TableController:
         self._close_stale_help()
 
     def _on_tray(self, event: TrayEvent) -> None:
+        self._tray_news(event)
+        if self.motion is None and not isinstance(event, MotionStarted):
+            self._take_held_calls(event.time)
+
+    def _tray_news(self, event: TrayEvent) -> None:
         if isinstance(event, CameraLost):
             self.camera_lost = event.reason
             # (Lost again before the tray lay still: the first loss still counts.)
@@ -351,14 +389,35 @@ class TableController:
             self._not_rolled(event)
         elif isinstance(event, SeenWhole):
             self._seen_whole(event)
+        elif isinstance(event, LyingAtStart):
+            self._lying_at_start(event)
         else:
             self._settled(event)
+
+    def _lying_at_start(self, event: LyingAtStart) -> None:
+        """Dice found lying in the tray as the table started again, a match going on at a
+        turn. The last roll's dice (all of them there) are left to lie, as ever. Others
+        are a throw the table did not take before it stopped (a power cut while it asked
+        about dice by a hand or cup): the watcher took them for the empty tray, and the
+        call made before it was not saved (a call is written with its roll). So that
+        throw does not count: the roller is told to take the dice out, call again and
+        roll (the table cannot tell a call it never kept)."""
+        roller = self.roller()
+        if roller is None or not self.looks_at_start() or self.pending is not None \
+                or self.motion is not None:
+            return
+        rolls = [item for item in self.match.inputs if isinstance(item, ROLL_INPUTS)]
+        seen = [v for v in event.reading.values if v is not None]
+        if rolls and _within(rolls[-1].dice, seen):
+            return  # (the last roll's dice, lying where they fell)
+        self.unread_at_start = roller
 
     def _motion(self, event: MotionStarted) -> None:
         gap = self.gap
         if gap is not None and gap.back is not None \
                 and event.time - gap.back > FOUND_AGAIN_SECONDS:
             self.gap = None  # the tray was seen as it lay: this is a throw seen starting
+        self.unread_at_start = None  # (the dice taken out, or thrown again)
         self.motion = TrayMotion(event.time, len(self.match.record), self.call_locked,
                                  self.pending, self.entry, self.roller())
         if self.roller() is not None:
@@ -671,6 +730,7 @@ class TableController:
         context = self.context(player)
         intent = intent_for(context, gesture)
         if intent is None:
+            self._answer_idle_press(player, gesture, context)
             return
         if intent.action is Action.HELP:
             same = self.help is not None and self.help.player == player
@@ -686,6 +746,11 @@ class TableController:
             self._ask_next_match(player, gesture.time)
             return
         if intent.action is Action.ENTER_BY_HAND:
+            if self.camera_lost is None:
+                # The camera reads the dice: a hold means nothing here (as ever), which
+                # the screen says (a hold of Einhorn to call it).
+                self._answer_idle_press(player, gesture, context)
+                return
             self._enter_by_hand(player, gesture.time)
             return
         if intent.action is Action.UNDO:
@@ -767,17 +832,34 @@ class TableController:
         self.entry = DiceEntry([1, 1, 1])
 
     def _call(self, player: int, intent: Intent, time: float) -> None:
+        assert intent.button is not None
+        category = Button(intent.button).category
         if self.call_locked and not self._called_before_the_motion(player, time):
             if self.tray_busy:
+                # Kept: where nobody threw after all (a die nudged, a hand), it counts.
+                self.held_calls.append(HeldCall(player, category, len(self.match.record)))
                 self._say("Too late: the dice are moving. This roll counts as silent "
                           "unless you called before.", time, player)
             else:
                 self._say("Too late: the dice were thrown once this turn, so the call "
                           "made before the throw stands. Roll again.", time, player)
             return
-        assert intent.button is not None
-        category = Button(intent.button).category
         self.call_draft = None if self.call_draft is category else category
+
+    def _take_held_calls(self, time: float) -> None:
+        """The tray lies still again: the calls pressed while it moved count where nobody
+        threw (the call is free again, nothing was taken meanwhile), in the order pressed."""
+        held, self.held_calls = self.held_calls, []
+        taken = [h for h in held if not self.call_locked and self.pending is None
+                 and h.recorded == len(self.match.record)
+                 and self.context(h.player) is Context.CALL]
+        for h in taken:
+            self.call_draft = None if self.call_draft is h.category else h.category
+        if taken:
+            name = self.names[taken[-1].player]
+            said = f"{name}'s call of {self.call_draft.label} counts" \
+                if self.call_draft is not None else f"{name}'s call is taken back (silent)"
+            self._say(f"Nobody threw: {said}.", time, taken[-1].player)
 
     def _called_before_the_motion(self, player: int, time: float) -> bool:
         """Whether ``player``'s call at ``time`` was made before the dice started moving,
@@ -908,6 +990,7 @@ class TableController:
     def _after_commit(self, item: Input) -> None:
         state = self.match.state
         self.cursor = 0
+        self.unread_at_start = None
         owing = set(state.owing()) if state.awaiting in (Awaiting.BID, Awaiting.TOPUP) else set()
         self.drafts = {p: v for p, v in self.drafts.items() if p in owing}
         owner_calling = isinstance(item, Topup) and state.awaiting is Awaiting.TOPUP
@@ -922,11 +1005,75 @@ class TableController:
     def _say(self, text: str, time: float, player: int | None = None) -> None:
         self.notice = Notice(text, time, player)
 
+    def _answer_idle_press(self, player: int, gesture: Gesture, context: Context) -> None:
+        """A press that means nothing now: the screen says why nothing happened, unless
+        the table said something else just now (that stays) or the controls answer it
+        themselves (``answers_idle_presses``)."""
+        answers = self.answers_idle_presses
+        if answers is None:
+            answers = self.button_name is station_sign
+        told = self.notice
+        if not answers or (told is not None and not told.idle
+                           and gesture.time - told.time < NOTICE_SECONDS):
+            return
+        text = self._idle_words(player, gesture, context)
+        self.notice = Notice(text, gesture.time, player, idle=True)
+
+    def _idle_words(self, player: int, gesture: Gesture, context: Context) -> str:
+        """Why ``player``'s ``gesture`` did nothing in ``context``, and what would."""
+        name = self.names[player]
+        if context is Context.WAIT:
+            return f"Not your turn, {name}: {self.waiting_words()}."
+        if context is Context.CALL:
+            how = "holding a button" if gesture.kind is GestureKind.LONG \
+                else "pressing two buttons together"
+            return f"{name}: {how} calls nothing. Tap one button to call, then roll."
+        if context is Context.ROLL:
+            return (f"{name}: nobody calls in this roll. Throw your three dice into the "
+                    "tray.")
+        if context is Context.FINAL:
+            history = self.button_name(player, Button.WUNSCH)
+            ok = self.button_name(player, Button.EINHORN)
+            return (f"The match is over: tap {history} for the match history, hold {ok} "
+                    "for a new match.")
+        if context is Context.HISTORY:
+            return f"{name}: tap {self.button_name(player, Button.DREIFALTIGKEIT)} to " \
+                "close the match history."
+        return (f"{name}: that press does nothing here. Tap one button at a time: the "
+                "screen shows what each does.")
+
+    def waiting_words(self) -> str:
+        """Whom the table waits for, in words: "it is Ben's turn to roll"."""
+        state = self.match.state
+        names = self.names
+        owing = [names[i] for i in state.owing()]
+        if self.pending is not None:
+            return f"{names[self.pending.roller]} is telling the table their dice"
+        if state.awaiting is Awaiting.BID and owing:
+            return f"{joined(owing)} still {'bids' if len(owing) == 1 else 'bid'}"
+        if state.awaiting is Awaiting.TOPUP and owing:
+            return f"{joined(owing)} still {'tops' if len(owing) == 1 else 'top'} up"
+        if self._rolls_in_any_order() and len(owing) > 1:
+            return f"{joined(owing)} still roll"
+        roller = self.roller()
+        if roller is not None:
+            return f"it is {names[roller]}'s turn to roll"
+        if state.awaiting is Awaiting.COUNTERPARTY and state.to_act is not None:
+            return f"{names[state.to_act]} chooses who pays or is paid"
+        if state.awaiting is Awaiting.NOTHING:
+            return "the match is over"
+        return "it is another player's turn"
+
     def notice_at(self, now: float) -> str:
         """What the screen notes at ``now``: the last notice while it is fresh, else a
         request to keep hands out of view while the tray has not lain still for long."""
         if self.notice is not None and now - self.notice.time < NOTICE_SECONDS:
             return self.notice.text
+        unread = self.unread_at_start
+        if unread is not None:
+            name = self.names[unread]
+            return (f"The table started again with dice in the tray that it did not read. "
+                    f"{name}: take them out, make your call again, and roll.")
         if self.motion is not None and now - self.motion.since >= STILL_WAIT_SECONDS \
                 and self.camera_lost is None:
             return ("Waiting for the tray to lie still: please keep hands and dice cups "
@@ -957,6 +1104,16 @@ class TableController:
             if owner is not None and owner not in alike_seats(colours, roller):
                 return owner
         return roller
+
+
+def _within(dice: Sequence[int], seen: Sequence[int]) -> bool:
+    """Whether every one of ``dice`` is among ``seen`` (each die seen once)."""
+    rest = list(seen)
+    for value in dice:
+        if value not in rest:
+            return False
+        rest.remove(value)
+    return True
 
 
 def _dice(values: tuple[int, ...]) -> tuple[int, int, int]:

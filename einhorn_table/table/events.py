@@ -62,6 +62,19 @@ class SeenWhole:
 
 
 @dataclass(frozen=True)
+class LyingAtStart:
+    """Dice lay in the tray in the camera's first picture (the table started with them
+    there: after a power cut, the dice of a roll asked about). The watcher took that
+    picture for the empty tray, so they are never told otherwise; ``reading`` is what
+    the reader saw in ``photo``."""
+
+    time: float
+    reading: FrameReading
+    #: The first frame (BGR); ``None`` where no picture exists (a scripted tray).
+    photo: Image | None = None
+
+
+@dataclass(frozen=True)
 class CameraLost:
     """The camera stopped delivering frames; ``reason`` says what the source said."""
 
@@ -76,4 +89,5 @@ class CameraBack:
     time: float
 
 
-TrayEvent = MotionStarted | Settled | NotRolled | SeenWhole | CameraLost | CameraBack
+TrayEvent = (MotionStarted | Settled | NotRolled | SeenWhole | LyingAtStart | CameraLost
+             | CameraBack)
