@@ -15,6 +15,12 @@ switches the screen to the nearest mode it offers, or leaves a small picture in 
 corner of a large one. A television at 3840x2160 is asked for 1920x1080, which it
 offers (the renderer's layouts go up to it), rather than drawn in software at four
 times the pixels.
+
+A screen whose own mode is portrait (the Touch Display 2, 720x1280) mounted on its
+side is given ``rotate`` (``[screen] rotate = 90`` or 270): the table is drawn on a
+landscape surface (the display's size, width and height swapped) that
+:class:`TurnedDisplay` turns onto the display, only when the picture changed. Full
+screen on a portrait screen with no ``rotate`` set, stderr says once how to turn it.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from typing import Any
 from einhorn_table.errors import EinhornError
 from einhorn_table.folders import make_folder
 from einhorn_table.screen.view_model import ScreenView
+from einhorn_table.table.config import ROTATIONS
 from einhorn_table.words import command_name
 
 RETRY_SECONDS = 5.0
@@ -61,6 +68,67 @@ class NoScreenError(EinhornError):
         self.reason = reason
 
 
+class RotationError(EinhornError):
+    """A turn of the picture other than 0, 90, 180 or 270 degrees."""
+
+    def __init__(self, rotate: object) -> None:
+        super().__init__(f"the screen's picture can be turned by 0, 90, 180 or 270 degrees "
+                         f"(rotate = 90 in the table's file's [screen]), not by {rotate!r}")
+
+
+def drawn_size(display: tuple[int, int], rotate: int) -> tuple[int, int]:
+    """The size the table is drawn at on a display of size ``display`` turned by
+    ``rotate`` degrees: width and height swapped for a quarter turn (90 or 270)."""
+    width, height = display
+    return (height, width) if rotate % 180 else (width, height)
+
+
+def portrait_note(size: tuple[int, int]) -> str | None:
+    """What to say of a screen of ``size`` (its own mode, full screen) left unturned: a
+    portrait one is most likely a Touch Display 2 mounted on its side; None otherwise."""
+    width, height = size
+    if height <= width:
+        return None
+    return (f"the screen is portrait, {width}x{height}: if it is mounted on its side, set "
+            "rotate = 90 (or 270) in [screen] of the table's file (table.toml)")
+
+
+class TurnedDisplay:
+    """Where a screen is drawn and how it reaches the display.
+
+    With ``rotate`` 0 the display itself is drawn on. Else ``surface`` is a landscape
+    surface of :func:`drawn_size`, and :meth:`flip` turns it ``rotate`` degrees
+    clockwise onto the display (pygame's ``transform.rotate`` turns anticlockwise for a
+    positive angle). Turning 1280x720 costs milliseconds, several times more on a Pi
+    (benchmarks/screen_rotation.py), so a picture drawn the same as the last one shown
+    is not turned again: the display still holds it.
+    """
+
+    def __init__(self, pg: Any, display: Any, rotate: int = 0) -> None:
+        if rotate not in ROTATIONS:
+            raise RotationError(rotate)
+        self.pg = pg
+        self.display = display
+        self.rotate = rotate
+        self.surface: Any = display
+        if rotate:  # (of the display's pixel format: blitting it is a plain copy)
+            self.surface = pg.Surface(drawn_size(display.get_size(), rotate), 0, display)
+        self._shown: bytes | None = None
+        #: How many pictures were turned onto the display (the rest were the same).
+        self.turned = 0
+
+    def flip(self) -> None:
+        """Show what was drawn on ``surface``."""
+        if self.rotate:
+            drawn = self.surface.get_buffer().raw
+            if drawn != self._shown:
+                self.display.blit(self.pg.transform.rotate(self.surface, -self.rotate),
+                                  (0, 0))
+                self._shown = drawn
+                self.turned += 1
+        self.pg.display.flip()
+
+
 def fullscreen_size(desktops: list[tuple[int, int]]) -> tuple[int, int]:
     """The size to ask SDL for full screen, given the screens' own sizes (pygame's
     ``get_desktop_sizes``): (0, 0), the first screen's own size, unless that has more
@@ -81,18 +149,28 @@ class PygameScreen:
         screenshots: Path | None = None,
         caption: str = "Einhorn Table",
         must_open: bool = False,
+        rotate: int | None = None,
     ) -> None:
+        """``size`` is the window's (``fullscreen`` false); ``rotate`` the degrees the
+        picture is turned clockwise on the display (None: not set, drawn unturned, and a
+        portrait screen at full screen is pointed out once on stderr)."""
         import pygame
 
+        if rotate is not None and rotate not in ROTATIONS:
+            raise RotationError(rotate)
         self.pg: Any = pygame
         self.size = size
         self.fullscreen = fullscreen
+        self.rotate = rotate
         # (Made now: a folder that cannot be made stops the command before a match.)
         self.screenshots = make_folder(screenshots, "screenshots") if screenshots else None
         self.caption = caption
         self.must_open = must_open
+        #: What the table is drawn on (the display itself where it is not turned).
         self.surface: Any = None
+        self.display: TurnedDisplay | None = None
         self.renderer: Any = None
+        self._portrait_told = False
         self.quit_requested = False
         self.error: str | None = None
         self._retry_at = 0.0
@@ -124,11 +202,12 @@ class PygameScreen:
             pg.display.init()
             pg.font.init()
             if self.fullscreen:
-                self.surface = pg.display.set_mode(
+                window = pg.display.set_mode(
                     fullscreen_size(pg.display.get_desktop_sizes()), pg.FULLSCREEN)
             else:
-                self.surface = pg.display.set_mode(self.size)
+                window = pg.display.set_mode(self.size)
             pg.display.set_caption(self.caption)
+            self.display = TurnedDisplay(pg, window, self.rotate or 0)
         except pg.error as error:
             if quiet:
                 self.error = str(error)
@@ -137,9 +216,18 @@ class PygameScreen:
             return False
         from einhorn_table.screen.renderer import Renderer
 
+        self.surface = self.display.surface
+        self._tell_portrait(window.get_size())
         self.renderer = Renderer(self.surface)
         self.error = None
         return True
+
+    def _tell_portrait(self, size: tuple[int, int]) -> None:
+        """Say once where a full screen is portrait and nobody set ``rotate``."""
+        note = portrait_note(size) if self.fullscreen and self.rotate is None else None
+        if note is not None and not self._portrait_told:
+            self._portrait_told = True
+            print(f"einhorn-table: {note}.", file=sys.stderr)
 
     def _lost(self, reason: str, now: float) -> None:
         if self.error is None:
@@ -148,11 +236,13 @@ class PygameScreen:
                   file=sys.stderr)
         self.error = reason
         self.surface = None
+        self.display = None
         self.renderer = None
         self._retry_at = now + RETRY_SECONDS
 
     def show(self, view: ScreenView, now: float, key: tuple[object, ...] | None = None) -> None:
-        """Draw ``view``; ``key`` names the screen (a new key saves a screenshot)."""
+        """Draw ``view``; ``key`` names the screen (a new key saves a screenshot, of the
+        picture as the players see it, upright where the display is turned)."""
         pg = self.pg
         if self.renderer is None and (now < self._retry_at or not self._open(now)):
             return
@@ -163,7 +253,8 @@ class PygameScreen:
                 for listener in self.listeners:
                     listener(event)
             self.renderer.draw(view)
-            pg.display.flip()
+            assert self.display is not None  # (opened with the renderer)
+            self.display.flip()
         except pg.error as error:
             self._lost(str(error), now)
             return

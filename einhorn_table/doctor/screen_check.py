@@ -29,8 +29,11 @@ def _environment(name: str, value: str | None) -> Iterator[None]:
 SIMULATED_DRIVERS = frozenset({"dummy", "offscreen"})
 
 
-def check_screen(machine: Machine, environ: Mapping[str, str] | None = None) -> CheckResult:
-    """Open the screen through SDL the way the service does (kmsdrm on a Pi)."""
+def check_screen(machine: Machine, environ: Mapping[str, str] | None = None, *,
+                 rotate: int | None = None, fullscreen: bool = True) -> CheckResult:
+    """Open the screen through SDL the way the service does (kmsdrm on a Pi); ``rotate``
+    and ``fullscreen`` are the table's file's ``[screen]`` (rotate None: not set), for
+    what the line says of a portrait screen and of a turned picture."""
     env = os.environ if environ is None else environ
     requested = env.get("SDL_VIDEODRIVER") or ("kmsdrm" if machine.is_pi else None)
     if requested is None and not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
@@ -64,7 +67,41 @@ def check_screen(machine: Machine, environ: Mapping[str, str] | None = None) -> 
             f"no display here: SDL's {driver} driver stands in for the window",
             simulated=True,
         )
-    return CheckResult("screen", Status.OK, f"SDL {driver} driver, {size[0]}x{size[1]} pixels")
+    return _screen_line(driver, size, rotate, fullscreen)
+
+
+def _screen_line(driver: str, size: tuple[int, int], rotate: int | None,
+                 fullscreen: bool) -> CheckResult:
+    """The line for a real screen of ``size``: a portrait one left unturned at full
+    screen, or a turn that draws the table portrait, is a warning that says what to set."""
+    from einhorn_table.adapters.pygame_screen import drawn_size, portrait_note
+
+    found = f"SDL {driver} driver, {size[0]}x{size[1]} pixels"
+    if not fullscreen:
+        return CheckResult("screen", Status.OK, found)
+    if rotate is None:
+        note = portrait_note(size)
+        if note is None:
+            return CheckResult("screen", Status.OK, found)
+        return CheckResult(
+            "screen", Status.WARN, f"SDL {driver} driver; {note}",
+            "rotate = 90 turns the picture a quarter turn clockwise; if the table then "
+            "stands upside down, use 270. If the screen stands upright as it is, set "
+            "rotate = 0 to keep the picture unturned.",
+            essential=False)
+    if rotate == 0:
+        return CheckResult("screen", Status.OK, f"{found}, the picture unturned (rotate = 0)")
+    width, height = drawn_size(size, rotate)
+    turned = (f"{found}, the picture turned {rotate} degrees: the table is drawn at "
+              f"{width}x{height}")
+    if height > width and size[0] > size[1]:  # (a quarter turn of a landscape screen)
+        return CheckResult(
+            "screen", Status.WARN, f"{turned}, portrait",
+            "The screen's own mode is landscape: unless it is mounted on its side, take "
+            f"rotate = {rotate} out of [screen] in the table's file (or use 180 for a "
+            "screen mounted upside down).",
+            essential=False)
+    return CheckResult("screen", Status.OK, turned)
 
 
 def _simulated_screen(why: str) -> CheckResult:

@@ -15,6 +15,8 @@
     width = 800
     height = 480
     fullscreen = true
+    rotate = 0                     # optional: 0, 90, 180 or 270 degrees clockwise (90 or
+                                   # 270 for a screen mounted on its side: Touch Display 2)
 
     [[player]]
     name = "Ana"
@@ -58,8 +60,11 @@ DICE_COLOURS: Mapping[str, RGB] = {
 }
 
 _TOP = {"variant", "games", "camera", "calibration", "pins", "state", "screen", "player"}
-_SCREEN = {"width", "height", "fullscreen"}
+_SCREEN = {"width", "height", "fullscreen", "rotate"}
 _PLAYER = {"name", "station", "dice"}
+
+#: The turns ``[screen] rotate`` may give the picture, in degrees clockwise.
+ROTATIONS = (0, 90, 180, 270)
 
 EXAMPLE = "docs/table.example.toml"
 #: How the table's file seats a player, for messages about the [[player]] tables.
@@ -102,6 +107,9 @@ class TableConfig:
     state: Path | None = None
     size: tuple[int, int] = (800, 480)
     fullscreen: bool = True
+    #: Degrees the picture is turned clockwise on the screen (one of ROTATIONS); None:
+    #: not set, drawn as it comes (a portrait screen at full screen is pointed out).
+    rotate: int | None = None
 
     @property
     def stations(self) -> SeatedStations:
@@ -265,7 +273,8 @@ def _player(raw: Any, k: int, path: Path) -> PlayerConfig:
                         dice.lower() if isinstance(dice, str) else None)
 
 
-def _screen(data: Mapping[str, Any], path: Path) -> tuple[tuple[int, int], bool]:
+def _screen(data: Mapping[str, Any], path: Path,
+            ) -> tuple[tuple[int, int], bool, int | None]:
     screen = data.get("screen", {})
     if not isinstance(screen, Mapping):
         raise ConfigError(f"{path}: [screen] must be a table: a line [screen] with width = 800, "
@@ -278,7 +287,12 @@ def _screen(data: Mapping[str, Any], path: Path) -> tuple[tuple[int, int], bool]
                      fullscreen)
     size = (_whole(screen.get("width", 800), "[screen] width", path, 320, "width = 800"),
             _whole(screen.get("height", 480), "[screen] height", path, 240, "height = 480"))
-    return size, fullscreen
+    rotate = screen.get("rotate")
+    if rotate is not None and (not _is_whole(rotate) or rotate not in ROTATIONS):
+        raise _wrong(path, "[screen] rotate",
+                     "0, 90, 180 or 270, the degrees the picture is turned clockwise "
+                     "(90 or 270 for a screen mounted on its side)", "rotate = 90", rotate)
+    return size, fullscreen, rotate
 
 
 def load_config(path: Path) -> TableConfig:
@@ -288,7 +302,7 @@ def load_config(path: Path) -> TableConfig:
     texts = {key: _text(data, key, path) for key in _TEXTS}
     players = _players(data, path)
     games = data.get("games")
-    size, fullscreen = _screen(data, path)
+    size, fullscreen, rotate = _screen(data, path)
     base = path.parent
 
     def relative(key: str) -> Path | None:
@@ -311,6 +325,7 @@ def load_config(path: Path) -> TableConfig:
         state=relative("state"),
         size=size,
         fullscreen=fullscreen,
+        rotate=rotate,
     )
 
 
