@@ -224,6 +224,7 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
 
     from einhorn_table.adapters.clock import SystemClock
     from einhorn_table.adapters.controls import create_controls
+    from einhorn_table.adapters.pygame_screen import TurnedDisplay, portrait_note
     from einhorn_table.adapters.sources import create_source
     from einhorn_table.adapters.synth_source import SynthSource
     from einhorn_table.calibration.autopilot import Autopilot, GestureQueue
@@ -245,7 +246,12 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     machine = detect_machine()
     clock = SystemClock()
     screen = open_screen((width, height), args.fullscreen)
-    renderer = CalibrationRenderer(screen)
+    # (A screen mounted on its side: drawn landscape, turned as the table file says.)
+    rotate = config.rotate if config is not None else None
+    display = TurnedDisplay(pygame, screen, rotate or 0)
+    if args.fullscreen and rotate is None and (note := portrait_note(screen.get_size())):
+        print(f"einhorn-table: {note}", file=sys.stderr)
+    renderer = CalibrationRenderer(display.surface)
     shots = ScreenshotWriter(args.screenshots) if args.screenshots else None
     settings = FlowSettings(players=names, test_rolls=args.rolls,
                             reference_name=reference_name(out),
@@ -282,9 +288,9 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
                 if pygame.event.get(pygame.QUIT) or escaped(controls):
                     raise KeyboardInterrupt  # Esc quits, as in play
                 renderer.draw(view)
-                pygame.display.flip()
+                display.flip()
                 if shots is not None:
-                    shots.update(view.screen, screen)
+                    shots.update(view.screen, display.surface)
                 if pilot is not None:
                     pilot.act(view)
 

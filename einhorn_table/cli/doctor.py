@@ -168,7 +168,9 @@ def run(args: argparse.Namespace) -> int:
         if button_result.simulated and button_result.status is Status.OK:
             button_result = replace(button_result, detail=keyboard_words(
                 args.players or (len(table.players) if table is not None else None)))
-        screen_result = checks.check_screen(machine)
+        screen_result = checks.check_screen(
+            machine, rotate=table.rotate if table is not None else None,
+            fullscreen=table.fullscreen if table is not None else True)
     results.append(button_result)
     results.append(screen_result)
     results.append(checks.check_state_dir(state))

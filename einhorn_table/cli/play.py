@@ -319,7 +319,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"einhorn-table: {held} (a wire touching GND, or on the wrong pin: "
               f"{command_name()} doctor --buttons checks every button)", file=sys.stderr)
     screen = PygameScreen(config.size, fullscreen=config.fullscreen,
-                          screenshots=args.screenshots)
+                          screenshots=args.screenshots, rotate=config.rotate)
     screen.open(clock.monotonic())
     notifier = SystemdNotifier()
     watchdog = FrameWatchdog(notifier, clock)
@@ -377,6 +377,8 @@ def run(args: argparse.Namespace) -> int:
                                          started.recorder,
                                          archive=lambda: history_summary(store))
             tray.rollers_at_once = controller.rollers_at_once
+            # (After a power cut, dice lying unread in the tray are told to the roller.)
+            tray.dice_at_start = controller.looks_at_start
             if held and not told:
                 controller.notice = Notice(held, clock.monotonic())
                 told.append(held)

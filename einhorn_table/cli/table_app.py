@@ -951,7 +951,9 @@ def run_demo(options: DemoOptions) -> DemoResult:
                     # The notices name the key a person presses ("hold key 3 again"),
                     # as the button tiles do, not the station's sign.
                     controller.button_name = key_name
+                    controller.answers_idle_presses = False  # (the keyboard answers its keys)
                 tray.rollers_at_once = controller.rollers_at_once
+                tray.dice_at_start = controller.looks_at_start
                 bots = BotDriver(options.bots, strategies, options.chance,
                                  pace=0.0 if options.fast else 0.8,
                                  linger=0.0 if options.fast else 8.5)
