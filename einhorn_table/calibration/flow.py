@@ -171,6 +171,13 @@ class CalibrationFlow:
         elif s.watch is not None and s.step in (Step.COLOURS, Step.CHECK, Step.ENTER):
             s.watch.at_rest(image, t)  # keep the watcher up to date while the screen waits
 
+    def camera_back(self) -> None:
+        """The camera sends pictures again after it sent none for a while (its cable
+        pulled and put back): a light measurement under way starts again, on pictures
+        of the camera settled anew (a camera opened again sets its exposure afresh)."""
+        if self.s.step is Step.LIGHT and self.s.light is None:
+            self._forget_light()
+
     def on_gesture(self, gesture: Gesture) -> None:
         s = self.s
         if gesture.kind is GestureKind.CHORD:

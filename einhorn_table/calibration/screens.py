@@ -181,7 +181,8 @@ def _colours(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibr
         )
     return replace(
         v, screen=screen, title=f"{name}'s dice",
-        lines=_found_lines(len(registration.reading.dice)),
+        lines=_found_lines(len(registration.reading.dice),
+                           sum(d.value is None for d in registration.reading.dice)),
         warnings=warnings, boxes=found, swatches=swatches,
         hints=_hints(ok="keep it", no="roll again"),
     )
@@ -206,12 +207,17 @@ def _mixed_lines(name: str, left_in: str | None, count: int, odd: int) -> tuple[
                    "again.")
 
 
-def _found_lines(count: int) -> tuple[str, ...]:
+def _found_lines(count: int, unread: int = 0) -> tuple[str, ...]:
+    """What the colour screen says of the ``count`` dice found (``unread`` of them, marked
+    "?" in red, without their pips read)."""
     lines: tuple[str, ...] = (
         f"{count} {'die' if count == 1 else 'dice'} found; this is their colour.",
     )
     if count < 3:
         lines += ("A die without a box was not recognised: that is fine for the colour.",)
+    if unread:
+        lines += ("A die marked ? was found, its pips not read: that is fine for the "
+                  "colour.",)
     return lines
 
 
@@ -326,6 +332,25 @@ def _saved(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibrat
         v, title="Calibration saved",
         lines=(settings.saved,),
         hints=_hints(),
+    )
+
+
+def camera_lost_view(view: CalibrationView, reason: str, every: float) -> CalibrationView:
+    """The screen while the camera sends no picture (``reason``: its error, which says
+    what to check), over the step it was lost at (``view``): what was done so far is
+    kept, and calibrating goes on there once pictures come again (tried every
+    ``every`` seconds)."""
+    # (A webcam's error ends "..., then start again.", as play and the doctor tell it:
+    # here there is nothing to start again.)
+    reason = reason.removesuffix(", then start again.").rstrip(".") + "."
+    return replace(
+        view, screen="camera-lost", title="The camera sends no pictures",
+        lines=("What was done so far is kept: calibrating goes on at this step once the "
+               "camera sends pictures again. No need to start again.",
+               f"(The camera is tried again every {every:g} seconds.)"),
+        warnings=(reason,), image=None, boxes=(), swatches=(), dice=(), marked=None,
+        progress=None, selected_corner=None, help=(), hints=_hints(),
+        waiting_for_roll=None,
     )
 
 
