@@ -82,7 +82,7 @@ def test_saving_says_whether_the_table_will_read_with_the_calibration(
     # No table file: play reads the state directory's calibration where its table's file
     # names none; demo and read only with --profile.
     assert who_reads_with(default, missing) == (
-        "play reads the dice with it when its table's file names no other calibration; "
+        "The table (play) reads the dice with it when its table's file names no other calibration; "
         f"the demo and read take it with --profile {default}.")
     elsewhere = tmp_path / "mine.toml"
     assert who_reads_with(elsewhere, missing) == (

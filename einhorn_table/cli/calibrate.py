@@ -442,7 +442,7 @@ def who_reads_with(out: Path, config: Path | None) -> str:
         return (f"{config} names no calibration yet: add the line {line} to it, and the "
                 "table reads the dice with it.")
     if out.resolve() == default_profile_path().resolve():
-        return ("play reads the dice with it when its table's file names no other "
+        return ("The table (play) reads the dice with it when its table's file names no other "
                 f"calibration; the demo and read take it with --profile {out}.")
     return (f'To play with it, write calibration = "{out.resolve()}" in the table\'s file '
             "(table.toml).")
