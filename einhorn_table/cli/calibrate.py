@@ -250,7 +250,7 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     rotate = config.rotate if config is not None else None
     display = TurnedDisplay(pygame, screen, rotate or 0)
     if args.fullscreen and rotate is None and (note := portrait_note(screen.get_size())):
-        print(f"einhorn-table: {note}", file=sys.stderr)
+        print(f"einhorn-table: {note}.", file=sys.stderr)
     renderer = CalibrationRenderer(display.surface)
     shots = ScreenshotWriter(args.screenshots) if args.screenshots else None
     settings = FlowSettings(players=names, test_rolls=args.rolls,

@@ -22,7 +22,7 @@ from einhorn_table.errors import EinhornError
 from einhorn_table.history import MatchRow, MatchStore, TableLog
 from einhorn_table.history.paths import CHOOSE_DEMO_STATE
 from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
-from einhorn_table.rules import EINHORN, Awaiting, Ledger, Match, Setup, Variant, match_end
+from einhorn_table.rules import EINHORN, Ledger, Match, Setup, Variant, match_end
 from einhorn_table.screen.view_model import ScreenKind, button_hints, entry_hints
 from einhorn_table.simulation.strategies import DEFAULT_STRATEGY, make_strategy
 from einhorn_table.standings import ending_words, final_order, tie_words
@@ -474,7 +474,7 @@ class DemoKeys:
         if context is Context.ROLL:
             return "SPACE throws your dice"
         hints = self.hint_list(controller, player)
-        return f"keys now: {hints}" if hints else waiting_words(controller)
+        return f"keys now: {hints}" if hints else controller.waiting_words()
 
     def check(self, controller: TableController, gesture: Gesture, *, open_to: bool) -> None:
         """Note ``gesture`` where it does nothing: a bot's keys, or keys that mean nothing
@@ -515,29 +515,8 @@ class DemoKeys:
                  for seat in range(len(self.names)) if seat not in self.bots
                  and (hints := self.hint_list(controller, seat))]
         self.note.say("SPACE throws nothing now: nobody is to roll" +
-                      (f". {asked[0]}." if asked else f"; {waiting_words(controller)}."),
+                      (f". {asked[0]}." if asked else f"; {controller.waiting_words()}."),
                       time)
-
-
-def waiting_words(controller: TableController) -> str:
-    """Whom the table waits for, in words: "it is Ben's turn to roll"."""
-    state = controller.match.state
-    names = controller.names
-    owing = [names[i] for i in state.owing()]
-    if controller.pending is not None:
-        return f"{names[controller.pending.roller]} is telling the table their dice"
-    if state.awaiting is Awaiting.BID and owing:
-        return f"{joined(owing)} still {'bids' if len(owing) == 1 else 'bid'}"
-    if state.awaiting is Awaiting.TOPUP and owing:
-        return f"{joined(owing)} still {'tops' if len(owing) == 1 else 'top'} up"
-    roller = controller.roller()
-    if roller is not None:
-        return f"it is {names[roller]}'s turn to roll"
-    if state.awaiting is Awaiting.COUNTERPARTY and state.to_act is not None:
-        return f"{names[state.to_act]} chooses who pays"
-    if state.awaiting is Awaiting.NOTHING:
-        return "the match is over"
-    return "it is not your turn"
 
 
 class ScreenWrapper:

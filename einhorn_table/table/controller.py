@@ -396,21 +396,33 @@ class TableController:
 
     def _lying_at_start(self, event: LyingAtStart) -> None:
         """Dice found lying in the tray as the table started again, a match going on at a
-        turn. The last roll's dice (all of them there) are left to lie, as ever. Others
-        are a throw the table did not take before it stopped (a power cut while it asked
-        about dice by a hand or cup): the watcher took them for the empty tray, and the
-        call made before it was not saved (a call is written with its roll). So that
-        throw does not count: the roller is told to take the dice out, call again and
-        roll (the table cannot tell a call it never kept)."""
+        turn. The dice of the players' last rolls are left to lie, as ever. Others (also
+        beside them) are a throw the table did not take before it stopped (a power cut
+        while it asked about dice by a hand or cup): the watcher took them for the empty
+        tray, and the call made before it was not saved (a call is written with its
+        roll). So that throw does not count: the roller is told to take the dice out,
+        call again and roll (the table cannot tell a call it never kept)."""
         roller = self.roller()
         if roller is None or not self.looks_at_start() or self.pending is not None \
                 or self.motion is not None:
             return
-        rolls = [item for item in self.match.inputs if isinstance(item, ROLL_INPUTS)]
         seen = [v for v in event.reading.values if v is not None]
-        if rolls and _within(rolls[-1].dice, seen):
-            return  # (the last roll's dice, lying where they fell)
-        self.unread_at_start = roller
+        if self._unread_among(seen):
+            self.unread_at_start = roller
+
+    def _unread_among(self, seen: Sequence[int]) -> bool:
+        """Whether dice lie among ``seen`` that no player's last roll left there: each
+        player's last roll's dice may lie where they fell (the last roll's, and those of
+        the players before who left theirs beside), but a throw beside them is unread."""
+        rest = list(seen)
+        taken: set[str] = set()
+        for item in reversed(self.match.inputs):
+            if isinstance(item, ROLL_INPUTS) and item.player not in taken:
+                taken.add(item.player)
+                if _within(item.dice, rest):
+                    for value in item.dice:
+                        rest.remove(value)
+        return bool(rest)
 
     def _motion(self, event: MotionStarted) -> None:
         gap = self.gap
@@ -816,9 +828,8 @@ class TableController:
 
     def _enter_by_hand(self, player: int, time: float) -> None:
         """The camera is lost: ``player``, who is to roll (their context is CALL or ROLL),
-        threw the dice and enters them by hand. The call is locked as when dice move."""
-        if self.camera_lost is None:
-            return  # the camera reads the dice: a hold means nothing here (as ever)
+        threw the dice and enters them by hand (the caller answers the hold otherwise).
+        The call is locked as when dice move."""
         if self.pending is not None:
             other = self.names[self.pending.roller]
             ok = self.button_name(player, Button.EINHORN)
@@ -991,6 +1002,10 @@ class TableController:
         state = self.match.state
         self.cursor = 0
         self.unread_at_start = None
+        if self.notice is not None and self.notice.idle:
+            # (Why a press did nothing, said of the moment before: "Not your turn, Ben:
+            # it is Ana's turn to roll" stood over Ben's own turn once Ana had rolled.)
+            self.notice = None
         owing = set(state.owing()) if state.awaiting in (Awaiting.BID, Awaiting.TOPUP) else set()
         self.drafts = {p: v for p, v in self.drafts.items() if p in owing}
         owner_calling = isinstance(item, Topup) and state.awaiting is Awaiting.TOPUP
