@@ -115,11 +115,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         with source, CtrlC() as ctrl_c:
             start = clock.monotonic()
+            first: float | None = None  # when a live camera's first frame came
+            simulated = getattr(source, "simulated", False)  # (a stand-in may not say)
             try:
                 while not ctrl_c.pressed:
                     frame = source.read()
-                    if frame is None or not within(frame.timestamp, times, args.seconds):
+                    now = clock.monotonic()
+                    if frame is None or not within(frame.timestamp, times, args.seconds) \
+                            or overdue(simulated, first, now, args.seconds):
                         break
+                    first = now if first is None else first
                     recorder.write(frame)
                     times.append(frame.timestamp)
             except SourceError as error:
@@ -150,6 +155,20 @@ def within(timestamp: float, times: list[float], seconds: float) -> bool:
     recording's time (a video file's, which plays faster or slower than the clock on
     the wall; a camera's, from its first frame on)."""
     return not times or timestamp - times[0] < seconds
+
+
+#: How much longer than ``--seconds`` on the wall clock a live camera may record: its
+#: own timestamps end the recording first, unless they stand still or go back.
+LIVE_SLACK_SECONDS = 2.0
+
+
+def overdue(simulated: bool, first: float | None, now: float, seconds: float) -> bool:
+    """Whether a live camera's recording, whose first frame came at ``first`` (on the
+    wall clock), has run well past ``seconds`` by ``now``: a camera whose timestamps
+    stand still or jump back (restarted, or a driver's bad clock) would otherwise be
+    recorded until the disk is full. A recording (a file, a folder) plays as fast as it
+    is read, so only its own time counts."""
+    return not simulated and first is not None and now - first >= seconds + LIVE_SLACK_SECONDS
 
 
 def frame_rate(times: list[float], took: float) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 from einhorn_table.history.errors import HistoryError
 from einhorn_table.history.fairness import ALPHA, SURE_ROLLS, WATCH, FairnessVerdict
 from einhorn_table.history.stats import Statistics
+from einhorn_table.words import joined
 
 STASH_CHART = "stash-over-games.png"
 CALLS_CHART = "calls-vs-odds.png"
@@ -55,6 +56,10 @@ class ChartNames:
     families: tuple[str, ...] = ()
     #: Each name no font here can draw, and what the charts write instead.
     stand_ins: dict[str, str] = field(default_factory=dict)
+    #: Of each stand-in's name, the letters no font here has ("王芳" of "王芳's dice";
+    #: "🦄" of "Papa 🦄"): what a font to install must have. A name not here: all of its
+    #: letters but ASCII's.
+    missing: dict[str, str] = field(default_factory=dict)
 
     def shown(self, name: str) -> str:
         return self.stand_ins.get(name, name)
@@ -97,6 +102,7 @@ def chart_names(stats: Statistics) -> ChartNames:
         return ChartNames()
     used: list[str] = []
     stand_ins: dict[str, str] = {}
+    missing: dict[str, str] = {}
     fallbacks = _fallback_fonts()  # (fontconfig asked once, only where a name needs it)
     for text, letters in lacking.items():
         if not letters:
@@ -105,6 +111,7 @@ def chart_names(stats: Statistics) -> ChartNames:
                     None)
         if path is None:
             stand_ins[text] = _stand_in(text, players, stand_ins, texts)
+            missing[text] = "".join(chr(letter) for letter in sorted(letters))
         elif path not in used:
             used.append(path)
     families = []
@@ -112,7 +119,7 @@ def chart_names(stats: Statistics) -> ChartNames:
         font_manager.fontManager.addfont(path)
         families.append(font_manager.FontProperties(fname=path).get_name())
     base = font_manager.FontProperties(fname=default).get_name()
-    return ChartNames((base, *families) if families else (), stand_ins)
+    return ChartNames((base, *families) if families else (), stand_ins, missing)
 
 
 def _letters(text: str) -> set[int]:
@@ -171,7 +178,7 @@ def stand_in_words(names: ChartNames) -> str | None:
     told = ", ".join(f"{shown} = {name}" for name, shown in names.stand_ins.items()
                      if not shown.endswith("'s dice"))  # ("player A's dice" tells itself)
     return (f"No font on this machine has the letters of some names, so the charts write "
-            f"them as: {told}. {install_hint(names)}")
+            f"them as: {told}. {install_hint(names)}").rstrip()
 
 
 #: The fonts that have the letters the charts may lack, by the Debian (Raspberry Pi OS)
@@ -183,13 +190,38 @@ OTHER_FONTS = "fonts-freefont-ttf"
 
 def install_hint(names: ChartNames) -> str:
     """How to see the names the charts wrote as stand-ins (the terminal and the charts
-    themselves say it: a family looks at the pictures, not only at the terminal)."""
-    letters = [c for name in names.stand_ins for c in name if _letters(c)]
+    themselves say it: a family looks at the pictures, not only at the terminal).
+
+    Only the letters no font here has count (:attr:`ChartNames.missing`: "王芳's dice"
+    needs no font for "'s dice"), and a symbol no font here has, an emoji above all
+    ("Papa 🦄"), is in none of the fonts the charts look for: no package is named for
+    it, which would change nothing."""
+    def odd(name: str) -> set[str]:
+        return {c for c in names.missing.get(name, name) if _letters(c) and not c.isascii()}
+
+    def symbolic(letter: str) -> bool:
+        return unicodedata.category(letter).startswith("S")
+
+    letters = [c for name in names.stand_ins for c in odd(name) if not symbolic(c)]
     packages = [package for package, needed in (
         (CJK_FONTS, any(_is_cjk(c) for c in letters)),
-        (OTHER_FONTS, not all(_is_cjk(c) for c in letters))) if needed]
-    return ("To see the names themselves, install a font that has them (on Raspberry Pi "
-            f"OS: sudo apt install {' '.join(packages)}) and write the charts again.")
+        (OTHER_FONTS, not all(_is_cjk(c) for c in letters))) if needed and letters]
+    # (Named by their stand-ins: the charts cannot draw the symbol itself.)
+    kept = sorted(shown for name, shown in names.stand_ins.items()
+                  if not shown.endswith("'s dice") and any(map(symbolic, odd(name))))
+    said = []
+    if packages:
+        said.append("To see the names themselves, install a font that has them (on "
+                    f"Raspberry Pi OS: sudo apt install {' '.join(packages)}) and write "
+                    "the charts again.")
+    if kept:
+        one = len(kept) == 1
+        said.append(f"The name{'' if one else 's'} of {joined(kept)} "
+                    f"{'has' if one else 'have'} an emoji or another symbol that no font "
+                    "the charts use has: "
+                    f"{'it stays ' + repr(kept[0]) if one else 'they stay so'}, whatever "
+                    "is installed.")
+    return " ".join(said)
 
 
 def _is_cjk(letter: str) -> bool:

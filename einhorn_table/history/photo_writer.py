@@ -69,6 +69,11 @@ class PhotoWriter:
         self.capacity = capacity
         self._jobs: deque[PhotoJob] = deque()
         self._busy = 0  # jobs taken off the queue and not yet written
+        self._finished = 0  # jobs done (written or failed), ever
+        #: ``_finished`` when a wait for the card ran out: a later wait does not wait
+        #: again unless a photo was done since (the table's stop waits once, not once
+        #: for the match and again for the history, past the service's stop timeout).
+        self._stuck_at: int | None = None
         self._failure: HistoryError | None = None
         self._closed = False
         self._changed = threading.Condition()
@@ -110,13 +115,11 @@ class PhotoWriter:
         """Wait until every photo handed over is written (or could not be); False if
         ``timeout`` seconds passed first."""
         with self._changed:
-            return self._changed.wait_for(lambda: not self._jobs and not self._busy, timeout)
-
-    def take_failure(self) -> HistoryError | None:
-        """The failure of a write not reported yet (and forget it)."""
-        with self._changed:
-            failure, self._failure = self._failure, None
-            return failure
+            if self._stuck_at is not None and self._stuck_at == self._finished:
+                timeout = 0.0  # (still stuck where the last wait gave up)
+            done = self._changed.wait_for(lambda: not self._jobs and not self._busy, timeout)
+            self._stuck_at = None if done else self._finished
+            return done
 
     def close(self, timeout: float | None = FLUSH_SECONDS) -> bool:
         """Write what is handed over, then stop the thread; False if ``timeout`` passed
@@ -141,6 +144,7 @@ class PhotoWriter:
             failure = self._write(job)
             with self._changed:
                 self._busy -= 1
+                self._finished += 1
                 if failure is not None:
                     self._failure = failure
                 self._changed.notify_all()
