@@ -25,6 +25,19 @@ def golden_matches() -> list[Path]:
 needs_golden = pytest.mark.skipif(not GOLDEN.is_dir(), reason="../shared/golden is absent")
 
 
+@pytest.fixture(autouse=True)
+def a_desktop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test sees a desktop, wherever it runs (``./check`` on a Raspberry Pi too,
+    where the tests' mock pins would otherwise be refused as buttons nobody can press);
+    a test of a Pi's own ways passes its Machine, its model file, or patches this."""
+    from einhorn_table.doctor import machine
+
+    detect = machine.detect_machine
+    nowhere = Path("/nonexistent/device-tree/model")
+    monkeypatch.setattr(machine, "detect_machine",
+                        lambda model_file=nowhere: detect(model_file))
+
+
 @pytest.fixture
 def mock_factory() -> Iterator[MockFactory]:
     """A fresh mock pin factory as gpiozero's default, the old one restored afterwards."""

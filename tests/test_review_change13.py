@@ -82,3 +82,22 @@ def test_the_doctors_screen_line_reads_the_table_files_rotate(
     monkeypatch.setattr(checks, "check_screen", check)
     main(["doctor", "--table", str(table_toml)])
     assert asked == [(90, False)]
+
+
+def test_play_stops_at_its_next_frame_on_sigterm_and_puts_the_handler_back(
+        table_toml: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`systemctl stop` sends SIGTERM: the table stops as when its window closes, so its
+    `finally` writes the last photos and closes the history (not killed mid-frame)."""
+    import signal
+
+    before = signal.getsignal(signal.SIGTERM)
+    seen: list[bool] = []
+
+    def stopped(self: TableLoop, done: object, max_steps: int | None = None) -> None:
+        signal.raise_signal(signal.SIGTERM)
+        seen.append(self.screen.quit_requested)
+
+    monkeypatch.setattr(TableLoop, "run", stopped)
+    assert main(["play", str(table_toml)]) == 0
+    assert seen == [True]
+    assert signal.getsignal(signal.SIGTERM) is before

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
+import signal
 import sys
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
@@ -320,6 +321,9 @@ def run(args: argparse.Namespace) -> int:
               f"{command_name()} doctor --buttons checks every button)", file=sys.stderr)
     screen = PygameScreen(config.size, fullscreen=config.fullscreen,
                           screenshots=args.screenshots, rotate=config.rotate)
+    # `systemctl stop` and a shutdown send SIGTERM: the table stops as when its window
+    # closes, so the match's last photos are written and the history is closed.
+    before_term = signal.signal(signal.SIGTERM, lambda *_: stop_asked(screen))
     screen.open(clock.monotonic())
     notifier = SystemdNotifier()
     watchdog = FrameWatchdog(notifier, clock)
@@ -409,4 +413,10 @@ def run(args: argparse.Namespace) -> int:
         buttons.close()
         screen.close()
         store.close()
+        signal.signal(signal.SIGTERM, before_term)
     return 0
+
+
+def stop_asked(screen: Any) -> None:
+    """SIGTERM's handler: the table stops at its next frame, as when its window closes."""
+    screen.quit_requested = True
