@@ -101,3 +101,22 @@ def test_play_stops_at_its_next_frame_on_sigterm_and_puts_the_handler_back(
     assert main(["play", str(table_toml)]) == 0
     assert seen == [True]
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_the_doctor_says_to_name_the_calibration_calibrate_left_beside_the_table_file(
+        tmp_path: Path) -> None:
+    """calibrate saves beside a table file that names no calibration and says to name
+    it; the doctor said "Calibrate the table", as if none had been made."""
+    from einhorn_table.doctor.report import Status
+    from einhorn_table.doctor.table_check import check_table_file
+
+    table = tmp_path / "table.toml"
+    table.write_text(players_toml(("Ana", 1, "white"), ("Ben", 2, "red")), encoding="utf-8")
+    result, _ = check_table_file(table, None)
+    assert result.status is Status.WARN and result.todo.startswith("Calibrate the table")
+    (tmp_path / "calibration.toml").write_text("version = 1\n", encoding="utf-8")
+    result, _ = check_table_file(table, None)
+    assert result.status is Status.WARN
+    assert result.todo.startswith(
+        f'Name the calibration made beside it: add the line calibration = "calibration.toml" '
+        f"to {table}")

@@ -7,6 +7,7 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from einhorn_table.calibration.paths import PROFILE_NAME
 from einhorn_table.doctor.report import CheckResult, Status
 from einhorn_table.rules import MatchState, RulesError, Setup, find_variant
 from einhorn_table.stations.pin_map import PinMap
@@ -68,9 +69,12 @@ def check_table_file(path: Path, pin_map: PinMap | None, default_profile: Path |
             ), config
         return CheckResult("table file", Status.OK, found), config
     if config.calibration is None:
+        beside = path.parent / PROFILE_NAME  # (where calibrate saved it, told to name it)
+        todo = (f"Name the calibration made beside it: add the line "
+                f'calibration = "{PROFILE_NAME}" to {path} ({STEP}).' if beside.is_file()
+                else f"Calibrate the table and name the profile in {path} ({STEP}).")
         return CheckResult(
-            "table file", Status.WARN, f"{path}: {names}; no calibration named",
-            f"Calibrate the table and name the profile in {path} ({STEP}).",
+            "table file", Status.WARN, f"{path}: {names}; no calibration named", todo,
             essential=False,
         ), config
     if not config.calibration.is_file():
