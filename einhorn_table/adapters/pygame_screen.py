@@ -93,6 +93,15 @@ def portrait_note(size: tuple[int, int]) -> str | None:
             "rotate = 90 (or 270) in [screen] of the table's file (table.toml)")
 
 
+def tell_portrait(size: tuple[int, int], fullscreen: bool, rotate: int | None) -> bool:
+    """Say on stderr where a full screen of ``size`` is portrait and nobody set
+    ``rotate`` (:func:`portrait_note`); whether it was said."""
+    note = portrait_note(size) if fullscreen and rotate is None else None
+    if note is not None:
+        print(f"einhorn-table: {note}.", file=sys.stderr)
+    return note is not None
+
+
 class TurnedDisplay:
     """Where a screen is drawn and how it reaches the display.
 
@@ -105,8 +114,8 @@ class TurnedDisplay:
     """
 
     def __init__(self, pg: Any, display: Any, rotate: int = 0) -> None:
-        if rotate not in ROTATIONS:
-            raise RotationError(rotate)
+        # (``rotate`` is one of ROTATIONS: the callers check it, PygameScreen and the
+        # table file's loading.)
         self.pg = pg
         self.display = display
         self.rotate = rotate
@@ -224,10 +233,8 @@ class PygameScreen:
 
     def _tell_portrait(self, size: tuple[int, int]) -> None:
         """Say once where a full screen is portrait and nobody set ``rotate``."""
-        note = portrait_note(size) if self.fullscreen and self.rotate is None else None
-        if note is not None and not self._portrait_told:
-            self._portrait_told = True
-            print(f"einhorn-table: {note}.", file=sys.stderr)
+        if not self._portrait_told:
+            self._portrait_told = tell_portrait(size, self.fullscreen, self.rotate)
 
     def _lost(self, reason: str, now: float) -> None:
         if self.error is None:

@@ -9,6 +9,10 @@ from typing import Self
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Clock, Frame
 
+#: Seconds between tries to open a live camera again that stopped sending pictures
+#: (a webcam's cable pulled out and put back): ``play`` and ``calibrate`` alike.
+REOPEN_SECONDS = 2.0
+
 
 class SourceError(EinhornError):
     """A frame source cannot start or stopped giving pictures; the message says what to do."""

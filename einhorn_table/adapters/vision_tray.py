@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+from einhorn_table.adapters.source_base import REOPEN_SECONDS
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Clock, FrameSource
 from einhorn_table.table import events as tray
@@ -53,8 +54,6 @@ if TYPE_CHECKING:
     from einhorn_table.ports import Image
     from einhorn_table.vision.profile import ReaderProfile
 
-#: Seconds between two attempts to reopen a lost camera.
-REOPEN_SECONDS = 2.0
 #: The most seconds a roll is held back while its dice lie against something the
 #: watcher took for part of the scene at the picture's edge (a hand resting by them);
 #: then it is told as read (the table asks, where a die is missing).

@@ -13,7 +13,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from einhorn_table.adapters.source_base import CameraLibraryMissing, SourceError
+from einhorn_table.adapters.source_base import (
+    REOPEN_SECONDS,
+    CameraLibraryMissing,
+    SourceError,
+)
 from einhorn_table.calibration.fit import CalibrationError
 from einhorn_table.calibration.flow import CalibrationFlow
 from einhorn_table.calibration.screens import camera_lost_view
@@ -21,10 +25,6 @@ from einhorn_table.calibration.view import CalibrationView
 from einhorn_table.ports import Controls, Frame, FrameSource
 
 ViewHook = Callable[[CalibrationView], None]
-
-#: Seconds between tries to open a live camera again that stopped sending pictures
-#: (a webcam's cable pulled out and put back): as often as ``play`` tries.
-REOPEN_SECONDS = 2.0
 
 
 class Rolling(Protocol):

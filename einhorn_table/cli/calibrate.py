@@ -224,7 +224,7 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
 
     from einhorn_table.adapters.clock import SystemClock
     from einhorn_table.adapters.controls import create_controls
-    from einhorn_table.adapters.pygame_screen import TurnedDisplay, portrait_note
+    from einhorn_table.adapters.pygame_screen import TurnedDisplay, tell_portrait
     from einhorn_table.adapters.sources import create_source
     from einhorn_table.adapters.synth_source import SynthSource
     from einhorn_table.calibration.autopilot import Autopilot, GestureQueue
@@ -249,8 +249,7 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     # (A screen mounted on its side: drawn landscape, turned as the table file says.)
     rotate = config.rotate if config is not None else None
     display = TurnedDisplay(pygame, screen, rotate or 0)
-    if args.fullscreen and rotate is None and (note := portrait_note(screen.get_size())):
-        print(f"einhorn-table: {note}.", file=sys.stderr)
+    tell_portrait(screen.get_size(), args.fullscreen, rotate)
     renderer = CalibrationRenderer(display.surface)
     shots = ScreenshotWriter(args.screenshots) if args.screenshots else None
     settings = FlowSettings(players=names, test_rolls=args.rolls,

@@ -130,12 +130,12 @@ def run(args: argparse.Namespace) -> int:
     named = table.calibration if table is not None else None
     if named is None:
         named = default_profile
-    profile = args.profile or (named if named is not None and named.is_file() else None)
+    named_file = named if named is not None and named.is_file() else None
+    profile = args.profile or named_file
     profile_result, settings = checks.check_profile(profile)
     if args.profile is not None:
         profile_result = replace(profile_result, detail=profile_result.detail + " " + (
-            other_profile_words(args.profile, named if named is not None and named.is_file()
-                                else None, args.table, table is not None)))
+            other_profile_words(args.profile, named_file, args.table, table is not None)))
     # (A table's file that does not load may still name its camera: that one is checked.)
     named_camera = table.camera if table is not None else _camera_named(args.table)
     source = args.source or named_camera or checks.default_source(machine)

@@ -617,8 +617,9 @@ class KeyboardScreen(ScreenWrapper):
                                                                     helped.player))
                                for shown in view.help)
             from einhorn_table.adapters.keyboard_controls import button_key
+            from einhorn_table.stations.gesture_table import HELP_CHORD
 
-            middle = (button_key(helped.player, b) for b in (Button.WUNSCH, Button.EINHORN))
+            middle = (button_key(helped.player, b) for b in HELP_CHORD)
             close = f"Keys {' + '.join(middle)} together: close this help"
             view = replace(view, help=(line, *keyed_help), help_close=close)
         return view
@@ -628,12 +629,10 @@ def keyed_gesture(gesture: str, player: int) -> str:
     """A help line's gesture with ``player``'s keys for the buttons' names: "press key 1
     + key 4 together" for "press Das Unvermeidliche (-) + Dreifaltigkeit (X) together"
     (a person at the keyboard sees keys, not the stations' buttons)."""
-    from einhorn_table.adapters.keyboard_controls import button_key
-    from einhorn_table.stations.gesture_table import SIGNS
+    from einhorn_table.stations.gesture_table import button_words
 
     for button in Button:
-        gesture = gesture.replace(f"{button.label} ({SIGNS[button]})",
-                                  f"key {button_key(player, button)}")
+        gesture = gesture.replace(button_words(button), key_name(player, button))
     return gesture
 
 

@@ -12,7 +12,7 @@ from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Button, Clock, Controls, GestureKind
 from einhorn_table.stations.header import BCM_TO_PHYSICAL, UART
 from einhorn_table.stations.pin_map import PinMap, Station, load_pin_map
-from einhorn_table.words import counted
+from einhorn_table.words import counted, joined, plural
 
 
 def check_pin_map(path: Path, *, boot_dir: Path = Path("/boot/firmware"),
@@ -50,8 +50,8 @@ def check_pin_map(path: Path, *, boot_dir: Path = Path("/boot/firmware"),
     uart_used = sorted(used & set(UART))
     if uart_used and serial_console_enabled(boot_dir):
         owners = sorted({owner[0] + 1 for g in uart_used if (owner := pin_map.owner(g))})
-        uart_stations = (f"station {owners[0]}" if len(owners) == 1 else
-                         "stations " + " and ".join(map(str, owners)))
+        # (The UART has two pins: one owner or two.)
+        uart_stations = f"{plural(len(owners), 'station')} {joined([str(o) for o in owners])}"
         return (
             CheckResult(
                 "pin map",

@@ -188,6 +188,16 @@ CJK_FONTS = "fonts-noto-cjk"
 OTHER_FONTS = "fonts-freefont-ttf"
 
 
+def _stand_in_notes(drawn: Sequence[str], names: ChartNames) -> list[str]:
+    """A chart's notes on the ``drawn`` names it shows as stand-ins, with how to see
+    them; none where it shows none."""
+    standing_in = sorted(names.stand_ins[n] for n in drawn if n in names.stand_ins)
+    if not standing_in:
+        return []
+    return [f"{', '.join(standing_in)}: names no font on this machine can draw (the "
+            "command that wrote the chart said whose).", install_hint(names)]
+
+
 def install_hint(names: ChartNames) -> str:
     """How to see the names the charts wrote as stand-ins (the terminal and the charts
     themselves say it: a family looks at the pictures, not only at the terminal).
@@ -273,11 +283,7 @@ def _stash_chart(plt: Any, stats: Statistics, path: Path, names: ChartNames) -> 
         note += (f" The {len(drawn)} players with the most matches; "
                  "stats --player NAME --charts DIR draws anyone else.")
     notes = [note]
-    standing_in = [names.stand_ins[p.name] for p in drawn if p.name in names.stand_ins]
-    if standing_in:
-        notes.append(f"{', '.join(sorted(standing_in))}: names no font on this machine can "
-                     "draw (the command that wrote the chart said whose).")
-        notes.append(install_hint(names))
+    notes += _stand_in_notes([p.name for p in drawn], names)
     fig.text(0.01, 0.01, _wrapped(fig, notes, 10), fontsize=10, color="#555555")
     longest = max((len(p.stash_by_game) for p in drawn), default=1)
     ax.set_xticks(range(1, longest + 1))
@@ -338,10 +344,7 @@ def _faces_chart(plt: Any, stats: Statistics, path: Path, names: ChartNames) -> 
     fig.suptitle("Dice faces: are the dice fair?", fontsize=16, fontweight="bold")
     notes = ["dashed line: a fair die (1 in 6)   green: no sign of bias   amber: not sure "
              "yet   red: a face comes up too often or too rarely   grey: too few rolls to tell"]
-    standing_in = sorted(names.stand_ins[d.dice] for d in dice if d.dice in names.stand_ins)
-    if standing_in:
-        notes += [f"{', '.join(standing_in)}: names no font on this machine can draw (the "
-                  "command that wrote the chart said whose).", install_hint(names)]
+    notes += _stand_in_notes([d.dice for d in dice], names)
     fig.text(0.5, 0.01, _wrapped(fig, notes, 9), ha="center", fontsize=9, color="#555555")
     return _save(plt, fig, path)
 

@@ -305,10 +305,12 @@ class Renderer:
                      for card, rect in zip(cards, rects, strict=True))
         # One size for the row's names (a short name drawn bigger than its neighbours'
         # reads as the one whose move it is), cut short as before where even 22 is not.
-        name_size = min((self.shortened(card.name, 32, 22, self._name_room(card, rect,
-                                                                          beside))[1]
-                         for card, rect in zip(cards, rects, strict=True)), default=32)
-        for card, rect in zip(cards, rects, strict=True):
+        rooms = [self._name_room(card, rect, beside)
+                 for card, rect in zip(cards, rects, strict=True)]
+        fitted = [self.shortened(card.name, 32, 22, room)
+                  for card, room in zip(cards, rooms, strict=True)]
+        name_size = min((size for _, size in fitted), default=32)
+        for card, rect, room, (name, size) in zip(cards, rects, rooms, fitted, strict=True):
             pg.draw.rect(self.surface, PANEL, rect, border_radius=self.s(10))
             if card.active:
                 pg.draw.rect(self.surface, ACCENT, rect, width=self.s(5),
@@ -317,8 +319,8 @@ class Renderer:
                                                      rect.width - self.s(12), self.s(5)))
             self._marker(card.marker, card.colour, (rect.x + self.s(22), rect.y + self.s(30)),
                          self.s(12))
-            name, size = self.shortened(card.name, name_size, name_size,
-                                        self._name_room(card, rect, beside))
+            if size != name_size:  # (a name fitted at the row's size is drawn as fitted)
+                name, size = self.shortened(card.name, name_size, name_size, room)
             self.text(name, size, TEXT, (rect.x + self.s(40), rect.y + self.s(30)), "midleft")
             right = rect.right - self.s(8)
             icon_y = rect.y + self.s(30)

@@ -299,7 +299,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
             ScreenKind.COUNTERPARTY, players=cards({to_act}), focus=to_act,
             title=_counterparty_title(names[to_act], state.pending_amount or 0),
             subtitle=_counterparty_subtitle(state, to_act),
-            dice=_dice_of(rolled, _dice_colour(c, rolled)),
+            dice=_rollers_dice(c, rolled),
             photo=getattr(rolled, "photo", None),
             category=_category_of(rolled),
             choices=tuple("Central" if p == CENTRAL else p for p in c.parties()),
@@ -326,7 +326,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         by_sum = isinstance(last.item, StartRoll | TiebreakRoll) and not rolloff
         return ScreenView(
             ScreenKind.RESULT, players=cards(set()), focus=names.index(_player(last)),
-            title=_result_title(last, rolloff), dice=_dice_of(last, _dice_colour(c, last)),
+            title=_result_title(last, rolloff), dice=_rollers_dice(c, last),
             photo=last.photo,
             photo_dice=_seen(last), category=None if by_sum else _category_of(last),
             lines=_result_lines(last) + _round_lines(c),
@@ -386,7 +386,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
             said = (tie.words(names),)
         return ScreenView(ScreenKind.START_ROLLS, players=cards(owing), title=title,
                           subtitle=f"{sub}. {nxt}", focus=to_act,
-                          dice=_dice_of(last, _dice_colour(c, last)) if shown else (),
+                          dice=_rollers_dice(c, last) if shown else (),
                           lines=said,
                           **base)  # type: ignore[arg-type]
     # A turn waiting for the call and the roll.
@@ -571,6 +571,11 @@ def _dice_colour(c: TableController, shown: object) -> tuple[int, int, int] | No
     if name not in c.names:
         return None
     return c.seats[c.names.index(name)].dice_colour
+
+
+def _rollers_dice(c: TableController, shown: object) -> tuple[DieView, ...]:
+    """The dice of the roll ``shown``, in the colour of whoever rolled them."""
+    return _dice_of(shown, _dice_colour(c, shown))
 
 
 def _dice_of(shown: object, colour: tuple[int, int, int] | None = None,

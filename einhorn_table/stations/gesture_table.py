@@ -103,6 +103,11 @@ HELP_CHORD = (W, E)
 NEXT_MATCH_AFTER_SECONDS = 10.0
 
 
+def button_words(button: Button) -> str:
+    """How the help names a button: its label with its sign, e.g. "Dreifaltigkeit (✗)"."""
+    return f"{button.label} ({SIGNS[button]})"
+
+
 @dataclass(frozen=True)
 class Rule:
     """One line of the gesture table: in these contexts, this gesture means this."""
@@ -117,7 +122,7 @@ class Rule:
     def gesture_text(self) -> str:
         if not self.buttons:
             return "tap a category"
-        names = " + ".join(f"{b.label} ({SIGNS[b]})" for b in self.buttons)
+        names = " + ".join(button_words(b) for b in self.buttons)
         return {
             GestureKind.TAP: f"tap {names}",
             GestureKind.LONG: f"hold {names}",

@@ -419,9 +419,7 @@ class TableController:
         for item in reversed(self.match.inputs):
             if isinstance(item, ROLL_INPUTS) and item.player not in taken:
                 taken.add(item.player)
-                if _within(item.dice, rest):
-                    for value in item.dice:
-                        rest.remove(value)
+                rest = _without(item.dice, rest)
         return bool(rest)
 
     def _motion(self, event: MotionStarted) -> None:
@@ -1121,14 +1119,15 @@ class TableController:
         return roller
 
 
-def _within(dice: Sequence[int], seen: Sequence[int]) -> bool:
-    """Whether every one of ``dice`` is among ``seen`` (each die seen once)."""
+def _without(dice: Sequence[int], seen: list[int]) -> list[int]:
+    """``seen`` less ``dice`` where every one of them is among it (each die seen once),
+    else ``seen`` as it is."""
     rest = list(seen)
     for value in dice:
         if value not in rest:
-            return False
+            return seen
         rest.remove(value)
-    return True
+    return rest
 
 
 def _dice(values: tuple[int, ...]) -> tuple[int, int, int]:
