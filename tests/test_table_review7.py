@@ -16,11 +16,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from table_helpers import MemoryRecorder, reading, tap
 from table_rig import WallClock
+from test_table_review6 import rolls, setup_line, table
 
 from einhorn_table.adapters.clock import FakeClock
 from einhorn_table.adapters.replay_source import ReplaySource
@@ -30,7 +30,7 @@ from einhorn_table.calibration.tray_reading import TrayReader
 from einhorn_table.cli.table_app import start_match
 from einhorn_table.history import MatchStore, TableLog
 from einhorn_table.ports import Button, Gesture, GestureKind
-from einhorn_table.rules import Category, Roll, replay
+from einhorn_table.rules import Category, replay
 from einhorn_table.stations.gesture_table import Context
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.events import (
@@ -45,26 +45,6 @@ from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.synth import SynthTable, mount_guide_view
 
 U, W, E, D = Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
-
-
-def setup_line(names: list[str], **more: object) -> str:
-    return json.dumps({"v": 1, "type": "setup", "variant": "einhorn", "players": names,
-                       "games": 10, **more})
-
-
-START = ['{"type": "start_roll", "player": "Ana", "dice": [6, 6, 5]}',
-         '{"type": "start_roll", "player": "Ben", "dice": [1, 1, 2]}']
-
-
-def table(lines: list[str] | None = None) -> tuple[TableController, MemoryRecorder]:
-    """Ana and Ben, Ana to roll; no dice colours (any dice are anyone's)."""
-    match = replay(lines or [setup_line(["Ana", "Ben"]), *START])
-    recorder = MemoryRecorder()
-    return TableController(match, recorder, [Seat(n) for n in match.names]), recorder
-
-
-def rolls(recorder: MemoryRecorder) -> list[tuple[str, list[int]]]:
-    return [(i.player, sorted(i.dice)) for i in recorder.items if isinstance(i, Roll)]
 
 
 def after_anas_roll() -> tuple[TableController, MemoryRecorder]:
