@@ -202,6 +202,13 @@ class MatchState:
             raise RuleViolation("a match has at least one game", rule="2")
         if target is not None and target < 1:
             raise RuleViolation(f"a target is at least 1 stone, not {target}", rule="2")
+        # 7: no count is ever negative (a setup line refuses these; one made in code too).
+        for what, value, least in (("deal", variant.deal, 1),
+                                   ("start_bonus", variant.start_bonus, 0),
+                                   ("pass_stone", variant.pass_stone, 0)):
+            if type(value) is not int or value < least:
+                raise RuleViolation(f"{what} must be a whole number of stones, at least "
+                                    f"{least}, not {value!r}", rule="2")
         if central <= variant.deal * n:
             raise RuleViolation(
                 f"the central stash must hold more than {variant.deal} stones per player "

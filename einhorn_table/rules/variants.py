@@ -232,6 +232,12 @@ def variant_from_mapping(data: Mapping[str, Any], *, source: str = "house varian
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise VariantError(f'{source}: name must be given, e.g. name = "grandma"')
+    if name.strip().casefold() in VARIANTS:
+        # Its matches would be shown, kept and counted as the shipped variant's.
+        raise VariantError(
+            f'{source}: name = "{name.strip()}" is the name of a variant that ships with '
+            'the companion; give your house variant a name of its own, e.g. name = "grandma"'
+        )
     base_name = data.get("base", "einhorn")
     if not isinstance(base_name, str) or base_name not in VARIANTS:
         known = ", ".join(sorted(VARIANTS))
