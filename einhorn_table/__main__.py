@@ -1,8 +1,5 @@
-"""Allow ``python -m einhorn_table``."""
+"""Allow ``python -m einhorn_table``: the command, as its console script runs it."""
 
-try:
-    from einhorn_table.cli import main
-except KeyboardInterrupt:  # Ctrl-C while Python still imports: a quiet stop, as later
-    raise SystemExit(130) from None
+from einhorn_table import main
 
 raise SystemExit(main())

@@ -63,7 +63,7 @@ def test_without_json_no_reading_is_timed_so_none_is_made_twice(
     assert run_read(str(FIXTURES / ROLL), str(FIXTURES / ROLL)) == 0
     assert len(loading_reader) == 2
     assert run_read(str(FIXTURES / ROLL), str(FIXTURES / ROLL), "--json") == 0
-    assert len(loading_reader) == 2 + 3  # the first photo once untimed, then each
+    assert len(loading_reader) == 2 + 4  # each photo once untimed, then timed
 
 
 def test_photos_of_one_name_in_two_folders_are_told_apart(

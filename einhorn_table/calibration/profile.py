@@ -585,6 +585,8 @@ def load_profile(path: Path) -> CalibrationProfile:
             f"the calibration profile {path} is not valid TOML ({error}); fix that line "
             f"or {remake()}"
         ) from None
+    if "version" not in data and TABLE_FILE_KEYS & set(data):
+        raise ProfileError(table_file_given_words(path, data))
     try:
         return parse_profile(data)
     except ProfileError as error:
@@ -592,6 +594,33 @@ def load_profile(path: Path) -> CalibrationProfile:
         if not says_what_to_do(error):
             said += f"; correct it in {path}, or {remake()}"
         raise ProfileError(f"calibration profile {path}: {said}") from None
+
+
+#: Keys of a table's file (table.toml) that no calibration profile has.
+TABLE_FILE_KEYS = frozenset({"player", "screen", "variant", "games", "calibration", "pins",
+                             "state"})
+
+
+def table_file_given_words(path: Path, data: Mapping[str, Any]) -> str:
+    """What to say where a table's file (``data``, read from ``path``) was given for a
+    calibration profile: which file that is, and the profile to give instead."""
+    from einhorn_table.calibration.paths import PROFILE_NAME, state_profile
+
+    named = data.get("calibration")
+    given = path.parent / Path(named).expanduser() if isinstance(named, str) else path
+    beside = path.parent / PROFILE_NAME
+    kept = state_profile()
+    if named and given.resolve() != path.resolve():  # (not this file itself)
+        instead = f"give the profile this table's file names instead: {given} ({named!r})"
+    elif beside.is_file():
+        instead = f"give the profile beside it instead: {beside}"
+    elif kept is not None:
+        instead = f"give the profile saved in the state directory instead: {kept}"
+    else:
+        instead = f"no profile is saved yet: make one with '{command_name()} calibrate'"
+    return (f"{path} is a table's file (who plays, the camera, the screen), not a "
+            f"calibration profile (the file '{command_name()} calibrate' saves, which starts "
+            f"with version = {VERSION} and holds [tray], [dice] and [reader]); {instead}")
 
 
 def save_profile(profile: CalibrationProfile, path: Path) -> Path:

@@ -47,8 +47,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command; Ctrl-C at any moment, the first instants of importing included, stops
-    it quietly with status 130 (no traceback)."""
+    """The command; Ctrl-C at any moment, each command's importing of its libraries
+    included, stops it quietly with status 130 (no traceback). (Ctrl-C while this module
+    itself is imported: see :func:`einhorn_table.main`, the console script's entry.)"""
     try:
         return _run(argv)
     except KeyboardInterrupt:

@@ -6,12 +6,15 @@ One line per photo. With ``--json`` each line is an object::
       "confidence": 0-1, "color": [r, g, b]}], "category": ... or null, "ms": ...}
 
 where ``ms`` is the reading time, neither decoding the file nor loading the
-reader's models included (the first photo is read once untimed beforehand, which
-loads them), and ``image`` the path as given, with any byte of it that is not
-UTF-8 written as ``\\xNN`` (so that every JSON reader takes the line). The text
-line names the photo by its path as given too. A file that cannot be read as a
-picture is reported on stderr and the others are still read; the exit status is
-then 1.
+reader's models included: each photo is read once untimed beforehand, which loads
+whatever it needs that no photo before it needed (the detector for small dice, a
+model readied for another picture size, as the second look at large dice is), and
+then read again, timed. ``image`` is the path as given, with any byte of it that
+is not UTF-8 written as ``\\xNN`` (so that every JSON reader takes the line). The
+text line names the photo by its path as given too. With ``--debug DIR`` each line
+also names its photo's drawing (``"drawing": ...`` in JSON): see
+:class:`DrawingNames`. A file that cannot be read as a picture is reported on
+stderr and the others are still read; the exit status is then 1.
 """
 
 from __future__ import annotations
@@ -39,9 +42,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE", help="photo files")
     parser.add_argument("--json", action="store_true",
-                        help="one JSON object per line, with ms, the reading's time (the "
-                        "first photo is read once more beforehand, untimed, to load the "
-                        "reader)")
+                        help="one JSON object per line, with ms, the reading's time (each "
+                        "photo is read once more beforehand, untimed, to load what its "
+                        "reading needs)")
     parser.add_argument("--profile", type=Path, default=None,
                         help="read with this table's calibration profile (einhorn-table "
                         "calibrate); default: the reader's general settings")
@@ -49,7 +52,8 @@ def register(subparsers: Any) -> None:
         "--debug",
         type=Path,
         metavar="DIR",
-        help="write each photo with boxes, values and confidences drawn on it into DIR",
+        help="write each photo with boxes, values and confidences drawn on it into DIR "
+        "(each photo's line names its drawing)",
     )
     parser.set_defaults(handler=run)
 
@@ -70,7 +74,6 @@ def run(args: argparse.Namespace) -> int:
         check_writable(args.debug)
     failed = 0
     drawings = DrawingNames()
-    warmed = not args.json  # (only the JSON lines say how long a reading took)
     for path in args.images:
         image, why = _load(path)
         if image is None:
@@ -78,12 +81,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"einhorn-table read: {shown_path(path)}: {why}", file=sys.stderr)
             continue
         try:
-            if not warmed:
-                # The first reading loads the models and readies OpenCV and onnxruntime
-                # (hundreds of ms): done untimed, so that "ms" is this photo's reading
-                # alone, as for the photos after it. It reads the same.
+            if args.json:  # (only the JSON lines say how long a reading took)
+                # A reading loads what it needs that no reading before it did: the
+                # models at first, the small dice's detector, a model readied for
+                # another picture size (tens to hundreds of ms). Done untimed, so that
+                # "ms" is this photo's reading alone. It reads the same.
                 read_frame(image, profile)
-                warmed = True
             start = time.perf_counter()
             reading = read_frame(image, profile)
             ms = (time.perf_counter() - start) * 1000.0
@@ -98,17 +101,20 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             continue
-        if args.json:
-            print(json.dumps(reading_as_json(path, reading, ms)))
-        else:
-            print(reading_as_text(path, reading))
+        drawn: Path | None = None
         if args.debug is not None:
             target = args.debug / drawings.name_for(path)
             why = write_drawing(target, draw_reading(image, reading))
             if why:
                 failed += 1
-                print(f"einhorn-table read: could not write {target} ({why}); check that "
-                      "the folder is writable and has space", file=sys.stderr)
+                print(f"einhorn-table read: could not write {shown_path(target)} ({why}); "
+                      "check that the folder is writable and has space", file=sys.stderr)
+            else:
+                drawn = target
+        if args.json:
+            print(json.dumps(reading_as_json(path, reading, ms, drawn)))
+        else:
+            print(reading_as_text(path, reading, drawn))
         sys.stdout.flush()
     return 1 if failed else 0
 
@@ -116,18 +122,33 @@ def run(args: argparse.Namespace) -> int:
 class DrawingNames:
     """The ``--debug`` drawing's file name for each photo: its name with ``.png``, and
     ``-2``, ``-3``... for photos of the same name (``a/roll.jpg``, ``b/roll.jpg``,
-    ``roll.png``), so that no drawing of this run overwrites another."""
+    ``roll.png``), so that no drawing of this run overwrites another. A character of
+    the name other than a letter, digit, ``-``, ``_``, ``+`` or ``.`` (a space, a
+    byte that is not UTF-8, a line break) becomes ``_``, so that the name the photo's
+    line prints is the drawing's file name exactly, to type or paste."""
 
     def __init__(self) -> None:
         self._taken: set[str] = set()
 
     def name_for(self, photo: Path) -> str:
-        name, number = f"{photo.stem}.png", 1
+        stem = drawing_stem(photo)
+        name, number = f"{stem}.png", 1
         while name.casefold() in self._taken:  # one file on a case-blind disk
             number += 1
-            name = f"{photo.stem}-{number}.png"
+            name = f"{stem}-{number}.png"
         self._taken.add(name.casefold())
         return name
+
+
+def drawing_stem(photo: Path) -> str:
+    """The photo's name without its suffix, written as :class:`DrawingNames` says (in
+    Unicode's composed form, as a Mac's disk would store it; "photo" where nothing of
+    it is left)."""
+    import unicodedata
+
+    stem = unicodedata.normalize("NFC", photo.stem.encode("utf-8", "replace").decode())
+    kept = "".join(c if c.isalnum() or c in "-_+." else "_" for c in stem)
+    return kept.strip(".") or "photo"
 
 
 def check_writable(folder: Path) -> None:
@@ -195,8 +216,11 @@ def _load(path: Path) -> tuple[Image | None, str]:
     return image, ""
 
 
-def reading_as_json(path: Path, reading: FrameReading, ms: float) -> dict[str, Any]:
+def reading_as_json(path: Path, reading: FrameReading, ms: float,
+                    drawing: Path | None = None) -> dict[str, Any]:
+    """The photo's JSON line (see the module); with ``drawing``, where it was drawn."""
     category = reading.category
+    drawn = {} if drawing is None else {"drawing": shown_path(drawing, "backslashreplace")}
     return {
         "image": shown_path(path, "backslashreplace"),
         "dice": [
@@ -210,6 +234,7 @@ def reading_as_json(path: Path, reading: FrameReading, ms: float) -> dict[str, A
         ],
         "category": None if category is None else category.value,
         "ms": round(ms, 2),
+        **drawn,
     }
 
 
@@ -219,15 +244,22 @@ def shown_path(path: Path, errors: str = "replace") -> str:
     memory card) is shown as U+FFFD (``errors="replace"``), or as ``\\xNN``
     (``"backslashreplace"``, which still names the file: ``ls $'w\\xfcrfel.jpg'``):
     left as Python holds it, it stops the command on a terminal that takes UTF-8 only,
-    and makes JSON that strict readers refuse."""
-    return os.fsencode(path).decode("utf-8", errors)
+    and makes JSON that strict readers refuse. For the text line (``"replace"``) a
+    character that prints as none (a line break, a tab) is shown as Python writes it
+    (``\\n``), so that each photo keeps one line."""
+    shown = os.fsencode(path).decode("utf-8", errors)
+    if errors != "replace":
+        return shown
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in shown)
 
 
-def reading_as_text(path: Path, reading: FrameReading) -> str:
+def reading_as_text(path: Path, reading: FrameReading, drawing: Path | None = None) -> str:
+    """The photo's text line; with ``drawing``, naming where it was drawn."""
+    drawn = "" if drawing is None else f"  drawing: {shown_path(drawing)}"
     name = shown_path(path)
     count = len(reading.dice)
     if count == 0:
-        return f"{name}: no dice found"
+        return f"{name}: no dice found{drawn}"
     values = " ".join("?" if v is None else str(v) for v in reading.values)
     line = f"{name}: {count} {'die' if count == 1 else 'dice'}: {values}"
     category = reading.category
@@ -235,4 +267,4 @@ def reading_as_text(path: Path, reading: FrameReading) -> str:
         line += f"  -> {category.label}"
     if None in reading.values:
         line += "  (? = not sure; re-roll)"
-    return line
+    return line + drawn

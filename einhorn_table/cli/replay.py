@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 from typing import Any
 
 from einhorn_table.parsing import loads_json
 from einhorn_table.rules import Awaiting, Ledger, RuleViolation, replay_file
 from einhorn_table.standings import ending_words, tie_words
-from einhorn_table.words import counted, pad, shown_width
+from einhorn_table.words import command_name, counted, pad, shown_width
 
 _WAITING = {
     Awaiting.START_ROLL: "{} to roll for the start",
@@ -92,11 +93,69 @@ def skipped_words(path: str, named: list[str]) -> str:
     return f"{words}; replay the match file (setup line first) it was made from"
 
 
+#: How picture files begin (JPEG, PNG, GIF, TIFF both ways, BMP, WebP, HEIC), by offset.
+PICTURE_STARTS = ((0, b"\xff\xd8\xff"), (0, b"\x89PNG\r\n\x1a\n"), (0, b"GIF8"),
+                  (0, b"II*\x00"), (0, b"MM\x00*"), (0, b"BM"), (8, b"WEBP"), (4, b"ftyphei"),
+                  (4, b"ftypmif1"))
+#: Picture files' name endings, for a folder of them (``record`` writes .png).
+PICTURE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".gif", ".tif", ".tiff", ".webp",
+                    ".heic")
+
+
+def is_picture(path: str) -> bool:
+    """Whether the file ``path`` is a photo or other picture (by how it begins): no match
+    file, however it is named."""
+    try:
+        with open(path, "rb") as handle:
+            start = handle.read(16)
+    except OSError:
+        return False
+    if start.startswith(b"BM") and not path.lower().endswith(".bmp"):
+        return False  # (two letters a text may begin with too)
+    return any(start[at:at + len(sign)] == sign for at, sign in PICTURE_STARTS)
+
+
+def picture_words(path: str) -> str:
+    """Why a photo is not replayed, and what reads one."""
+    command = command_name()
+    return (f"{path}: a photo, not a match file: replay takes match files (text, .jsonl: "
+            "a setup line, then a line per move, RULES.md section 8, as "
+            f"'{command} history export ID' writes them); to read the dice in this photo, "
+            f"run {command} read {shlex.quote(path)}")
+
+
+def picture_folder_words(path: str) -> str:
+    """What a folder of pictures (camera frames ``record`` saved, or photos) is for,
+    where it was given to replay; "" for any other folder."""
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return ""
+    suffixes = [os.path.splitext(name)[1].lower() for name in names]
+    pictures = [suffix for suffix in suffixes if suffix in PICTURE_SUFFIXES]
+    if not pictures or ".jsonl" in suffixes:
+        return ""
+    command, whole = command_name(), os.path.abspath(path)
+    folder = shlex.quote(path.rstrip(os.sep) or os.sep)
+    most = max(set(pictures), key=pictures.count)
+    return (f"{path}: a folder of pictures, not match files. Camera frames that "
+            f"'{command} record' saved play as the table's camera: camera = "
+            f"{json.dumps('dir:' + whole, ensure_ascii=False)} in table.toml, or --source "
+            f"{shlex.quote('dir:' + whole)} for the doctor and calibrate. Replay takes match "
+            "files (text, .jsonl, RULES.md section 8); to read the dice in these pictures, "
+            f"run {command} read {folder}/*{most}")
+
+
 def run(args: argparse.Namespace) -> int:
     status = 0
     shown = 0
     skipped = 0
     for path in args.files:
+        refused = picture_words(path) if is_picture(path) else picture_folder_words(path)
+        if refused:
+            print(refused, file=sys.stderr)
+            status = 1
+            continue
         if is_ledger_file(path):
             print(skipped_words(path, args.files), file=sys.stderr)
             skipped += 1

@@ -208,6 +208,20 @@ def example_to_copy() -> str:
     return shlex.quote(str(project)) if project.is_file() else EXAMPLE
 
 
+#: Sections of a calibration profile (einhorn-table calibrate) that no table's file has.
+_PROFILE_SECTIONS = frozenset({"view", "tray", "dice", "reader", "players", "check"})
+
+
+def profile_given_words(path: Path) -> str:
+    """What to say where a calibration profile was given for the table's file."""
+    from einhorn_table.words import command_name
+
+    return (f"{path} is a calibration profile (what '{command_name()} calibrate' saved), "
+            "not a table's file (who plays, the camera, the screen): give the table's file "
+            f"instead (make one from the example: cp {example_to_copy()} table.toml), and "
+            f"name this profile in it: calibration = {json.dumps(str(path), ensure_ascii=False)}")
+
+
 def read_table_file(path: Path) -> dict[str, Any]:
     """The table's file as TOML, not yet checked; a ConfigError where it is missing, or
     is no text or no TOML."""
@@ -298,6 +312,8 @@ def _screen(data: Mapping[str, Any], path: Path,
 def load_config(path: Path) -> TableConfig:
     """Read and check a table configuration file."""
     data = read_table_file(path)
+    if "version" in data and _PROFILE_SECTIONS & set(data):
+        raise ConfigError(profile_given_words(path))
     _refuse_unknown(data, _TOP, "the top level", path)
     texts = {key: _text(data, key, path) for key in _TEXTS}
     players = _players(data, path)
