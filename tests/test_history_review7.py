@@ -122,38 +122,64 @@ def test_a_card_too_slow_for_the_rolls_leaves_photos_out_rather_than_wait(
     assert sorted(p.name for p in (tmp_path / "photos").iterdir()) == ["a.jpg", "b.jpg", "c.jpg"]
 
 
-def test_a_full_card_is_still_reported_and_the_roll_goes_on_without_its_photo(
-        tmp_path: Path) -> None:
-    """A write that fails on the thread is reported by the next photo, as a HistoryError
-    the table takes as "no photo for this roll"; the one after is tried again."""
+def test_a_photo_the_card_refused_once_is_said_once_and_the_next_photos_are_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A write that failed on the thread was told by the next photo, which was left out
+    for it (that roll lost a photo the card would have taken). Now every photo the card
+    takes is written, and each one it refuses is said once, in the journal."""
     store = open_store(tmp_path)
     log = TableLog(store, background_photos=True)
     recorder, _ = HistoryRecorder.begin(log, Setup(players=TWO))
     writer = store.photo_writer
     assert writer is not None
-    full = [True]
+    fails = [1]  # the card refuses one write, then takes every one again
 
     def save(name: str, data: bytes) -> Path:
-        if full[0]:
+        if fails[0]:
+            fails[0] -= 1
             raise OSError(errno.ENOSPC, "No space left on device")
         return PhotoShelf.save(store.photos, name, data)
 
     writer.shelf = type("Full", (), {"save": staticmethod(save),
                                      "folder": store.photos.folder})()  # type: ignore[assignment]
-    first = recorder.save(_frame(1))
-    assert first == "photos/000001-00001.jpg"  # (the card's answer comes later)
-    assert writer.flush()
-    assert log.recorder is not None
-    with pytest.raises(HistoryError, match=r"could not save the roll photo 000001-00001\.jpg "
-                                           r"\(No space left on device\); the match goes on"):
-        log.recorder.save_photo(_frame(2))
-    writer.submit("x.jpg", _frame(3))
-    assert writer.flush()
-    assert recorder.save(_frame(4)) == ""  # the adapter: this roll has no photo
-    full[0] = False
-    assert recorder.save(_frame(5)).endswith(".jpg")
+    paths = []
+    for n, (player, dice) in enumerate((("Ana", (6, 6, 6)), ("Ben", (6, 6, 6)),
+                                         ("Ana", (1, 2, 3)))):  # (a tie: rolled again)
+        paths.append(recorder.save(_frame(n)))  # (the card's answer comes later)
+        recorder.append(StartRoll(player=player, dice=dice,
+                                  extra={"photo": paths[-1]}))
+        assert writer.flush()
+    assert paths == [f"photos/000001-0000{n}.jpg" for n in (1, 2, 3)]
+    said = capsys.readouterr().err.splitlines()
+    assert said == ["einhorn-table: could not save the roll photo 000001-00001.jpg (No "
+                    "space left on device); the match goes on without it"]
+    recorder.close()
+    assert capsys.readouterr().err == ""  # said once, not again at the stop
     store.close()
-    assert [p.name for p in (tmp_path / "photos").iterdir()] == ["000001-00001.jpg"]
+    kept = sorted(p.name for p in (tmp_path / "photos").iterdir())
+    assert kept == ["000001-00002.jpg", "000001-00003.jpg"]  # all after the failure
+
+
+def test_every_photo_the_card_refuses_is_handed_over_once_in_order(tmp_path: Path) -> None:
+    refused = {"b.jpg", "d.jpg"}
+    shelf = PhotoShelf(tmp_path / "photos")
+
+    def save(name: str, data: bytes) -> Path:
+        if name in refused:
+            raise OSError(errno.EIO, "Input/output error")
+        return PhotoShelf.save(shelf, name, data)
+
+    writer = PhotoWriter(shelf)
+    writer.shelf = type("Flaky", (), {"save": staticmethod(save),
+                                      "folder": shelf.folder})()  # type: ignore[assignment]
+    for name in ("a.jpg", "b.jpg", "c.jpg", "d.jpg", "e.jpg"):
+        writer.submit(name, _frame(len(name)))  # none refused for an earlier failure
+    assert writer.close()
+    assert sorted(p.name for p in shelf.folder.iterdir()) == ["a.jpg", "c.jpg", "e.jpg"]
+    told = [str(f) for f in writer.failures()]
+    assert told == [f"could not save the roll photo {n} (Input/output error); the match "
+                    "goes on without it" for n in ("b.jpg", "d.jpg")]
+    assert writer.failures() == []
 
 
 def test_a_photo_folder_that_cannot_be_made_is_reported_at_once(tmp_path: Path) -> None:

@@ -72,7 +72,7 @@ def test_fair_dice_show_no_bias_and_loaded_dice_are_named() -> None:
     doubtful = judge("green", 600, [330, 270, 300, 300, 330, 270])  # chi-square 12
     assert not doubtful.biased and doubtful.p_value == pytest.approx(0.0348, abs=1e-4)
     assert doubtful.verdict == "no clear sign of bias yet in 600 rolls (p = 0.035)"
-    assert doubtful.advice == "keep playing with them: more rolls will tell"
+    assert doubtful.advice == "keep playing with them: another 300 rolls will tell"
     assert verdict.advice is not None and "another 300 times" in verdict.advice
     few = judge("green", 30, [15] * 6)
     assert few.p_value is None and few.verdict.startswith("too few rolls to tell (30")
@@ -81,10 +81,12 @@ def test_fair_dice_show_no_bias_and_loaded_dice_are_named() -> None:
 
 def test_few_rolls_that_look_fair_are_not_called_fair() -> None:
     """At 120 rolls a die whose 6 comes up twice as often passes most times: the verdict
-    says no strong bias, and how many rolls it takes to tell."""
+    says no bias shows yet, and how many rolls it takes to tell."""
     even = judge("red", 120, [60] * 6)
-    assert not even.biased and even.verdict == "no strong bias in 120 rolls (p = 1.00)"
-    assert even.advice == f"a slightly loaded die shows only after about {SURE_ROLLS} rolls"
+    assert not even.biased and even.verdict == "no bias shows yet in 120 rolls (p = 1.00)"
+    assert even.advice == ("too few rolls to be sure: a face twice as likely as it should "
+                           f"be shows by about {SURE_ROLLS} rolls, a smaller bias by about "
+                           "1000")
     assert judge("red", SURE_ROLLS, [SURE_ROLLS // 2] * 6).verdict.startswith("no sign of bias")
     # Near the line, p keeps three decimals: not "no clear sign ... (p = 0.01)".
     near = judge("red", 120, [45, 45, 75, 75, 60, 60])
@@ -222,7 +224,7 @@ def test_show_says_who_won_the_auction_s_tie_break() -> None:
         '{"type": "tiebreak_roll", "player": "Ben", "dice": [6, 5, 3]}',
     ]
     words = narrate(lines)
-    tie = words.index("Auction for game 2 · bids Ana 0, Ben 0: a tie between Ana, Ben, "
+    tie = words.index("Auction for game 2 · bids Ana 0, Ben 0: a tie between Ana and Ben, "
                       "who roll for it")
     assert words[tie + 1:tie + 4] == [
         "  Ana rolled the tie-break: 2 2 1 (sum 5)",
@@ -261,7 +263,8 @@ def test_csv_has_a_row_per_line_with_the_ledger(tmp_path: Path) -> None:
     match = bot_match(7)
     lines = match.notation().splitlines()
     rows = list(csv.DictReader(io.StringIO(match_csv(lines))))
-    assert len(rows) == len(lines) - 1
+    assert len(rows) == len(lines)  # (the setup line too: the deal)
+    assert rows[0]["type"] == "setup"
     last = match.ledger()
     assert rows[-1]["central"] == str(last.central)
     for p in last.players:
@@ -275,12 +278,14 @@ def test_csv_puts_a_game_s_last_turn_in_that_game_and_the_owner_s_turn_together(
     with Ben; the rows of that turn belong to game 1 and say what was called and rolled."""
     lines = (GOLDEN / "topup.jsonl").read_text().splitlines()
     rows = list(csv.DictReader(io.StringIO(match_csv(lines))))
-    roll, settle, bid = rows[7:10]
+    roll, settle, bid = rows[8:11]
     assert (roll["type"], roll["game"], roll["call_code"], roll["dice"], roll["amount"]) == \
         ("roll", "1", "dreifaltigkeit", "3 6 4", "")
     assert (settle["type"], settle["game"], settle["call_code"], settle["dice"],
             settle["category_code"], settle["amount"], settle["party"]) == \
-        ("counterparty", "1", "dreifaltigkeit", "3 6 4", "unvermeidlich", "-2", "Ben")
+        ("counterparty", "1", "dreifaltigkeit", "3 6 4", "unvermeidlich", "-1", "Ben")
+    # (the turn's amount was -2; Ana had 1 stone left and paid it, as the ledger says)
+    assert (settle["Ana change"], settle["Ben change"]) == ("-1", "1")
     assert (settle["call"], settle["category"]) == ("Dreifaltigkeit", "Das Unvermeidliche")
     assert (bid["type"], bid["game"]) == ("bid", "2")
     # The games only go up.

@@ -10,6 +10,7 @@ shelf (small JPEGs, the oldest deleted first beyond its space limit).
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from einhorn_table.history import (
@@ -79,9 +80,23 @@ class HistoryRecorder:
         if recorder is None:
             return ""
         try:
-            return recorder.save_photo(image)
-        except HistoryError:
-            return ""
+            path = recorder.save_photo(image)
+        except HistoryError as error:
+            self._tell(error)
+            path = ""
+        self._tell_photo_failures()
+        return path
 
     def close(self) -> None:
-        self.log.close()
+        self.log.close()  # (writes the photos still waiting)
+        self._tell_photo_failures()
+
+    def _tell_photo_failures(self) -> None:
+        """The photos the background writer could not write (a full card), each said
+        once in the journal; the match goes on without them."""
+        for failure in self.log.store.photo_failures():
+            self._tell(failure)
+
+    @staticmethod
+    def _tell(error: HistoryError) -> None:
+        print(f"einhorn-table: {error}", file=sys.stderr)

@@ -365,7 +365,7 @@ def _short_verdict(d: FairnessVerdict) -> str:
     if d.p_value is None:
         return f"too few rolls to tell ({d.rolls})"
     if d.p_value >= WATCH and d.rolls < SURE_ROLLS:
-        return f"no strong bias ({d.rolls} rolls)"
+        return f"no bias shows yet ({d.rolls} rolls)"
     if d.p_value >= WATCH:
         return f"no sign of bias ({d.rolls} rolls)"
     if d.p_value >= ALPHA:

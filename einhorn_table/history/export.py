@@ -8,15 +8,16 @@ import re
 from collections.abc import Iterable
 
 from einhorn_table.rules import (
-    WIN,
     Bid,
     Call,
     Category,
     Counterparty,
+    PlayerLedger,
     Roll,
     StartRoll,
     TiebreakRoll,
     Topup,
+    Transfer,
     TurnResult,
     categorize,
     replay_steps,
@@ -60,26 +61,35 @@ def _named(code: str) -> str:
 def match_csv(lines: Iterable[str]) -> str:
     """Columns: seq, game, type, player, call, dice, category, amount, stones, party,
     central, unicorn, to_act, call_code, category_code, then each player's game stones
-    and stash after the line (see :data:`CSV_HEADER`).
+    and stash after the line and the change of their stones by the line (see
+    :data:`CSV_HEADER`). The first row is the setup line (seq 0), with the deal.
 
     ``game`` is the game a line belongs to (the turn that ends a game is in that game,
     not the next). The unicorn owner's turn takes two rows: the roll, with its call,
-    and the counterparty, with the amount paid, its dice and call again.
+    and the counterparty, with the amount paid, its dice and call again. ``amount`` is
+    what the player of the row received or paid in the turn, as the stones moved; the
+    ``change`` columns count every stone (the deal, bids, the owner's counterparty,
+    undos), so that each one adds up to that player's stones at the end.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     names: tuple[str, ...] = ()
     in_force = "silent"  # the call in force before this line, as the ledger showed it
+    held: dict[str, int] = {}  # each player's stones, game stones and stash, so far
     for seq, (_, match, outcome) in enumerate(replay_steps(lines)):
+        ledger = match.ledger()
         if seq == 0:
             names = match.names
             header = CSV_HEADER.split(",")
             for name in names:
-                header += [f"{name} game stones", f"{name} stash"]
+                header += [f"{name} game stones", f"{name} stash", f"{name} change"]
             writer.writerow(header)
+            held = dict.fromkeys(names, 0)
+            row = [str(seq), str(ledger.game), "setup", "", "", "", "", "", "", "",
+                   str(ledger.central), "", "", "", ""]
+            writer.writerow(row + _stones(ledger.players, held))
             continue
         item = match.record[-1]
-        ledger = match.ledger()
         player = getattr(item, "player", "")
         call = dice = category = amount = stones = party = ""
         if isinstance(item, Call):
@@ -96,7 +106,7 @@ def match_csv(lines: Iterable[str]) -> str:
         game = ledger.game
         if isinstance(outcome, TurnResult):
             call = outcome.call.value if outcome.call else "silent"
-            amount = "win" if outcome.amount == WIN else str(outcome.amount)
+            amount = str(_moved_to(outcome.player, outcome.transfers))
             dice = " ".join(str(d) for d in outcome.dice)
             category = outcome.category.value
             if outcome.game_over and not outcome.match_over:
@@ -105,7 +115,24 @@ def match_csv(lines: Iterable[str]) -> str:
         row = [str(seq), str(game), item.type, player, _named(call), dice, _named(category),
                amount, stones, party, str(ledger.central), ledger.unicorn or "",
                ledger.to_act or "", call, category]
-        for p in ledger.players:
-            row += [str(p.game_stones), str(p.stash)]
-        writer.writerow(row)
+        writer.writerow(row + _stones(ledger.players, held))
     return out.getvalue()
+
+
+def _moved_to(player: str, transfers: Iterable[Transfer]) -> int:
+    """The stones ``player`` received (positive) or paid (negative) in a turn: its
+    amount as paid (a short payment as far as it went), a Dreifaltigkeit's sweep, and
+    the stone that passes with the unicorn (``wuerfeln``)."""
+    return sum(t.stones for t in transfers if t.payee == player) - sum(
+        t.stones for t in transfers if t.payer == player)
+
+
+def _stones(players: Iterable[PlayerLedger], held: dict[str, int]) -> list[str]:
+    """Each player's game stones, stash and the change of their stones by this line
+    (``held``: the stones before it, updated), as the columns after ``to_act``."""
+    columns: list[str] = []
+    for p in players:
+        now = p.game_stones + p.stash
+        columns += [str(p.game_stones), str(p.stash), str(now - held[p.name])]
+        held[p.name] = now
+    return columns

@@ -16,9 +16,13 @@ ALPHA = 0.01
 WATCH = 0.05
 #: From this many rolls, "no sign of bias" means something: one die of a set of three
 #: whose 6 comes up twice as often as it should (1 in 3) is caught 4 times in 5 by
-#: 300 rolls (27% by 100, 60% by 200; a simulation of 1000 sets each). Before, the
-#: verdict says only that no strong bias shows.
+#: 300 rolls (a quarter of the time by 100, 60% by 200, nearly always by 600; 4000
+#: simulated sets each, ``tests/test_history_review8.py``). Before, the verdict says
+#: only that no bias shows yet.
 SURE_ROLLS = 300
+#: A die only a little off (one face in 1 throw of 4 rather than 1 of 6) shows far
+#: later: 17% of such sets are caught by 300 rolls, 3 in 4 by this many.
+SLIGHT_ROLLS = 1000
 
 
 def chi_square_sf(x: float, df: int) -> float:
@@ -88,10 +92,16 @@ def judge(dice: str, rolls: int, faces: Sequence[int]) -> FairnessVerdict:
                   f"{SURE_ROLLS} times before blaming them")
     elif p < WATCH:
         text = f"no clear sign of bias yet in {rolls} rolls (p = {p:.3f})"
-        advice = "keep playing with them: more rolls will tell"
+        advice = f"keep playing with them: another {SURE_ROLLS} rolls will tell"
     elif rolls < SURE_ROLLS:
-        text = f"no strong bias in {rolls} rolls (p = {p:.2f})"
-        advice = f"a slightly loaded die shows only after about {SURE_ROLLS} rolls"
+        # (Not "no strong bias": a die whose 6 comes up twice as often passes 120
+        # rolls two times in three.)
+        text = f"no bias shows yet in {rolls} rolls (p = {p:.2f})"
+        advice = (f"too few rolls to be sure: a face twice as likely as it should be "
+                  f"shows by about {SURE_ROLLS} rolls, a smaller bias by about {SLIGHT_ROLLS}")
     else:
         text = f"no sign of bias in {rolls} rolls (p = {p:.2f})"
+        if rolls < SLIGHT_ROLLS:
+            advice = (f"a smaller bias, a face in 1 throw of 4 rather than 1 of 6, shows "
+                      f"only by about {SLIGHT_ROLLS} rolls")
     return FairnessVerdict(dice, rolls, counts, chi, p, face, text, advice)

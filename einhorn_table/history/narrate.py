@@ -87,7 +87,7 @@ def narrate(lines: Iterable[str]) -> list[str]:
             match = step
             ledger = match.ledger()
             target = f", to {counted(ledger.target, 'stone')}" if ledger.target else ""
-            out.append(f"{', '.join(match.names)} play {ledger.variant}, "
+            out.append(f"{joined(match.names)} play {ledger.variant}, "
                        f"{counted(ledger.games, 'game')}{target}; central stash {ledger.central}")
             continue
         item = match.record[-1]
@@ -119,7 +119,7 @@ def narrate(lines: Iterable[str]) -> list[str]:
                            f"{outcome.winner} takes the unicorn")
             else:
                 out.append(f"Auction for game {game} · bids {bids}: a tie between "
-                           f"{', '.join(outcome.tied)}, who roll for it")
+                           f"{joined(outcome.tied)}, who roll for it")
         elif isinstance(item, TiebreakRoll) and rolloff:
             einhorn = categorize(item.dice) is Category.EINHORN
             out.append(f"  {item.player} rolled {_dice(item.dice)} for the match: "

@@ -7,17 +7,18 @@ takes the frame and its name at once and does all that on its own thread, onto t
 same :class:`~einhorn_table.history.photos.PhotoShelf` (the same files, the same
 pruning, the same locking).
 
-A photo that cannot be kept is reported as before, by a
+A photo that cannot be kept where that can be told at once is reported by a
 :class:`~einhorn_table.history.errors.HistoryError` from ``submit``, which the table
-takes as "this roll has no photo" and goes on:
+takes as "this roll has no photo" and goes on: the photo folder cannot be made (a
+file has its name), or the queue is full (a card so slow that photos pile up: the
+photo is left out rather than the table made to wait).
 
-- at once where it can be told at once: the photo folder cannot be made (a file has
-  its name), or the queue is full (a card so slow that photos pile up: the photo is
-  left out rather than the table made to wait);
-- a write that fails on the thread (a full card, an I/O error) is reported by the
-  next ``submit``, whose photo is left out (the one after is tried again). The roll
-  of the photo that failed names it all the same, as a roll names a photo deleted
-  later to keep to the space limit.
+A write that fails on the thread (a full card, an I/O error) cannot be told to the
+roll it belongs to, which is stored already: it is kept, and :meth:`PhotoWriter.failures`
+hands each such failure over once (the table writes it to its journal). The photos
+after it are written as usual: each is tried, and only those the card refuses are
+lost. The roll of the photo that failed names it all the same, as a roll names a
+photo deleted later to keep to the space limit.
 
 ``flush`` waits until every photo handed over is written (the table's normal stop:
 :meth:`MatchRecorder.close` and :meth:`MatchStore.close` call it), so none is lost.
@@ -74,7 +75,8 @@ class PhotoWriter:
         #: again unless a photo was done since (the table's stop waits once, not once
         #: for the match and again for the history, past the service's stop timeout).
         self._stuck_at: int | None = None
-        self._failure: HistoryError | None = None
+        #: Writes that failed on the thread, not yet handed over by :meth:`failures`.
+        self._failures: list[HistoryError] = []
         self._closed = False
         self._changed = threading.Condition()
         self._thread: threading.Thread | None = None
@@ -86,9 +88,6 @@ class PhotoWriter:
             if self._closed:
                 raise HistoryError(f"the roll photo {name} came after the history was "
                                    "closed; the match goes on without it")
-            failure, self._failure = self._failure, None
-            if failure is not None:
-                raise failure
             if len(self._jobs) >= self.capacity:
                 raise HistoryError(
                     f"the roll photo {name} was left out: {len(self._jobs)} photos are "
@@ -105,6 +104,13 @@ class PhotoWriter:
                                                 daemon=True)
                 self._thread.start()
             self._changed.notify_all()
+
+    def failures(self) -> list[HistoryError]:
+        """The photos whose write failed on the thread since the last call, in the
+        order they were handed over; each failure is handed over once."""
+        with self._changed:
+            failures, self._failures = self._failures, []
+            return failures
 
     def pending(self) -> int:
         """How many photos are handed over and not written yet."""
@@ -146,7 +152,7 @@ class PhotoWriter:
                 self._busy -= 1
                 self._finished += 1
                 if failure is not None:
-                    self._failure = failure
+                    self._failures.append(failure)
                 self._changed.notify_all()
 
     def _write(self, job: PhotoJob) -> HistoryError | None:

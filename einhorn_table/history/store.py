@@ -263,6 +263,12 @@ class MatchStore:
             self.photo_writer = PhotoWriter(self.photos)
         return self.photo_writer
 
+    def photo_failures(self) -> list[HistoryError]:
+        """The roll photos the background writer could not write since the last call
+        (a full card), each handed over once; none where photos are written at once
+        (``save_photo`` raises instead)."""
+        return self.photo_writer.failures() if self.photo_writer is not None else []
+
     def close(self) -> None:
         """Close the history, once the photos still being written are (see
         :meth:`PhotoWriter.close`)."""
