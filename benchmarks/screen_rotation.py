@@ -10,8 +10,12 @@ shows it. Timed on the real clock, in ms per frame (median and 90th percentile o
 
 * drawing the frame (the renderer), for scale;
 * showing it unturned (rotate 0: the flip alone);
-* showing a changed frame turned (``pygame.transform.rotate`` and a blit, then the flip);
-* showing a frame the same as the last one turned (compared, not turned again).
+* showing a changed frame turned (OpenCV's ``rotate`` into the display, then the flip);
+* showing a frame the same as the last one turned (compared, not turned again);
+* a quarter turn alone, each way it can be made, to check the choice on the Pi: pygame's
+  ``transform.rotate`` and a blit (the way before), numpy's ``rot90`` and OpenCV's
+  ``rotate`` (the way taken) on pygame's pixel views. All three give the same pixels
+  (tests/test_turned_screen_options.py).
 
 The loop's frame is 33 ms (30 frames a second). A Raspberry Pi 4's core is several times
 slower than a desktop's at this (it moves 3.7 MB a frame through memory).
@@ -24,7 +28,10 @@ import os
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
+import cv2
+import numpy
 import pygame
 
 from einhorn_table.adapters.pygame_screen import TurnedDisplay, drawn_size
@@ -100,6 +107,7 @@ def main() -> None:
                      timed(args.frames, changed)))
         rows.append((f"showing an unchanged {size} frame, rotate = {rotate}",
                      timed(args.frames, same)))
+    rows += quarter_turns(args.frames, width, height)
     pygame.display.quit()
     print(f"screen rotation benchmark: display {width}x{height}, {args.frames} frames a row, "
           f"SDL {os.environ['SDL_VIDEODRIVER']} driver")
@@ -108,6 +116,41 @@ def main() -> None:
     print("|---|---|---|")
     for name, spent in rows:
         print(f"| {name} | {statistics.median(spent):.2f} | {_pct(spent, 90):.2f} |")
+
+
+def quarter_turns(frames: int, width: int, height: int) -> list[tuple[str, list[float]]]:
+    """The quarter turn alone (rotate = 90), each way, taking turns frame by frame (a
+    busy machine slows each alike)."""
+    window = pygame.display.set_mode((width, height))
+    picture = pygame.Surface(drawn_size((width, height), 90), 0, window)
+    Renderer(picture).draw(views()[0])
+    pixels = pygame.surfarray.pixels2d
+    kind = numpy.int32 if window.get_bytesize() == 4 else numpy.int16
+
+    def by_pygame() -> None:
+        window.blit(pygame.transform.rotate(picture, -90), (0, 0))
+
+    def by_numpy() -> None:
+        pixels(window)[...] = numpy.rot90(pixels(picture), 1)
+
+    def by_opencv() -> None:
+        cv2.rotate(pixels(picture).T.view(kind), cv2.ROTATE_90_CLOCKWISE,
+                   dst=pixels(window).T.view(kind))
+
+    ways: list[tuple[str, Callable[[], Any]]] = [
+        ("pygame's transform.rotate and a blit", by_pygame),
+        ("numpy's rot90 on the pixel views", by_numpy),
+        ("OpenCV's rotate on the pixel views (taken)", by_opencv)]
+    spent: list[list[float]] = [[] for _ in ways]
+    for k in range(frames):
+        for j in range(len(ways)):
+            which = (j + k) % len(ways)
+            started = time.perf_counter()
+            ways[which][1]()
+            spent[which].append(1000 * (time.perf_counter() - started))
+    size = "x".join(map(str, picture.get_size()))
+    return [(f"a quarter turn of {size} alone: {name}", times)
+            for (name, _), times in zip(ways, spent, strict=True)]
 
 
 def _pct(values: list[float], pct: int) -> float:

@@ -46,6 +46,10 @@ LARGEST_SCREEN = (1920, 1080)
 #: What SDL falls back to when it finds no display: a window nobody sees.
 INVISIBLE_DRIVER = "offscreen"
 
+#: The bytes a pixel takes on a display whose pixels OpenCV can turn in place (pygame's
+#: 2D pixel view; a 24-bit one has none, and pygame turns it).
+PIXEL_VIEW_BYTES = (2, 4)
+
 #: SDL's video drivers that show no window: nobody sees the table or presses its keys.
 NO_WINDOW_DRIVERS = frozenset({"dummy", INVISIBLE_DRIVER})
 
@@ -83,20 +87,25 @@ def drawn_size(display: tuple[int, int], rotate: int) -> tuple[int, int]:
     return (height, width) if rotate % 180 else (width, height)
 
 
-def portrait_note(size: tuple[int, int]) -> str | None:
+#: How the picture is turned where the table's file says it (play, the doctor).
+TURN_IN_TABLE_FILE = "set rotate = 90 (or 270) in [screen] of the table's file (table.toml)"
+
+
+def portrait_note(size: tuple[int, int], turn: str = TURN_IN_TABLE_FILE) -> str | None:
     """What to say of a screen of ``size`` (its own mode, full screen) left unturned: a
-    portrait one is most likely a Touch Display 2 mounted on its side; None otherwise."""
+    portrait one is most likely a Touch Display 2 mounted on its side, whose picture
+    ``turn`` says how to turn; None otherwise."""
     width, height = size
     if height <= width:
         return None
-    return (f"the screen is portrait, {width}x{height}: if it is mounted on its side, set "
-            "rotate = 90 (or 270) in [screen] of the table's file (table.toml)")
+    return f"the screen is portrait, {width}x{height}: if it is mounted on its side, {turn}"
 
 
-def tell_portrait(size: tuple[int, int], fullscreen: bool, rotate: int | None) -> bool:
+def tell_portrait(size: tuple[int, int], fullscreen: bool, rotate: int | None,
+                  turn: str = TURN_IN_TABLE_FILE) -> bool:
     """Say on stderr where a full screen of ``size`` is portrait and nobody set
     ``rotate`` (:func:`portrait_note`); whether it was said."""
-    note = portrait_note(size) if fullscreen and rotate is None else None
+    note = portrait_note(size, turn) if fullscreen and rotate is None else None
     if note is not None:
         print(f"einhorn-table: {note}.", file=sys.stderr)
     return note is not None
@@ -107,10 +116,11 @@ class TurnedDisplay:
 
     With ``rotate`` 0 the display itself is drawn on. Else ``surface`` is a landscape
     surface of :func:`drawn_size`, and :meth:`flip` turns it ``rotate`` degrees
-    clockwise onto the display (pygame's ``transform.rotate`` turns anticlockwise for a
-    positive angle). Turning 1280x720 costs milliseconds, several times more on a Pi
-    (benchmarks/screen_rotation.py), so a picture drawn the same as the last one shown
-    is not turned again: the display still holds it.
+    clockwise onto the display: OpenCV's ``rotate`` turns the surface's pixels straight
+    into the display's, pixel for pixel what ``pygame.transform.rotate`` and a blit
+    give, in about half the time on a PC (benchmarks/screen_rotation.py). Turning
+    1280x720 still costs a millisecond, several times more on a Pi, so a picture drawn
+    the same as the last one shown is not turned again: the display still holds it.
     """
 
     def __init__(self, pg: Any, display: Any, rotate: int = 0) -> None:
@@ -131,11 +141,33 @@ class TurnedDisplay:
         if self.rotate:
             drawn = self.surface.get_buffer().raw
             if drawn != self._shown:
-                self.display.blit(self.pg.transform.rotate(self.surface, -self.rotate),
-                                  (0, 0))
+                self._turn()
                 self._shown = drawn
                 self.turned += 1
         self.pg.display.flip()
+
+    def _turn(self) -> None:
+        """Put ``surface`` onto the display turned ``rotate`` degrees clockwise."""
+        size = self.display.get_bytesize()
+        if size not in PIXEL_VIEW_BYTES or self.surface.get_bytesize() != size:
+            # (A 24-bit display has no pixel view: pygame turns it, anticlockwise for a
+            # positive angle, onto a new surface that is then copied.)
+            self.display.blit(self.pg.transform.rotate(self.surface, -self.rotate), (0, 0))
+            return
+        import cv2
+        import numpy
+
+        # pygame's pixel views, indexed [x, y], swapped to OpenCV's rows of pixels, as
+        # signed whole numbers of the pixel's size (OpenCV has no unsigned 32-bit ones).
+        # The views lock both surfaces until they are dropped, when this returns.
+        kind = numpy.int32 if size == 4 else numpy.int16
+        pixels = self.pg.surfarray.pixels2d
+        target = pixels(self.display).T.view(kind)
+        turn = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180,
+                270: cv2.ROTATE_90_COUNTERCLOCKWISE}[self.rotate]
+        turned = cv2.rotate(pixels(self.surface).T.view(kind), turn, dst=target)
+        if turned is not target:  # (where OpenCV could not write into the display's own)
+            target[...] = turned
 
 
 def fullscreen_size(desktops: list[tuple[int, int]]) -> tuple[int, int]:
@@ -159,10 +191,12 @@ class PygameScreen:
         caption: str = "Einhorn Table",
         must_open: bool = False,
         rotate: int | None = None,
+        turn: str = TURN_IN_TABLE_FILE,
     ) -> None:
         """``size`` is the window's (``fullscreen`` false); ``rotate`` the degrees the
         picture is turned clockwise on the display (None: not set, drawn unturned, and a
-        portrait screen at full screen is pointed out once on stderr)."""
+        portrait screen at full screen is pointed out once on stderr, saying ``turn``:
+        how this command is told to turn it)."""
         import pygame
 
         if rotate is not None and rotate not in ROTATIONS:
@@ -171,6 +205,7 @@ class PygameScreen:
         self.size = size
         self.fullscreen = fullscreen
         self.rotate = rotate
+        self.turn = turn
         # (Made now: a folder that cannot be made stops the command before a match.)
         self.screenshots = make_folder(screenshots, "screenshots") if screenshots else None
         self.caption = caption
@@ -234,7 +269,8 @@ class PygameScreen:
     def _tell_portrait(self, size: tuple[int, int]) -> None:
         """Say once where a full screen is portrait and nobody set ``rotate``."""
         if not self._portrait_told:
-            self._portrait_told = tell_portrait(size, self.fullscreen, self.rotate)
+            self._portrait_told = tell_portrait(size, self.fullscreen, self.rotate,
+                                                self.turn)
 
     def _lost(self, reason: str, now: float) -> None:
         if self.error is None:

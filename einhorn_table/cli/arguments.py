@@ -51,3 +51,26 @@ def existing_file(text: str) -> Path:
         raise argparse.ArgumentTypeError(
             f"{path} is {'a folder' if path.is_dir() else 'not there'}; name the file")
     return path
+
+
+def turn_degrees(text: str) -> int:
+    """An argparse ``type`` for ``--rotate``: the degrees the picture is turned clockwise,
+    as ``[screen] rotate`` in the table's file gives them (0, 90, 180 or 270)."""
+    from einhorn_table.table.config import ROTATIONS
+
+    wrong = argparse.ArgumentTypeError(
+        f"must be 0, 90, 180 or 270 (degrees clockwise; 90 or 270 for a screen mounted on "
+        f"its side), not {text}")
+    try:
+        value = int(text)
+    except ValueError:
+        raise wrong from None
+    if value not in ROTATIONS:
+        raise wrong
+    return value
+
+
+#: What ``--rotate`` does, for its help.
+ROTATE_HELP = ("turn the picture 90, 180 or 270 degrees clockwise, as rotate in [screen] of "
+               "table.toml does: 90 or 270 for a screen mounted on its side, whose own size "
+               "--size gives, e.g. --size 720x1280 --rotate 90 for a Touch Display 2")

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from einhorn_table.cli.arguments import existing_file
+from einhorn_table.cli.arguments import ROTATE_HELP, existing_file, turn_degrees
 from einhorn_table.vision.profile import READ_DIE_PX, UNKNOWN_TABLE_DIE_PX, ReaderProfile
 
 if TYPE_CHECKING:
@@ -78,8 +78,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="save each screen as calibration-NN-NAME.png in this folder")
     parser.add_argument("--size", default="800x480", help="window size (default 800x480)")
     parser.add_argument("--fullscreen", action="store_true", help="use the whole screen")
+    parser.add_argument("--rotate", type=turn_degrees, default=None, metavar="{0,90,180,270}",
+                        help=ROTATE_HELP + " (default: the table file's rotate; --rotate "
+                        "wins where both are given)")
     parser.add_argument("--autopilot", action="store_true",
                         help="synthetic table only: press the buttons by itself (a demo)")
+    # For scripts/calibration_screenshots.py: with --autopilot, the dice of this test roll
+    # are entered with ✗ though read right, so that the entry screen is shown.
+    parser.add_argument("--autopilot-enter", type=int, action="append", default=[],
+                        metavar="ROLL", help=argparse.SUPPRESS)
     parser.add_argument("--from-labelled", type=Path, default=None, metavar="DIR",
                         help="make the profile from labelled photos, without the screen")
 
@@ -157,6 +164,14 @@ def writable_out(out: Path) -> None:
             f"cannot save the calibration as {out}: this user may not write in {folder}. "
             "Run the command as the user that owns that folder, or name a place you may "
             "write with --out FILE (and that file in table.toml's calibration line)")
+    from einhorn_table.folders import cannot_write_in
+
+    # (Tried for real: root passes the permissions above, yet writes nothing on a
+    # read-only card, in /proc or in a network folder that refuses root.)
+    if (why := cannot_write_in(out.parent)) is not None:
+        raise CalibrationError(
+            f"cannot save the calibration as {out}: {why}. Name a place you may write "
+            "with --out FILE (and that file in table.toml's calibration line)")
 
 
 def _from_labelled(folder: Path, out: Path, made_by: str) -> int:
@@ -247,9 +262,11 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     clock = SystemClock()
     screen = open_screen((width, height), args.fullscreen)
     # (A screen mounted on its side: drawn landscape, turned as the table file says.)
-    rotate = config.rotate if config is not None else None
+    rotate = calibration_turn(args.rotate, config, args.table)
     display = TurnedDisplay(pygame, screen, rotate or 0)
-    tell_portrait(screen.get_size(), args.fullscreen, rotate)
+    tell_portrait(screen.get_size(), args.fullscreen, rotate,
+                  "run the calibration with --rotate 90 (or --rotate 270), and set rotate = "
+                  "90 (or 270) in [screen] of the table's file (table.toml) for play")
     renderer = CalibrationRenderer(display.surface)
     shots = ScreenshotWriter(args.screenshots) if args.screenshots else None
     settings = FlowSettings(players=names, test_rolls=args.rolls,
@@ -268,7 +285,8 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
                 if roller is None:
                     raise CalibrationError("--autopilot works on the synthetic table only")
                 queue = GestureQueue()
-                pilot = Autopilot(queue.tap, roller.thrown, chord=queue.chord)
+                pilot = Autopilot(queue.tap, roller.thrown, chord=queue.chord,
+                                  enter_by_hand=args.autopilot_enter)
                 controls = queue
             else:
                 # The table's own stations and pin map, as play sets them up.
@@ -316,6 +334,23 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
         print("If you stopped the table to calibrate, start it again: "
               "sudo systemctl start einhorn-table")
     return 0
+
+
+def calibration_turn(given: int | None, config: TableConfig | None,
+                     path: Path | None) -> int | None:
+    """How many degrees the calibration's picture is turned: ``--rotate`` (``given``)
+    where given, as its other options win over the table's file; else the table file's
+    ``[screen] rotate`` (None: not turned). Where the table's file would turn ``play``'s
+    picture otherwise, stdout says so and which line to write."""
+    written = config.rotate if config is not None else None
+    if given is None:
+        return written
+    if config is not None and (written or 0) != given:
+        play = ("has no rotate: play does not turn its picture" if written is None else
+                f"says rotate = {written}, which play goes by")
+        print(f"--rotate {given} turns the calibration's picture {given} degrees; [screen] in "
+              f"{path} {play} (write rotate = {given} there to play turned this way).")
+    return given
 
 
 def stopped_unsaved(out: Path) -> str:

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from einhorn_table.cli.arguments import PLAYER_NAMES, whole_number
+from einhorn_table.cli.arguments import PLAYER_NAMES, ROTATE_HELP, turn_degrees, whole_number
 from einhorn_table.errors import EinhornError
 from einhorn_table.rules import find_variant
 from einhorn_table.simulation.strategies import DEFAULT_STRATEGY, make_strategy
@@ -52,6 +52,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--size", default="800x480", help="window size (default 800x480)")
     parser.add_argument("--fullscreen", action="store_true",
                         help="fill the whole screen instead of a window (ESC quits)")
+    parser.add_argument("--rotate", type=turn_degrees, default=None, metavar="{0,90,180,270}",
+                        help=ROTATE_HELP)
     parser.add_argument("--screenshots", type=Path, default=None,
                         help="save a PNG of every new screen in this folder")
     parser.add_argument("--state-dir", "--state", dest="state_dir", type=Path,
@@ -142,12 +144,12 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.pygame_screen import no_window
     from einhorn_table.cli.table_app import (
         DemoOptions,
-        StateInUse,
         busy_words,
         demo_playing,
         reader_warning,
         run_demo,
     )
+    from einhorn_table.history.state_lock import StateInUse
 
     names = players_named(args.names, args.players)
     if (other := demo_playing(args.state_dir)) is not None:  # (before a window opens)
@@ -167,7 +169,8 @@ def run(args: argparse.Namespace) -> int:
         names=names, games=args.games, variant=find_variant(args.variant), bots=seats,
         strategy=args.strategy,
         chance=random.Random(args.seed), seed=args.seed, size=parse_size(args.size),
-        fullscreen=args.fullscreen, screenshots=args.screenshots, state=args.state_dir,
+        fullscreen=args.fullscreen, rotate=args.rotate, screenshots=args.screenshots,
+        state=args.state_dir,
         wall=lambda: datetime.now(UTC), fast=fast, resume=args.resume, new=args.new,
         mount=args.mount, calibration=calibration, calibration_path=args.profile,
         command=command,
@@ -185,11 +188,29 @@ def run(args: argparse.Namespace) -> int:
     warning = reader_warning(None if calibration is None else calibration.reader_profile())
     if warning:
         print(warning, file=sys.stderr)
+    sideways = sideways_words(options.size, options.rotate, options.fullscreen)
+    if sideways:
+        print(f"einhorn-table: {sideways}", file=sys.stderr)
     result = run_demo(options)
     print(result.standings)
     print(f"match {result.match_id} kept in {args.state_dir}; see it with `{command} "
           f"history --state-dir {args.state_dir} show {result.match_id}`", file=sys.stderr)
     return 0
+
+
+def sideways_words(size: tuple[int, int], rotate: int | None, fullscreen: bool) -> str | None:
+    """What to say where ``--rotate`` turns a landscape window's picture portrait (the
+    table drawn small, with room left over): a quarter turn is for a portrait screen on
+    its side, whose own size ``--size`` gives. None where the turn fits the window (or
+    the whole screen is filled: its size is the screen's own)."""
+    width, height = size
+    if fullscreen or not rotate or rotate % 180 == 0 or height >= width:
+        return None
+    return (f"--rotate {rotate} turns the {width}x{height} window's picture on its side: "
+            f"the table is drawn portrait, {height}x{width}, small and with room left over. "
+            "A quarter turn is for a portrait screen mounted on its side: give that "
+            "screen's own size, e.g. --size 720x1280 for a Touch Display 2 (or leave "
+            "--rotate out).")
 
 
 def no_keys_words(args: argparse.Namespace, people: list[str]) -> str:
@@ -255,7 +276,8 @@ def players_going_on(args: argparse.Namespace, names: list[str]) -> list[str]:
 KEPT_OPTIONS: tuple[tuple[str, str, object], ...] = (
     ("--variant", "variant", "einhorn"), ("--games", "games", None),
     ("--strategy", "strategy", DEFAULT_STRATEGY), ("--seed", "seed", 1),
-    ("--size", "size", "800x480"), ("--screenshots", "screenshots", None),
+    ("--size", "size", "800x480"), ("--rotate", "rotate", None),
+    ("--screenshots", "screenshots", None),
     ("--state-dir", "state_dir", Path("einhorn-state")), ("--profile", "profile", None))
 #: The demo's switches that a new match's command keeps where given.
 KEPT_SWITCHES = (("--fullscreen", "fullscreen"), ("--mount", "mount"), ("--fast", "fast"))

@@ -178,8 +178,10 @@ def run(args: argparse.Namespace) -> int:
     names_result = checks.check_names_shown([p.name for p in table.players] if table else [])
     if names_result is not None:
         results.append(names_result)
-    results.append(profile_result)
     again = calibrate_again_command(args.table, profile) if profile is not None else ""
+    # (A player added to the table's file since the calibration: no dice colour measured.)
+    results.append(checks.check_calibrated_players(profile_result, profile, table, args.table,
+                                                   again))
     size_result = (checks.check_picture_size(pictures[-1], profile, again) if pictures
                    else None)
     if size_result is not None:

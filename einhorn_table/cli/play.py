@@ -7,7 +7,8 @@ import itertools
 import os
 import signal
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from einhorn_table.adapters.source_base import BaseSource, CameraView
     from einhorn_table.adapters.systemd_notify import FrameWatchdog
     from einhorn_table.calibration.profile import CalibrationProfile
+    from einhorn_table.table.config import TableConfig
     from einhorn_table.table.events import TrayEvent
     from einhorn_table.table.loop import TrayFeed
 
@@ -72,7 +74,7 @@ class SeatControls:
 
     def poll(self) -> list[Gesture]:
         return [
-            Gesture(self.seat_of_station[g.player], g.kind, g.buttons, g.time)
+            replace(g, player=self.seat_of_station[g.player])
             for g in self.inner.poll()
             if g.player in self.seat_of_station
         ]
@@ -225,6 +227,23 @@ def view_warning(calibration: CalibrationProfile, profile_path: Path,
 
 
 def run(args: argparse.Namespace) -> int:
+    from einhorn_table.history.paths import state_dir
+    from einhorn_table.history.state_lock import PLAY, holding
+    from einhorn_table.table.config import load_config
+
+    config = load_config(args.config)
+    state = state_dir(args.state_dir or config.state, os.environ, Path.home())
+    # One program at a time keeps its matches there (not a demo, nor the table started
+    # twice). The kernel lets go of the lock however play ends, a power cut or a crash
+    # included: the service started again by systemd is never kept out.
+    with holding(state, PLAY, lambda: datetime.now(UTC)) as playing:
+        return play_table(args, config, state, playing)
+
+
+def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
+               playing: Callable[[str], None]) -> int:
+    """The table, as its file ``config`` says, keeping its matches in ``state`` (held
+    for it: ``playing`` writes the match it plays into the lock)."""
     from einhorn_table.adapters.camera_settings import CameraSettings
     from einhorn_table.adapters.clock import SystemClock
     from einhorn_table.adapters.gpio_buttons import ButtonStations
@@ -245,12 +264,12 @@ def run(args: argparse.Namespace) -> int:
         start_match,
     )
     from einhorn_table.history import MatchStore, TableLog
-    from einhorn_table.history.paths import CHOOSE_TABLE_STATE, state_dir
+    from einhorn_table.history.paths import CHOOSE_TABLE_STATE
     from einhorn_table.history.view import history_line, history_summary
     from einhorn_table.rules import Match, Setup, find_variant
     from einhorn_table.screen.stopped_view import unsaved_view
     from einhorn_table.stations.pin_map import default_pin_map_path, load_pin_map
-    from einhorn_table.table.config import ConfigError, load_config
+    from einhorn_table.table.config import ConfigError
     from einhorn_table.table.controller import TableController
     from einhorn_table.table.loop import TableLoop, screen_key
     from einhorn_table.table.recorder import RecorderError
@@ -262,7 +281,6 @@ def run(args: argparse.Namespace) -> int:
         preset_choice,
     )
 
-    config = load_config(args.config)
     variant = find_variant(config.variant)
     # The table's calibration (calibrate): named in the config, else the one in the
     # state directory the history goes to (or calibrate's, without a table's file),
@@ -302,7 +320,6 @@ def run(args: argparse.Namespace) -> int:
             print(warning, file=sys.stderr)
     names = [p.name for p in config.players]
     setup = Setup.for_variant(variant, names, games=config.games)
-    state = state_dir(args.state_dir or config.state, os.environ, Path.home())
     store = MatchStore(state, now=lambda: datetime.now(UTC), choose=CHOOSE_TABLE_STATE)
     unfinished = store.unfinished()
     choice = preset_choice(unfinished, resume=args.resume, new=args.new,
@@ -392,6 +409,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"einhorn-table: match {started.match_id} {how}; kept in {store.path}",
                   file=sys.stderr)
             notifier.ready(f"match {started.match_id} {how}")
+            playing(started.match_id)
             loop.run(lambda: controller.next_match_asked is not None)
             return controller
 

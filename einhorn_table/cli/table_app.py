@@ -7,32 +7,31 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import random
 import shlex
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from einhorn_table.adapters.history_log import HistoryRecorder
-from einhorn_table.errors import EinhornError
-from einhorn_table.history import MatchRow, MatchStore, TableLog
+from einhorn_table.history import MatchRow, MatchStore, TableLog, state_lock
 from einhorn_table.history.paths import CHOOSE_DEMO_STATE
+from einhorn_table.history.state_lock import StateInUse
 from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Ledger, Match, Setup, Variant, match_end
 from einhorn_table.screen.view_model import ScreenKind, button_hints, entry_hints
 from einhorn_table.simulation.strategies import DEFAULT_STRATEGY, make_strategy
-from einhorn_table.standings import ending_words, final_order, tie_words
+from einhorn_table.standings import ending_words, final_places, tie_words
 from einhorn_table.stations.gesture_table import Action, Context, HelpLine, intent_for
 from einhorn_table.table.bots import BotDriver, Move, Press, Throw
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.loop import ScreenOutput, TableLoop
 from einhorn_table.table.resume import Choice
 from einhorn_table.vision.profile import ReaderProfile
-from einhorn_table.words import counted, joined, plural
+from einhorn_table.words import counted, joined, pad, plural, shown_width
 
 if TYPE_CHECKING:
     from einhorn_table.calibration.profile import CalibrationProfile
@@ -77,6 +76,9 @@ class DemoOptions:
     #: How the person at the terminal runs the companion, for the lines it prints:
     #: ``./start`` when it started the demo (its .venv's command is on no PATH).
     command: str = "einhorn-table"
+    #: Degrees the picture is turned clockwise on the screen (``--rotate``, as the table
+    #: file's ``[screen] rotate``); None: not turned.
+    rotate: int | None = None
 
 
 @dataclass
@@ -99,102 +101,24 @@ class Started:
     resumed: bool
 
 
-#: The file in a state directory that the demo playing there holds locked (``flock``),
-#: with its process, since when and its match: a second demo there would abandon the
-#: first one's match as left unfinished, or ask whether to go on with it.
-DEMO_LOCK = "demo.lock"
+def demo_playing(state: Path) -> state_lock.Holder | None:
+    """Who plays in ``state`` now (another demo, or the table), looked at before the
+    demo's window opens; None where nobody does (or it cannot be told)."""
+    return state_lock.held_by(state)
 
 
-class StateInUse(EinhornError):
-    """Another demo plays in the state directory."""
+def playing_in(state: Path, wall: Callable[[], datetime],
+               ) -> contextlib.AbstractContextManager[Callable[[str], None]]:
+    """Hold ``state`` for this demo while it plays (see ``state_lock``); yields what
+    writes the match played into the lock. The table or another demo holding it stops
+    this one with ``StateInUse``."""
+    return state_lock.holding(state, state_lock.DEMO, wall)
 
 
-def demo_playing(state: Path) -> str | None:
-    """The demo that plays in ``state`` now, in words ("process 4242, since 16:05,
-    match 7"); None where none does (or it cannot be told: no ``flock``, a folder this
-    user may not write in, whose own words come from the history)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - the companion runs on Linux and macOS
-        return None
-    lock = state / DEMO_LOCK
-    try:
-        fd = os.open(lock, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return _lock_words(lock)
-    except OSError:  # (a network folder that locks nothing)
-        return None
-    finally:
-        os.close(fd)
-    return None
-
-
-def _lock_words(lock: Path) -> str:
-    try:
-        said = lock.read_text(encoding="utf-8").split()
-    except (OSError, UnicodeDecodeError):
-        said = []
-    words = [f"process {said[0]}"] if said else []
-    if len(said) > 1:
-        words.append(f"since {said[1]}")
-    if len(said) > 2:
-        words.append(f"match {said[2]}")
-    return ", ".join(words)
-
-
-@contextlib.contextmanager
-def playing_in(state: Path, wall: Callable[[], datetime]) -> Iterator[Callable[[str], None]]:
-    """Hold ``state`` for this demo while it plays (see ``DEMO_LOCK``); yields what
-    writes the match played into the lock. Another demo holding it stops this one with
-    ``StateInUse``; where it cannot be held (no ``flock``, a network folder), the demo
-    plays all the same."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - the companion runs on Linux and macOS
-        yield lambda match_id: None
-        return
-    try:
-        fd = os.open(state / DEMO_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError:
-        yield lambda match_id: None
-        return
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise StateInUse(busy_words(state, _lock_words(state / DEMO_LOCK))) from None
-        except OSError:  # (a network folder that locks nothing)
-            pass
-        since = wall().astimezone().strftime("%H:%M")
-
-        def note(match_id: str) -> None:
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()} {since} {match_id}\n".encode(), 0)
-
-        note("")
-        yield note
-    finally:
-        os.close(fd)
-
-
-def busy_words(state: Path, who: str) -> str:
-    """Why a second demo in ``state`` does not start, and what to do instead."""
-    return (f"another demo is playing in {state} ({who}), and two demos cannot share "
-            "one: this one would take that match for one left unfinished. Finish it or "
-            "press ESC in its window first, or give this demo a state directory of its "
-            f"own: add --state-dir {free_folder(state)}")
-
-
-def free_folder(state: Path) -> Path:
-    """A state directory beside ``state`` that does not exist yet: ``einhorn-state-2``."""
-    number = 2
-    while (other := state.with_name(f"{state.name}-{number}")).exists():
-        number += 1
-    return other
+def busy_words(state: Path, holder: state_lock.Holder) -> str:
+    """Why this demo does not start in ``state``, which ``holder`` plays in, and what
+    to do instead."""
+    return state_lock.in_use_words(state, holder, state_lock.DEMO)
 
 
 def start_match(log: TableLog, setup: Setup, unfinished: MatchRow | None,
@@ -233,9 +157,11 @@ def standings_text(ledger: Ledger, go_on: str = "") -> str:
     names = [p.name for p in ledger.players]
     winner = names.index(ledger.winner) if ledger.winner else None
     lines = [f"Final standings after {counted(ledger.games_played, 'game')}:"]
-    for rank, seat in enumerate(final_order([p.stash for p in ledger.players], winner), 1):
+    # (Columns as a terminal shows them: a Japanese name's letters take two each.)
+    width = max(10, *(shown_width(name) for name in names))
+    for place, seat in final_places([p.stash for p in ledger.players], winner):
         stash = ledger.players[seat].stash
-        lines.append(f"{rank}. {names[seat]:<10} {stash:>4} {plural(stash, 'stone')}")
+        lines.append(f"{place}. {pad(names[seat], width)} {stash:>4} {plural(stash, 'stone')}")
     if ledger.winner:
         lines.append(f"Winner: {ledger.winner}")
     lines.extend(filter(None, [ending_words(ledger), tie_words(ledger)]))
@@ -725,6 +651,8 @@ def go_on_words(options: DemoOptions) -> str:
     # (The same window and the same camera as the match was played with.)
     if options.size != (800, 480):
         words += ["--size", "x".join(map(str, options.size))]
+    if options.rotate is not None:
+        words += ["--rotate", str(options.rotate)]
     if options.calibration_path is not None:
         words += ["--profile", str(options.calibration_path)]
     words += [switch for switch, on in (("--fullscreen", options.fullscreen),
@@ -818,7 +746,8 @@ def run_demo(options: DemoOptions) -> DemoResult:
     # (An unknown strategy stops the demo here, before a match is begun and kept.)
     strategies = [make_strategy(options.strategy) for _ in options.names]
     screen = PygameScreen(options.size, fullscreen=options.fullscreen,  # makes the folder
-                          screenshots=options.screenshots,
+                          screenshots=options.screenshots, rotate=options.rotate,
+                          turn="run the demo with --rotate 90 (or --rotate 270)",
                           caption=demo_caption(options.names, options.bots), must_open=True)
     clock: FakeClock | SystemClock = FakeClock(0.0) if options.fast else SystemClock()
     screen.open(clock.monotonic())  # no display: the demo stops here, before a match is kept
@@ -934,7 +863,8 @@ def run_demo(options: DemoOptions) -> DemoResult:
                 tray.dice_at_start = controller.looks_at_start
                 bots = BotDriver(options.bots, strategies, options.chance,
                                  pace=0.0 if options.fast else 0.8,
-                                 linger=0.0 if options.fast else 8.5)
+                                 linger=0.0 if options.fast else 8.5,
+                                 reveal=0.0 if options.fast else 5.0)
                 loop = TableLoop(controller, tray, controls, clock, shown, bots,
                                  direct_performer(controller, throw_into(camera), clock),
                                  tray_idle=lambda: not camera.frames_queued)

@@ -20,7 +20,11 @@ from einhorn_table.doctor.system_checks import (
     default_source,
     default_state_dir,
 )
-from einhorn_table.doctor.table_check import check_names_shown, check_table_file
+from einhorn_table.doctor.table_check import (
+    check_calibrated_players,
+    check_names_shown,
+    check_table_file,
+)
 from einhorn_table.doctor.tray_check import check_picture_size, check_tray_place
 from einhorn_table.doctor.view_check import check_camera_view
 
@@ -31,6 +35,7 @@ __all__ = [
     "SIMULATED_DRIVERS",
     "STOP_THE_SERVICE",
     "check_buttons",
+    "check_calibrated_players",
     "check_camera",
     "check_camera_view",
     "check_groups",

@@ -90,6 +90,38 @@ def check_table_file(path: Path, pin_map: PinMap | None, default_profile: Path |
     ), config
 
 
+def check_calibrated_players(result: CheckResult, profile: Path | None,
+                             config: TableConfig | None, path: Path, again: str) -> CheckResult:
+    """The profile line (``result``, of the calibration at ``profile``), a warning where
+    that calibration measured no dice colour for a player the table's file (``config``,
+    read from ``path``) seats: one added to it since, or skipped at the calibration. Play
+    then tells that player's dice only by the colour the file names; ``again`` is the
+    command that calibrates again."""
+    from einhorn_table.calibration.profile import ProfileError, load_profile
+    from einhorn_table.words import joined
+
+    if result.status is not Status.OK or profile is None or config is None:
+        return result
+    try:
+        measured = {p.name for p in load_profile(profile).players}
+    except ProfileError:  # (the profile line says what is wrong with it)
+        return result
+    lacking = [p.name for p in config.players if p.name not in measured]
+    if not lacking:
+        return result
+    whose = f"{lacking[0]}'s dice" if len(lacking) == 1 else "their dice"
+    colour = "the colour" if len(lacking) == 1 else "the colours"
+    return CheckResult(
+        "profile", Status.WARN,
+        f"{result.detail}; it measured no dice colour for {joined(lacking)}, who "
+        f"{'sits' if len(lacking) == 1 else 'sit'} at the table in {path} (added since it "
+        f"was made, or skipped then): the table tells {whose} only by {colour} {path} names",
+        f"Calibrate again with everyone at the table ({joined([p.name for p in config.players])}"
+        f"), each rolling their own dice when the screen names them: {again}.",
+        essential=False,
+    )
+
+
 def project_file(name: str, here: Path | None = None) -> str:
     """The project's file ``name`` (``docs/table.example.toml``) as a path that works
     from the folder the doctor is run in (``here``): as it is from the project's own
