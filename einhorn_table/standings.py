@@ -21,9 +21,16 @@ def ending_words(ledger: Ledger) -> str:
     if end is MatchEnd.CENTRAL_EMPTY:
         return "The match ended when the central stash ran dry."
     if end is MatchEnd.TARGET_REACHED:
-        leader = max(ledger.players, key=lambda p: p.stash)
-        return f"The match ended when {leader.name} reached {ledger.target} stones."
+        who = joined(reached_target(ledger))
+        return f"The match ended when {who} reached {ledger.target} stones."
     return ""
+
+
+def reached_target(ledger: Ledger) -> list[str]:
+    """The players whose stash reached the match's target, in seat order: all of them in
+    its last game, since the target is checked after every game (RULES.md 5.3)."""
+    target = ledger.target
+    return [p.name for p in ledger.players if target is not None and p.stash >= target]
 
 
 def most_stones(ledger: Ledger) -> list[str]:
@@ -50,3 +57,17 @@ def tie_words(ledger: Ledger) -> str:
 def final_order(stashes: Sequence[int], winner: int | None) -> list[int]:
     """The seats by their stashes, best first; among those tied, the winner first."""
     return sorted(range(len(stashes)), key=lambda i: (-stashes[i], i != winner))
+
+
+def final_places(stashes: Sequence[int], winner: int | None) -> list[tuple[int, int]]:
+    """The place of each seat, best first, as (place, seat). The roll-off decides only the
+    winner (RULES.md 6): the others level on stones share a place, the next one after them
+    counted on ("1, 2, 2, 4"), and so do players level lower down."""
+    def place(seat: int) -> int:
+        if seat == winner:
+            return 1
+        ahead = sum(stones > stashes[seat] for stones in stashes)
+        beat = winner is not None and stashes[winner] == stashes[seat]
+        return 1 + ahead + beat
+
+    return [(place(seat), seat) for seat in final_order(stashes, winner)]

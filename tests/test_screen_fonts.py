@@ -76,3 +76,23 @@ def test_the_table_s_screen_draws_such_a_name_with_the_fallback() -> None:
     own = pygame.font.Font(None, 24)
     assert renderer.font(24).size("Ana") == own.size("Ana")
     assert renderer.font(24).size(GEORGIAN) != own.size(GEORGIAN)  # not four empty boxes
+
+
+
+@needs_dejavu
+def test_a_name_in_the_fallback_font_stands_as_tall_as_the_screens_own_letters(
+        coverage: GlyphCoverage) -> None:
+    # pygame draws its own font at about two thirds of the size asked: a fallback asked
+    # at the same size drew "ქეთევანი's turn" half as big again, over the line below.
+    chooser = FontChooser(default_font_path(pygame), (DEJAVU,), coverage)
+    for px in (24, 46):
+        font = FallbackFont(pygame, px, chooser)
+        own = pygame.font.Font(None, px)
+        white = (255, 255, 255)
+        georgian = font.render(f"{GEORGIAN}'s turn", True, white)
+        latin = own.render("Ana's turn", True, white)
+        assert 0.9 * latin.get_height() <= georgian.get_height() <= 1.25 * latin.get_height()
+        # Its capitals as tall as the screen's own (the name's "'s turn" beside them).
+        capital = font.render(f"H{GEORGIAN}", True, white).subsurface(
+            (0, 0, own.size("H")[0] // 2, georgian.get_height())).get_bounding_rect()
+        assert abs(capital.height - own.render("H", True, white).get_bounding_rect().height) <= 2

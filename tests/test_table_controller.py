@@ -461,18 +461,18 @@ def test_the_counterparty_question_says_whose_payment_will_be_short() -> None:
     # Ben (the owner) rolls Dreifaltigkeit, silent: +5, and Ana holds 4.
     assert question('{"type": "roll", "player": "Ben", "dice": [5, 5, 5]}') == (
         "Ben gets 5: from whom?",
-        "The central stash or a player: Ana holds only 4 and would pay that")
+        "The central stash or Ana, who holds only 4 and would pay that")  # (two players)
     # Ben calls Einhorn and rolls Wunsch: he pays 2, and holds 4: nothing is short.
     assert question('{"type": "call", "player": "Ben", "call": "einhorn"}',
                     '{"type": "roll", "player": "Ben", "dice": [5, 5, 4]}') == (
-        "Ben pays 2: to whom?", "The central stash, or one other player")
+        "Ben pays 2: to whom?", "The central stash, or Ana")
     # Three silent rolls each (-1): Ben holds 1 when he owes 2.
     silent = ['{"type": "roll", "player": "Ben", "dice": [1, 2, 3]}',
               '{"type": "counterparty", "player": "Ben", "party": "central"}',
               '{"type": "roll", "player": "Ana", "dice": [1, 2, 3]}'] * 3
     assert question(*silent, '{"type": "call", "player": "Ben", "call": "einhorn"}',
                     '{"type": "roll", "player": "Ben", "dice": [5, 5, 4]}') == (
-        "Ben pays 2: to whom?", "The central stash or a player: Ben holds only 1 and pays that")
+        "Ben pays 2: to whom?", "The central stash or Ana: Ben holds only 1 and pays that")
 
 
 

@@ -213,7 +213,8 @@ def test_the_roll_that_closes_the_starting_round_says_who_starts_or_who_rolls_ag
     assert build_view(table.c, table.t - 0.5).lines == ()
     table.roll(0, [1, 3, 5])  # an Einhorn's shape, summing 9: only the sum counts here
     view = build_view(table.c, table.t - 0.5)
-    assert view.lines == ("Ana starts",) and view.category is None
+    assert view.lines == ("Ana starts and takes 1 stone from the central stash",) \
+        and view.category is None
     assert table.c.match.state.to_act == 0
 
 

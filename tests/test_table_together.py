@@ -61,7 +61,8 @@ def test_the_starting_roll_thrown_together_is_each_player_s_roll() -> None:
     assert c.pending is None and c.match.ledger().to_act == "Ana"  # 17 beats 4
     view = build_view(c, 1.5)
     assert view.kind is ScreenKind.RESULT and view.title == "Ana and Ben rolled together"
-    assert view.lines == ("Ana: 6 6 5 = 17", "Ben: 1 2 1 = 4", "Ana starts")
+    assert view.lines == ("Ana: 6 6 5 = 17", "Ben: 1 2 1 = 4",
+                          "Ana starts and takes 1 stone from the central stash")
 
 
 def test_dice_together_in_doubt_are_asked_about_as_before() -> None:

@@ -132,8 +132,20 @@ class FallbackFont:
     def _for(self, text: str) -> Any:
         path = self._chooser.path_for(text)
         if path not in self._by_path:
-            self._by_path[path] = self._pg.font.Font(path, self._px)
+            self._by_path[path] = self._matched(path)
         return self._by_path[path]
+
+    def _matched(self, path: str | None) -> Any:
+        """The font ``path`` at the size whose capitals stand as tall as pygame's own
+        font's at this size: pygame draws its own font at about two thirds of the size
+        asked, so a fallback asked at the same size came out half as big again, a name in
+        Georgian running into the line under it."""
+        own = self._by_path[None]
+        font = self._pg.font.Font(path, self._px)
+        want, got = _cap_height(own), _cap_height(font)
+        ratio = want / got if want and got else own.get_height() / max(1, font.get_height())
+        px = max(1, round(self._px * ratio))
+        return font if px == self._px else self._pg.font.Font(path, px)
 
     def size(self, text: str) -> tuple[int, int]:
         size: tuple[int, int] = self._for(text).size(text)
@@ -144,6 +156,12 @@ class FallbackFont:
 
     def __getattr__(self, name: str) -> Any:  # line size, height...: pygame's own font's
         return getattr(self._by_path[None], name)
+
+
+def _cap_height(font: Any) -> int:
+    """How tall ``font`` draws a capital H above the line (0: it has none)."""
+    metrics = font.metrics("H")
+    return int(metrics[0][3]) if metrics and metrics[0] else 0
 
 
 @cache

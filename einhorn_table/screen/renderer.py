@@ -25,7 +25,7 @@ from einhorn_table.screen.view_model import (
     ScreenKind,
     ScreenView,
 )
-from einhorn_table.standings import final_order
+from einhorn_table.standings import final_places
 from einhorn_table.table.config import DICE_COLOURS
 
 Colour = tuple[int, int, int]
@@ -971,22 +971,25 @@ class Renderer:
         if view.subtitle:
             self.text(view.subtitle, 44, ACCENT, (area.x + self.s(6), area.y + self.s(46)),
                       max_width=self.s(308))
-        order = final_order([p.stash for p in view.players], view.winner)
+        places = final_places([p.stash for p in view.players], view.winner)
+        order = [i for _, i in places]
         y = area.y + self.s(100)
         hints = [hint for hint in view.buttons if hint.does]
         strip = self.s(44) if hints else 0  # the buttons that mean something, across the foot
         bottom = area.bottom - strip
         row = min(self.s(52), (bottom - y) // max(1, len(order)))
         high = row / self.u  # (six rows under a banner: each its row's height at most)
-        for rank, i in enumerate(order):
+        # One size for every name, as on the cards (a short name drawn bigger than the
+        # others' stood out as if it had won); a long name cut short, not shrunk past reading.
+        name_size = min((self.shortened(view.players[i].name, min(38, high), min(24, high),
+                                        self.s(150))[1] for i in order), default=38)
+        for place, i in places:
             card = view.players[i]
-            self.text(f"{rank + 1}.", min(36, high), DIM, (area.x + self.s(6), y + row // 2),
+            self.text(f"{place}.", min(36, high), DIM, (area.x + self.s(6), y + row // 2),
                       "midleft")
             self._marker(card.marker, card.colour, (area.x + self.s(54), y + row // 2),
                          self.s(13))
-            # A long name cut short as on the cards, not shrunk past reading.
-            name, size = self.shortened(card.name, min(38, high), min(24, high),
-                                        self.s(150))
+            name, size = self.shortened(card.name, name_size, name_size, self.s(150))
             self.text(name, size, TEXT, (area.x + self.s(74), y + row // 2), "midleft")
             self.text(str(card.stash), min(46, high + 4), TEXT,
                       (area.x + self.s(290), y + row // 2), "midright")
@@ -1056,9 +1059,14 @@ class Renderer:
         self.text("Wins", 24, DIM, (split, top))
         markers = {card.name: card for card in view.players}
         y = top + self.s(26)
-        for leader in summary.leaders:
-            if y + self.s(28) > area.bottom:
-                break
+        # One size for every name, as on the cards and the final standings; a long name
+        # cut short, not shrunk past reading.
+        shown = summary.leaders[:max(0, (area.bottom - y) // max(1, self.s(28)))]
+        name_size = min((self.shortened(
+            leader.name, 28, 22, area.right - self.s(6) - self.font(28).size(
+                f"{leader.wins} of {leader.matches}")[0] - split - self.s(34))[1]
+            for leader in shown), default=28)
+        for leader in shown:
             card = markers.get(leader.name)
             if card is not None:
                 self._marker(card.marker, card.colour, (split + self.s(10), y + self.s(11)),
@@ -1066,7 +1074,7 @@ class Renderer:
             wins = self.text(f"{leader.wins} of {leader.matches}", 28, TEXT,
                              (area.right - self.s(6), y), "topright")
             # A long name cut short as on the cards, not shrunk past reading.
-            name, size = self.shortened(leader.name, 28, 22,
+            name, size = self.shortened(leader.name, name_size, name_size,
                                         wins.left - split - self.s(34))
             self.text(name, size, TEXT, (split + self.s(26), y + (self.s(28) - self.s(size)) / 2))
             y += self.s(28)

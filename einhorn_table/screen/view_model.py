@@ -34,7 +34,7 @@ from einhorn_table.stations.gesture_table import Context, HelpLine, help_lines
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.doubt import DoubtKind, alike_seats, dice_owners
 from einhorn_table.table.together import told_apart
-from einhorn_table.words import joined, number_word
+from einhorn_table.words import counted, joined, number_word
 
 if TYPE_CHECKING:
     from einhorn_table.history.view import HistorySummary
@@ -289,10 +289,12 @@ def build_view(controller: TableController, now: float) -> ScreenView:
     ended = c.game_ended_at
     if ended is not None and awaiting is Awaiting.BID and \
             RESULT_SECONDS <= now - ended < GAME_END_SECONDS:
+        # The counter says the game that is over (the next one's comes with its auction).
         return ScreenView(ScreenKind.GAME_END, players=cards(owing),
                           title=f"Game {ledger.game - 1} is over",
                           subtitle="Game stones go into each stash", chart=tuple(c.history),
-                          lines=_game_end_lines(c), **base)  # type: ignore[arg-type]
+                          lines=_game_end_lines(c),
+                          **{**base, "game": ledger.game - 1})  # type: ignore[arg-type]
     if awaiting is Awaiting.COUNTERPARTY and to_act is not None:
         rolled = _roll_to_settle(c)
         return ScreenView(
@@ -324,13 +326,16 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         rolloff = _in_rolloff(c)
         # Who starts and an auction's tie go by the sum: a category there means nothing.
         by_sum = isinstance(last.item, StartRoll | TiebreakRoll) and not rolloff
+        # The counter says the game the roll was in: the roll that ends a game said
+        # "Game over" under the next game's number.
+        game = last.before.game if isinstance(last.outcome, TurnResult) else ledger.game
         return ScreenView(
             ScreenKind.RESULT, players=cards(set()), focus=names.index(_player(last)),
             title=_result_title(last, rolloff), dice=_rollers_dice(c, last),
             photo=last.photo,
             photo_dice=_seen(last), category=None if by_sum else _category_of(last),
             lines=_result_lines(last) + _round_lines(c),
-            **base,  # type: ignore[arg-type]
+            **{**base, "game": game},  # type: ignore[arg-type]
         )
     if last is not None and isinstance(last.outcome, AuctionResult) and age < REVEAL_SECONDS:
         result = last.outcome
@@ -610,27 +615,31 @@ def _category_of(shown: object) -> Category | None:
 
 
 def _counterparty_subtitle(state: MatchState, owner: int) -> str:
-    """The choice, and whose payment will be short (rule 4.7: all they hold)."""
+    """The choice, and whose payment will be short (rule 4.7: all they hold); the other
+    player named where there is only one (two at the table)."""
     amount = state.pending_amount or 0
     held = state.game_stones[owner]
+    others = [name for i, name in enumerate(state.names) if i != owner]
+    one = others[0] if len(others) == 1 else ""
     if 0 < state.central <= amount:
         # 4.9: a central stash run dry ends the match, which the owner may want or not.
         only = "only " if state.central < amount else ""
         return (f"The central stash holds {only}{state.central}: taking from it empties "
-                "it and ends the match. Or one other player")
+                f"it and ends the match. Or {one or 'one other player'}")
     if amount < 0 and held < -amount:
-        return (f"The central stash or a player: {state.names[owner]} holds only {held} "
-                "and pays that")
+        return (f"The central stash or {one or 'a player'}: {state.names[owner]} holds "
+                f"only {held} and pays that")
     short = [i for i in range(len(state.names))
              if i != owner and state.game_stones[i] < amount]
     if len(short) == 1:
         (i,) = short
-        return (f"The central stash or a player: {state.names[i]} holds only "
-                f"{state.game_stones[i]} and would pay that")
+        who = f"{one}, who" if one else f"a player: {state.names[i]}"
+        return (f"The central stash or {who} holds only {state.game_stones[i]} and would "
+                "pay that")
     if short:
         return (f"The central stash or a player: {joined([state.names[i] for i in short])} "
                 "hold fewer and would pay what they hold")
-    return "The central stash, or one other player"
+    return f"The central stash, or {one or 'one other player'}"
 
 
 def _counterparty_title(name: str, amount: int) -> str:
@@ -703,23 +712,46 @@ def _result_lines(shown: object) -> tuple[str, ...]:
 
 def _round_lines(c: TableController) -> tuple[str, ...]:
     """After the roll that closed a round of starting rolls or of an auction's tie-break:
-    who starts, who takes the unicorn, or who rolls again (a tie)."""
+    who starts, who takes the unicorn, or who rolls again (a tie); after the roll that
+    ended the match in a tie for the most stones, who rolls off."""
     last = c.last
-    if last is None or not isinstance(last.item, StartRoll | TiebreakRoll):
-        return ()
     state = c.match.state
     names = c.names
+    if last is not None and isinstance(last.outcome, TurnResult) and last.outcome.match_over \
+            and state.phase is Phase.ROLLOFF:
+        # The roll that ended the match in a tie for the most stones: why the players
+        # roll on (the roll-off's own screen comes only once this one has gone).
+        best = state.stash[state.contenders[0]]
+        return (f"Tie on {best} stones: {_who_rolls(names, state.contenders)} in turn "
+                "until one rolls an Einhorn",)
+    if last is None or not isinstance(last.item, StartRoll | TiebreakRoll):
+        return ()
     if state.phase in (Phase.START, Phase.AUCTION_TIE):
         contenders = state.contenders
         if len(state.owing()) == len(contenders):  # a new round: they tied
             return (f"Tie: {_who_rolls(names, contenders)} again",)
         return ()
     if isinstance(last.item, StartRoll) and state.to_act is not None:
-        return (f"{names[state.to_act]} starts",)
+        # The einhorn rule book's extra stone for the starter (3.3), said: their card
+        # shows one more than everyone else's.
+        bonus = _start_bonus(c)
+        takes = f" and takes {counted(bonus, 'stone')} from the central stash" if bonus else ""
+        return (f"{names[state.to_act]} starts{takes}",)
     if isinstance(last.item, TiebreakRoll) and last.before.unicorn is None \
             and state.unicorn is not None:
         return (f"{names[state.unicorn]} takes the unicorn",)
     return ()
+
+
+def _start_bonus(c: TableController) -> int:
+    """The stones the player to start took from the central stash with the starting roll
+    shown last (0 in a variant without, or where no roll has closed the round)."""
+    last = c.last
+    starter = c.match.state.to_act
+    if last is None or not isinstance(last.item, StartRoll) or starter is None:
+        return 0
+    now = c.match.ledger().players[starter].game_stones
+    return max(0, now - last.before.players[starter].game_stones)
 
 
 def _game_end_lines(c: TableController) -> tuple[str, ...]:
@@ -738,6 +770,8 @@ def _flows(c: TableController, age: float) -> tuple[Flow, ...]:
         moves = [(t.payer, t.payee, t.stones) for t in outcome.transfers]
     elif isinstance(outcome, AuctionResult):
         moves = [(name, CENTRAL, stones) for name, stones in outcome.bids]
+    elif isinstance(last.item, StartRoll) and c.match.state.to_act is not None:
+        moves = [(CENTRAL, names[c.match.state.to_act], _start_bonus(c))]
 
     def slot(name: str) -> int:
         return -1 if name == CENTRAL else names.index(name)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from einhorn_table.ports import Button
-from einhorn_table.rules import ALL_ROLLS, Awaiting, Category
+from einhorn_table.rules import ALL_ROLLS, AuctionResult, Awaiting, Category, TiebreakRoll
 from einhorn_table.simulation.strategies import Strategy
 from einhorn_table.stations.gesture_table import Context
 from einhorn_table.table.controller import TableController
@@ -54,6 +54,10 @@ class BotDriver:
     pace: float = 0.0
     #: Seconds the bots look at a game's end before they bid (0 in fast headless runs).
     linger: float = 0.0
+    #: Seconds the bots look at who took the unicorn (the bids revealed, or the tie-break
+    #: roll) before they top up: a top-up sealed takes that screen away, and the bots'
+    #: took it in the first frame, before anyone at the table had seen it.
+    reveal: float = 0.0
 
     def __post_init__(self) -> None:
         self._plans: dict[tuple[int, int, str], object] = {}
@@ -78,6 +82,12 @@ class BotDriver:
                 if isinstance(move, Throw):
                     break  # one pair of hands in the tray at a time
         return out
+
+    def _unicorn_shown(self, c: TableController, now: float) -> bool:
+        """Whether the screen still shows who took the unicorn, for ``reveal`` seconds."""
+        last = c.last
+        return last is not None and now - last.time < self.reveal and (
+            isinstance(last.outcome, AuctionResult) or isinstance(last.item, TiebreakRoll))
 
     def _plan(self, c: TableController, seat: int, what: str, make: object) -> object:
         key = (len(c.match.record), seat, what)
@@ -116,6 +126,8 @@ class BotDriver:
             return Press(seat, (W,))
         ended = c.game_ended_at
         if context is Context.BID and ended is not None and now - ended < self.linger:
+            return None
+        if context is Context.TOPUP and self._unicorn_shown(c, now):
             return None
         if context in (Context.BID, Context.TOPUP):
             limit = c.number_limit(seat)
