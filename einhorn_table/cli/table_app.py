@@ -22,7 +22,13 @@ from einhorn_table.history.paths import CHOOSE_DEMO_STATE
 from einhorn_table.history.state_lock import StateInUse
 from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Ledger, Match, Setup, Variant, match_end
-from einhorn_table.screen.view_model import ScreenKind, button_hints, entry_hints
+from einhorn_table.screen.view_model import (
+    GAME_END_SECONDS,
+    REVEAL_SECONDS,
+    ScreenKind,
+    button_hints,
+    entry_hints,
+)
 from einhorn_table.simulation.strategies import DEFAULT_STRATEGY, make_strategy
 from einhorn_table.standings import ending_words, final_places, tie_words
 from einhorn_table.stations.gesture_table import Action, Context, HelpLine, intent_for
@@ -863,8 +869,10 @@ def run_demo(options: DemoOptions) -> DemoResult:
                 tray.dice_at_start = controller.looks_at_start
                 bots = BotDriver(options.bots, strategies, options.chance,
                                  pace=0.0 if options.fast else 0.8,
-                                 linger=0.0 if options.fast else 8.5,
-                                 reveal=0.0 if options.fast else 5.0)
+                                 # (a game's end and the auction's bids stay up as long as
+                                 # the screen shows them, a moment more for the game's end)
+                                 linger=0.0 if options.fast else GAME_END_SECONDS + 0.5,
+                                 reveal=0.0 if options.fast else REVEAL_SECONDS)
                 loop = TableLoop(controller, tray, controls, clock, shown, bots,
                                  direct_performer(controller, throw_into(camera), clock),
                                  tray_idle=lambda: not camera.frames_queued)

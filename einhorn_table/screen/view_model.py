@@ -736,6 +736,9 @@ def _round_lines(c: TableController) -> tuple[str, ...]:
         # shows one more than everyone else's.
         bonus = _start_bonus(c)
         takes = f" and takes {counted(bonus, 'stone')} from the central stash" if bonus else ""
+        given = state.variant.start_bonus
+        if 0 < bonus < given:  # the central stash held fewer (as a short payment says it)
+            takes = f" and takes {bonus} of {given} stones from the central stash (all it had)"
         return (f"{names[state.to_act]} starts{takes}",)
     if isinstance(last.item, TiebreakRoll) and last.before.unicorn is None \
             and state.unicorn is not None:
