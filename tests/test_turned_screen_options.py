@@ -112,10 +112,11 @@ def test_a_changed_picture_is_turned_by_opencv_not_by_pygames_rotate(
 
 
 @pytest.mark.parametrize("rotate", [90, 180, 270])
-@pytest.mark.parametrize("depth", [16, 24])
-def test_a_16_or_24_bit_display_is_turned_as_well(rotate: int, depth: int) -> None:
-    """16 bits a pixel: OpenCV turns them as 16-bit numbers; a 24-bit display has no pixel
-    view for OpenCV to write into, and pygame turns it, as before."""
+@pytest.mark.parametrize("depth", [15, 16, 24])
+def test_a_15_16_or_24_bit_display_is_turned_as_well(rotate: int, depth: int) -> None:
+    """16 bits a pixel: OpenCV turns them as 16-bit numbers; a 24-bit display, or a 15-bit
+    one (two bytes a pixel, yet no 2D pixel view in pygame), has no pixel view for OpenCV
+    to write into, and pygame turns it, as before."""
     display = display_of(rotate, depth=depth)
     turned = TurnedDisplay(pygame, display, rotate)
     assert turned.surface.get_bitsize() == depth

@@ -46,9 +46,9 @@ LARGEST_SCREEN = (1920, 1080)
 #: What SDL falls back to when it finds no display: a window nobody sees.
 INVISIBLE_DRIVER = "offscreen"
 
-#: The bytes a pixel takes on a display whose pixels OpenCV can turn in place (pygame's
-#: 2D pixel view; a 24-bit one has none, and pygame turns it).
-PIXEL_VIEW_BYTES = (2, 4)
+#: The bits of a pixel on a display whose pixels OpenCV can turn in place (pygame's 2D
+#: pixel view; a 24-bit or a 15-bit one has none, and pygame turns it).
+PIXEL_VIEW_BITS = (16, 32)
 
 #: SDL's video drivers that show no window: nobody sees the table or presses its keys.
 NO_WINDOW_DRIVERS = frozenset({"dummy", INVISIBLE_DRIVER})
@@ -149,9 +149,10 @@ class TurnedDisplay:
     def _turn(self) -> None:
         """Put ``surface`` onto the display turned ``rotate`` degrees clockwise."""
         size = self.display.get_bytesize()
-        if size not in PIXEL_VIEW_BYTES or self.surface.get_bytesize() != size:
-            # (A 24-bit display has no pixel view: pygame turns it, anticlockwise for a
-            # positive angle, onto a new surface that is then copied.)
+        if (self.display.get_bitsize() not in PIXEL_VIEW_BITS
+                or self.surface.get_bitsize() != self.display.get_bitsize()):
+            # (A 24-bit or 15-bit display has no pixel view: pygame turns it, anticlockwise
+            # for a positive angle, onto a new surface that is then copied.)
             self.display.blit(self.pg.transform.rotate(self.surface, -self.rotate), (0, 0))
             return
         import cv2

@@ -125,9 +125,13 @@ def holding(state: Path, program: str,
         since = wall().astimezone().strftime("%H:%M")
 
         def note(match_id: str) -> None:
+            # (Words only: a full card that takes none leaves them as they were, and the
+            # table plays all the same, the lock held; the history says what is full.)
+            said = f"{program} {os.getpid()} {since} {match_id}\n".encode()
             if writable:
-                os.ftruncate(fd, 0)
-                os.pwrite(fd, f"{program} {os.getpid()} {since} {match_id}\n".encode(), 0)
+                with contextlib.suppress(OSError):
+                    os.pwrite(fd, said, 0)
+                    os.ftruncate(fd, len(said))
 
         note("")
         yield note
@@ -163,6 +167,10 @@ def in_use_words(state: Path, holder: Holder, program: str) -> str:
 
 def free_folder(state: Path) -> Path:
     """A state directory beside ``state`` that does not exist yet: ``einhorn-state-2``."""
+    if state.name in ("", ".."):  # (".", "..": named as the folder they are)
+        state = Path(os.path.abspath(state))
+    if not state.name:  # (the root folder: one in it)
+        state = state / "einhorn-state"
     number = 2
     while (other := state.with_name(f"{state.name}-{number}")).exists():
         number += 1
