@@ -19,7 +19,11 @@ kind of scene, how many scenes the watcher told right:
   cup, a phone, a shadow; in both views): there when the table starts, coming while
   the dice tumble, over the empty tray, over dice lying, and gone again: each roll
   seen once, nothing else a roll; a hand held still over the dice: nothing told
-  until it has gone.
+  until it has gone;
+* a room's light: a lamp flickering, the camera's exposure stepping, a person's shadow
+  passing over the tray or stopping there, sunlight from a window creeping across it
+  (with dice lying and empty): each roll seen once, nothing else a roll; a die rolling
+  out of the tray: one roll seen.
 
 Then, per knock (also larger ones, to 32 px and 3 degrees), how the rolls after it
 are read in the mount guide's view when the dice lie against the tray's walls
@@ -38,6 +42,7 @@ outcome), or not told at all.
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -61,6 +66,8 @@ from einhorn_table.vision.synth import (
     HandPose,
     SynthFrame,
     SynthTable,
+    flickering,
+    in_patch_of_light,
     knocked,
     mount_guide_view,
 )
@@ -332,6 +339,103 @@ def things_at_the_edge(seeds: int) -> list[tuple[str, int, int]]:
         held += kinds[:1] == ["settled"] and all(not came <= i < left for i in at)
     rows.append(("a hand held still over the dice (1 s near them, 3 s over the middle): "
                  "nothing told till it has gone", held, total))
+    return rows
+
+
+def _a_roll_lying_then_another(table: SynthTable, lying: Callable[[list[Image]], list[Image]],
+                               *, dice: bool = True) -> list[Image]:
+    """A roll (with ``dice``; else the tray left empty), ``lying`` making what then
+    lies still look otherwise (its frames in, the frames seen out), the dice cleared,
+    another roll: all frames."""
+    images = [table.empty().image for _ in range(10)]
+    if dice:
+        images += [f.image for f in table.roll_sequence([2, 3, 5], settle_frames=30)]
+    still = [f.image for f in table.settled_frames(20)]
+    images += lying(still)
+    later = table.clear_sequence(empty_frames=30) if dice else []
+    later += table.roll_sequence([6, 6, 1], settle_frames=30, empty_frames=0)
+    return images + [f.image for f in later]
+
+
+def _passing(table: SynthTable, seconds: float, gain: float, *, stops: bool = False
+             ) -> Callable[[list[Image]], list[Image]]:
+    """A soft patch of light (``gain`` above 1: sunlight) or shadow (below: a person by
+    the table) crossing the picture in ``seconds`` (with ``stops``, staying over its
+    middle from halfway on), then gone."""
+    width, height = table.size
+    count = round(seconds * FPS)
+
+    def lying(still: list[Image]) -> list[Image]:
+        out = []
+        for k in range(count):
+            along = min(k / count, 0.5) if stops else k / count
+            x = (-0.4 + 1.8 * along) * width
+            out.append(in_patch_of_light(still[k % len(still)], (x, 0.5 * height),
+                                         0.7 * width, gain))
+        return out + still
+    return lying
+
+
+def _flickered(table: SynthTable, *, depth: float, every: int) -> list[Image]:
+    return flickering(_a_roll_lying_then_another(table, lambda still: still * 3), depth, every)
+
+
+def _stepped(table: SynthTable, *, gain: float) -> list[Image]:
+    def lying(still: list[Image]) -> list[Image]:
+        return [np.asarray(np.clip(image * gain, 0, 255), np.uint8) for image in still * 3]
+    return _a_roll_lying_then_another(table, lying)
+
+
+def _shadowed(table: SynthTable, *, dice: bool, seconds: float, stops: bool) -> list[Image]:
+    return _a_roll_lying_then_another(table, _passing(table, seconds, 0.6, stops=stops),
+                                      dice=dice)
+
+
+def _sunlit(table: SynthTable, *, gain: float) -> list[Image]:
+    return _a_roll_lying_then_another(table, _passing(table, 40.0, gain))
+
+
+def _rolled_out(table: SynthTable) -> list[Image]:
+    frames = [table.empty() for _ in range(10)]
+    return [f.image for f in frames + table.roll_sequence([2, 3, 5], settle_frames=40,
+                                                          rolled_out=1)]
+
+
+def room_light(seeds: int) -> list[tuple[str, int, int]]:
+    """A lamp flickering, the exposure stepping, a person's shadow, the sun from a
+    window, a die rolling out of the tray (both views): each roll seen once, the
+    clearing told, nothing else a roll."""
+    rows = []
+    rolls = ["settled", "emptied", "settled"]
+    scenes: list[tuple[str, Callable[[SynthTable], list[Image]], list[str]]] = []
+    for depth, every in ((0.03, 1), (0.05, 1), (0.05, 3)):
+        scenes.append((f"a lamp flickering by {depth:.0%} either way every {every} "
+                       f"frame{'s' if every > 1 else ''}: each roll seen once, the clearing "
+                       "told", functools.partial(_flickered, depth=depth, every=every), rolls))
+    for gain in (0.9, 1.1):
+        scenes.append((f"the camera's exposure stepping by {gain - 1:+.0%} over dice lying: "
+                       "no roll, then the next", functools.partial(_stepped, gain=gain), rolls))
+    for dice, seconds, stops in ((True, 2.0, False), (False, 2.0, False), (True, 6.0, True),
+                                 (False, 6.0, True)):
+        what = "over dice lying" if dice else "over the empty tray"
+        how = "stopping over the tray for 3 s" if stops else "passing over the tray in 2 s"
+        scenes.append((f"a person's shadow {how}, {what}: no roll, then the next",
+                       functools.partial(_shadowed, dice=dice, seconds=seconds, stops=stops),
+                       rolls if dice else ["settled"]))
+    for gain in (0.6, 1.5):
+        what = "sunlight" if gain > 1 else "shade"
+        scenes.append((f"a patch of {what} from a window creeping across the tray for 40 s "
+                       "over dice lying: no roll, then the next",
+                       functools.partial(_sunlit, gain=gain), rolls))
+    scenes.append(("a die rolling out of the tray: one roll seen (two dice)", _rolled_out,
+                   ["settled"]))
+    for what, make, good in scenes:
+        right = total = 0
+        for seed, (_, options) in itertools.product(range(seeds), MOUNTS.items()):
+            table = SynthTable(1000 + seed, **options)  # type: ignore[arg-type]
+            total += 1
+            right += _rolls(_told_same(make(table))[0]) == good
+        rows.append((what, right, total))
     return rows
 
 
@@ -645,6 +749,7 @@ def main() -> None:
         rows += dice_left_lying(args.seeds)
         rows += bumped_trays(args.seeds)
         rows += things_at_the_edge(args.seeds)
+        rows += room_light(args.seeds)
         print("| scene | told right | of |")
         print("|---|---|---|")
         for what, good, of in rows:

@@ -13,7 +13,11 @@ So the ratio of the two pictures, taken as the median of each small cell and
 spread smoothly between the cells, is the change of light (:func:`light_field`),
 and what it does not explain changed in the scene; and when it does explain
 everything, the light must have changed most of the picture, or the change was
-only dice the light field took in (white dice on a pale tray). A knocked camera
+only dice the light field took in (white dice on a pale tray). Light that changed
+over only part of the picture (a person's shadow, a patch of sunlight from a window)
+is soft and wide: taken over cells so large that no die sways their median, the
+change of light still explains everything, and still changed a good part of the
+picture (dice change little of it, and none of that field). A knocked camera
 turns and shifts the whole picture alike: lined up again (:func:`registration`),
 the two pictures differ only by the light (:func:`same_scene`).
 """
@@ -45,6 +49,13 @@ MOVED_PX = 0.1
 #: A knock moves the picture by at most this share of its shorter side; a larger
 #: "move" is dice lined up with other dice, or a camera that needs setting back.
 MOST_MOVED_SHARE = 0.08
+#: Side of the cells (small-frame pixels) over which soft light over part of the
+#: picture is taken: a die (at most 20 small-frame pixels across) covers less than
+#: half of one.
+SOFT_CELL = 40
+#: Share of the picture such soft light changes at least. (Synthetic shadows and
+#: patches of sunlight over part of the tray: 0.2 or more.)
+SOFT_SHARE = 0.1
 
 
 def _ratio(now: SmallImage, before: SmallImage) -> npt.NDArray[np.float32]:
@@ -218,6 +229,13 @@ def same_scene(
     if unexplained(now, before, field, threshold, tolerance) <= most_pixels:
         if light_changed_share(now, before) >= LIGHT_SHARE:
             return SameScene(field)
+        soft = light_field(now, before, SOFT_CELL)
+        step = np.abs(soft - 1.0)
+        if step.ndim == 3:
+            step = step.max(axis=2)
+        if (float(np.mean(step > LIGHT_STEP)) >= SOFT_SHARE
+                and unexplained(now, before, soft, threshold, tolerance) <= most_pixels):
+            return SameScene(soft)  # a shadow or sunlight over part of the picture
         return None  # a few places changed, too faintly to stand out: dice, not light
     warp = registration(now, before, shifted_only=True)
     if warp is None:

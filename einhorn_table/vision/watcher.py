@@ -40,11 +40,22 @@ Events (:class:`WatchEvent`):
   came and went without rolling): no roll;
 * ``unchanged`` when the tray lies still again just as before, only seen otherwise:
   under other light (a lamp switched on, a cloud; the Pi camera's exposure is
-  locked) or with the camera knocked a little on its mount: no roll. The empty
-  tray's picture follows (``einhorn_table.vision.relight``); it follows the
-  overall light too when the light changes while dice are thrown, and
+  locked; a person's shadow or sunlight from a window over part of the tray) or
+  with the camera knocked a little on its mount: no roll. The empty tray's picture
+  follows (``einhorn_table.vision.relight``), also where the light changed too
+  little to tell at a rest of the same dice (a shadow creeping over them); it
+  follows the overall light too when the light changes while dice are thrown, and
   :attr:`RollWatcher.camera_warp` puts the knocks together (the reader's tray
   corners follow them).
+
+A fluorescent or LED lamp flickers (the whole picture a few percent lighter or darker
+from one frame to the next): each frame's overall brightness, per channel, is first
+brought to that of the frames just before it (where it differs from the still picture
+it is compared with by up to ``flicker``), so the flicker is no motion, and dice lying
+under such a lamp are still (a stronger flicker is motion: the watcher waits). The
+light's slower changes pass (within a second or so: a camera's exposure stepping, a lamp
+switched on) and are told as above. :attr:`RollWatcher.reference` gives the empty tray
+in the light of the last frame.
 """
 
 from __future__ import annotations
@@ -59,11 +70,13 @@ import numpy.typing as npt
 from einhorn_table.errors import EinhornError
 from einhorn_table.vision.knocks import after, no_move
 from einhorn_table.vision.relight import (
+    SOFT_CELL,
     SameScene,
     Warp,
     a_knock,
     displacement,
     in_light,
+    light_field,
     lined_up,
     off_mask,
     overall_gain,
@@ -79,6 +92,14 @@ BgrImage = npt.NDArray[np.uint8]
 SMALL_SIZE = (160, 120)
 #: Patches of fewer pixels than this, where dice lay, are specks (noise), not dice.
 _SPECK = 4
+#: Overall changes of brightness smaller than this are not worth dividing out.
+_STEADY = 0.01
+#: A small frame's pixel this light may be made of full camera pixels (the light there may
+#: be more than they show).
+_FULL = 235
+#: How far (a share per frame) the overall brightness the frames are brought to
+#: follows theirs: a flicker comes and goes faster, the light's slow changes pass.
+_FOLLOW = 0.1
 
 
 class WatcherError(EinhornError, ValueError):
@@ -184,6 +205,12 @@ class WatcherConfig:
     #: Overall change of brightness (per channel) from which on the empty tray's picture
     #: is brightened or darkened to match before anything is compared with it.
     gain_tolerance: float = 0.04
+    #: Overall change of brightness (per channel) of a frame against the still picture
+    #: it is compared with, up to which its quick part (a lamp's flicker) is divided
+    #: out before anything is compared (more is other light, see ``unchanged``). (A
+    #: lamp flickering by 5 % either way: up to 0.11; the lamps of ``LIGHT_CHANGES``:
+    #: 0.15 or more.)
+    flicker: float = 0.12
 
     def __post_init__(self) -> None:
         if self.still_seconds < 0:
@@ -198,6 +225,8 @@ class WatcherConfig:
             raise WatcherError(f"nudge_dice must be more than 0, not {self.nudge_dice}")
         if self.scene_seconds < 0:
             raise WatcherError(f"scene_seconds must be 0 or more, not {self.scene_seconds}")
+        if not 0.0 <= self.flicker < 1.0:
+            raise WatcherError(f"flicker must be within 0..1, not {self.flicker}")
         if not 0.0 <= self.edge_depth <= 0.5 or not 0.0 <= self.edge_share <= 1.0:
             raise WatcherError(
                 f"edge_depth must be within 0..0.5 and edge_share within 0..1, not "
@@ -256,6 +285,12 @@ class RollWatcher:
         self._reference: SmallImage | None = None
         self._reference_f: npt.NDArray[np.float32] | None = None
         self._anchor: SmallImage | None = None
+        #: How much brighter (per channel) the camera sees the scene now than the
+        #: watcher's pictures show it (a lamp's flicker; None: as bright).
+        self._light: npt.NDArray[np.float32] | None = None
+        #: The overall brightness of the frames against the still picture, smoothed
+        #: over a few frames (None: as the still picture).
+        self._slow_light: npt.NDArray[np.float32] | None = None
         self._state = TrayState.EMPTY
         self._came_from = TrayState.EMPTY
         self._last_t: float | None = None
@@ -289,9 +324,18 @@ class RollWatcher:
         return self._state
 
     @property
+    def still_since(self) -> float | None:
+        """Since when the picture has lain still, while something moved in the tray and
+        no rest was told since (a hand held over the tray waited for); None otherwise."""
+        return self._last_motion_t if self._state == TrayState.MOVING else None
+
+    @property
     def reference(self) -> SmallImage | None:
-        """The empty tray as the watcher knows it (None until the first frame)."""
-        return self._reference
+        """The empty tray as the watcher knows it, in the light of the last frame
+        (None until the first frame)."""
+        if self._reference is None or self._light is None:
+            return self._reference
+        return in_light(self._reference, self._light)
 
     @property
     def camera_warp(self) -> Warp:
@@ -305,6 +349,7 @@ class RollWatcher:
         _check_small(empty_tray, "the empty-tray reference")
         self._reference = empty_tray.copy()
         self._reference_f = empty_tray.astype(np.float32)
+        self._light = self._slow_light = None
         if self._anchor is not None and self._anchor.shape != empty_tray.shape:
             self._anchor = None
 
@@ -356,12 +401,14 @@ class RollWatcher:
                 # Something already lies in the tray: read it once it is still.
                 self._enter_moving(t, emit=False)
             return []
+        small = self._steady(small)
         cfg = self.config
         pixels = small.shape[0] * small.shape[1]
         moved = cv2.countNonZero(changed_mask(small, self._anchor, cfg.pixel_threshold))
         events: list[WatchEvent] = []
         if moved > cfg.motion_fraction * pixels:
             self._anchor = small
+            self._slow_light = None
             self._last_motion_t = t
             if self._state == TrayState.EMPTY and not self._occupied(small)[0]:
                 # The empty tray changed but still looks empty: the light drifted.
@@ -392,6 +439,33 @@ class RollWatcher:
         return events
 
     # ---------------------------------------------------------------- internals
+
+    def _steady(self, small: SmallImage) -> SmallImage:
+        """``small`` brought to the overall brightness of the frames just before it,
+        where it differs from the still picture it is compared with by up to
+        ``flicker`` (per channel; the median, which dice or a hand do not sway): a
+        lamp's flicker taken out, the light's slow changes left; else as it is."""
+        assert self._anchor is not None
+        gain = np.asarray(overall_gain(small, self._anchor), dtype=np.float32)
+        if float(np.max(np.abs(gain - 1.0))) > self.config.flicker:
+            self._light = self._slow_light = None
+            return small
+        # (The light's slow changes pass: a lamp brightening, the sun; the empty tray's
+        # picture follows them, and dice lying are seen in other light.)
+        slow = np.ones_like(gain) if self._slow_light is None else self._slow_light
+        slow = np.asarray(slow + _FOLLOW * (gain - slow), dtype=np.float32)
+        self._slow_light = slow
+        quick = np.asarray(gain / slow, dtype=np.float32)
+        self._light = quick
+        if float(np.max(np.abs(quick - 1.0))) < _STEADY:
+            return small
+        steady = in_light(small, np.asarray(1.0 / quick, dtype=np.float32))
+        # Where the camera's pixels are full (a white die made lighter), they were only
+        # at least as light as they show: as the still picture, where that is lighter.
+        full = small >= _FULL
+        if full.any():
+            steady = np.where(full, np.maximum(steady, self._anchor), steady).astype(np.uint8)
+        return steady
 
     def _enter_moving(self, t: float, *, emit: bool) -> None:
         self._came_from = self._state
@@ -628,7 +702,8 @@ class RollWatcher:
     ) -> list[WatchEvent]:
         """The tray lies as it lay before the motion, only lit otherwise or seen by a
         knocked camera: the empty tray's picture follows, and an ``unchanged`` event
-        (else none)."""
+        (else none; where the same dice lie seen alike, the empty tray's picture
+        still follows the light's small change since their last rest)."""
         came_from = self._came_from
         settled = came_from == TrayState.SETTLED
         before = self._settled_small if settled else self._reference
@@ -637,6 +712,13 @@ class RollWatcher:
         cfg = self.config
         most = int(cfg.same_fraction * small.shape[0] * small.shape[1])
         if cv2.countNonZero(changed_mask(small, before, cfg.pixel_threshold)) <= most:
+            if settled:
+                # The light changed little, if at all (the same dice, a hand gone again):
+                # the empty tray's picture follows it, a shadow or the sun creeping over
+                # the tray a little at each rest (else, crept far, it looks like an arm).
+                assert self._reference is not None
+                self.set_reference(in_light(self._reference,
+                                            light_field(small, before, SOFT_CELL)))
             return []  # the light did not change (the same dice, or the empty tray)
         scene = same_scene(small, before, threshold=cfg.pixel_threshold,
                            tolerance=cfg.relit_tolerance, most_pixels=most)

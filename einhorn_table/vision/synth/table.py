@@ -460,14 +460,19 @@ class SynthTable:
         hand: bool = True,
         colors: Sequence[tuple[int, int, int]] | None = None,
         empty_frames: int = 3,
+        rolled_out: int = 0,
     ) -> list[SynthFrame]:
         """A whole roll: empty tray, the player's hand comes in (with ``hand``), the dice
         tumble out of it with motion blur and come to rest for ``settle_frames`` frames.
-        ``values`` None rolls three dice at random; a value None ends cocked on a wall."""
+        ``values`` None rolls three dice at random; a value None ends cocked on a wall.
+        The last ``rolled_out`` dice jump over the tray's far wall and off the picture
+        (they do not lie in the tray afterwards)."""
         if values is None:
             values = [self.rng.randint(1, 6) for _ in range(3)]
         if not values:
             raise SynthError("a roll needs at least one die")
+        if not 0 <= rolled_out <= len(values):
+            raise SynthError(f"{rolled_out} of {len(values)} dice cannot roll out of the tray")
         bodies = colors if colors is not None else self._colors_for(len(values), None, player)
         final = self.layout_dice(list(values), colors=bodies)
         frames = [self.render(()) for _ in range(empty_frames)]
@@ -495,6 +500,9 @@ class SynthTable:
         # Faces flick by while a die tumbles; in its last moving frame it is still rolling
         # over (another face up), and it lands on its value in the first settled frame.
         faces = [[self.rng.randint(1, 6) for _ in range(n_tumble)] for _ in final]
+        staying = len(final) - rolled_out
+        ends = [(d.x, d.y) if i < staying else self._beyond_far_wall(player, d.x, d.y)
+                for i, d in enumerate(final)]
         for i, d in enumerate(final):
             faces[i][-1] = self.rng.choice([f for f in range(1, 7) if f != d.look.value])
 
@@ -503,8 +511,8 @@ class SynthTable:
             s = min(k / n_tumble, 1.0)
             ease = 1.0 - (1.0 - s) ** 2.2
             d = final[i]
-            x = starts[i][0] + (d.x - starts[i][0]) * ease
-            y = starts[i][1] + (d.y - starts[i][1]) * ease
+            x = starts[i][0] + (ends[i][0] - starts[i][0]) * ease
+            y = starts[i][1] + (ends[i][1] - starts[i][1]) * ease
             return x, y, d.look.angle + spins[i] * (1.0 - ease)
 
         for k in range(n_tumble):
@@ -524,9 +532,17 @@ class SynthTable:
                 depth = reach * (1.0 - (k + 1) / n_out) - 0.15 * (k + 1) / n_out
                 pose = self._hand_pose(player, depth, fist=False, aim=aim)
             frames.append(self.render(moving, hand=pose, phase="moving"))
-        self.layout = final
+        self.layout = final[:staying]
         frames.extend(self.settled_frames(settle_frames))
         return frames
+
+    def _beyond_far_wall(self, player: int, x: float, y: float) -> tuple[float, float]:
+        """Where a die thrown by ``player`` towards ``x``, ``y`` ends when it jumps the
+        tray's far wall: off the picture beyond it."""
+        width, height = self.size
+        away = 2.0 * self.die_size
+        return {"bottom": (x, -away), "top": (x, height + away), "left": (width + away, y),
+                "right": (-away, y)}[PLAYER_SIDES[player % len(PLAYER_SIDES)]]
 
     def _edge_point(self, player: int, aim: float) -> tuple[float, float]:
         """Where dice poured from a cup on the player's side enter the tray floor."""
