@@ -157,13 +157,16 @@ class Gesture:
 
     ``player`` counts from 0. ``buttons`` holds one button for a tap or a long
     press, two (in station order) for a chord. ``time`` is when the gesture was
-    recognised.
+    recognised: a tap's when its button was let go. ``pressed`` is when a tap's button
+    went down (None: not known, or not a tap): a call tapped before the dice moved was
+    made in time, though only known to be a tap once let go (RULES.md 4.1).
     """
 
     player: int
     kind: GestureKind
     buttons: tuple[Button, ...]
     time: float
+    pressed: float | None = None
 
     @property
     def button(self) -> Button:

@@ -149,7 +149,8 @@ def test_an_undo_while_the_screen_asks_about_a_roll_takes_back_only_that_roll() 
     assert r.items == []  # Cem's starting roll before it stands
     assert len(c.match.inputs) == 3 and c.match.state.to_act == 0
     assert c.pending is None and c.call_locked  # thrown once: Ana rolls again
-    assert c.notice_at(12.5) == "Undone: the dice as read. Ana: roll again"
+    assert c.notice_at(12.5) == ("Undone once (Ben and Cem both asked): the dice as read. "
+                                 "Ana: roll again")
     roll(c, [2, 2, 3], t=14.0)
     assert [type(i) for i in r.items] == [Roll]
 

@@ -48,7 +48,7 @@ from einhorn_table.vision.knocks import after, in_frame_pixels, pushed_by
 from einhorn_table.vision.moved_together import moved_together
 from einhorn_table.vision.relight import Warp, in_light, overall_gain
 from einhorn_table.vision.results import FrameReading
-from einhorn_table.vision.watcher import shrink
+from einhorn_table.vision.watcher import WatcherConfig, changed_mask, shrink
 
 if TYPE_CHECKING:
     from einhorn_table.ports import Image
@@ -60,6 +60,18 @@ if TYPE_CHECKING:
 HOLD_SECONDS = 6.0
 #: The dice of one player's roll (RULES.md section 1).
 DICE_IN_A_ROLL = 3
+#: Where the table starts again at a throw it asked about (``VisionTray.dice_at_start``),
+#: the most seconds it waits for the picture to lie still before it looks at the tray
+#: anyway (a hand that never keeps still).
+START_STILL_LIMIT_SECONDS = 10.0
+#: Frames after the first in which the first picture must be seen again unchanged, at
+#: such a start, for it to be taken for the tray as it lies at start when something then
+#: moves (dice thrown at once); a hand in the picture from the start trembles sooner.
+START_STILL_FRAMES = 2
+#: Seconds a picture must lie still, far longer than dice take to settle, for the tray to
+#: be looked at where the watcher's empty tray is still its first picture and it waits
+#: for what it sees there to go (a hand in that first picture, gone since: for good).
+STALE_START_SECONDS = 3.0
 
 
 class Watcher(Protocol):
@@ -96,6 +108,21 @@ class _Held:
     image: Image
     found: FrameReading
     moving: bool = False
+
+
+@dataclass(frozen=True)
+class _StartLook:
+    """The pictures before the first look at the tray, where it looks at the dice lying
+    there at start: the last picture that differed from the one before (small), since
+    when it has lain so, and when the first came (camera seconds); the first picture
+    itself while nothing has changed since (None after), and in how many frames after it
+    it was seen again unchanged."""
+
+    anchor: Image
+    since: float
+    first: float
+    first_image: Image | None
+    still_frames: int = 0
 
 
 @dataclass(frozen=True)
@@ -178,6 +205,11 @@ class VisionTray:
         #: after a power cut, at a throw the table was asking about. Whoever runs the
         #: table sets it from the table's controller (``looks_at_start``).
         self.dice_at_start: Callable[[], bool] = lambda: False
+        self._start: _StartLook | None = None
+        #: Whether the watcher's empty tray is still its first picture, no rest told since.
+        self._first_unsure = False
+        #: Since when the picture lay still when it was last looked at for that (above).
+        self._stale_looked: float | None = None
 
     def poll(self) -> list[TrayEvent]:
         now = self.clock.monotonic()
@@ -199,15 +231,23 @@ class VisionTray:
             events.append(tray.CameraBack(now))
         # The watcher works on the frames' own timeline; the controller on the clock's.
         first = self.watcher.reference is None
+        if first and self.dice_at_start():
+            # (A hand in the first picture would be taken for the empty tray, hiding a
+            # die of the last roll or read as one: the dice are looked at once it is still.)
+            start = self._still_at_start(frame.image, frame.timestamp)
+            if start is None:
+                return events
+            if start[0] is not frame.image:
+                # The first picture lay still until dice were thrown at once: it is the
+                # tray at start, and the throw, fed after it, is a roll.
+                events += self._first_seen(*start, now)
+                first = False
         for event in self.watcher.feed(frame.image, frame.timestamp):
             events += self._told(event, frame.image, now)
         if first and self.watcher.reference is not None:
-            # The watcher took the first frame for the empty tray: the outline finds out
-            # whether the tray lies where it lay at calibration, and dice lying there
-            # (a roll asked about when the power went) are told, where asked for.
-            self._seen_empty(frame.image)
-            if self.dice_at_start():
-                events += self._lying_at_start(frame.image, now)
+            events += self._first_taken(frame.image, now)
+        if self._first_unsure:
+            events += self._still_long_at_start(frame.image, frame.timestamp, now)
         if self._held is not None and not self._held.moving \
                 and now - self._held.since >= self.hold_seconds - 1e-9:
             held, self._held = self._held, None
@@ -220,6 +260,8 @@ class VisionTray:
     def _told(self, event: Any, shown: Image, t: float) -> list[TrayEvent]:
         """What one watcher event tells the controller (``shown``: the frame fed)."""
         kind = str(getattr(event, "kind", ""))
+        if kind != "motion_started":
+            self._first_unsure = False  # (a rest told: the watcher's empty tray was fine)
         image = getattr(event, "frame", None)
         image = shown if image is None else image
         if self._held is not None:
@@ -265,6 +307,70 @@ class VisionTray:
             return [tray.NotRolled(t, self._camera_moved_px(event, shown),
                                    hand_seen=_hand_seen(event), dice_still=kind != "nudged")]
         return []
+
+    def _first_seen(self, image: Image, t: float, now: float) -> list[TrayEvent]:
+        """The watcher fed ``image`` (shot at ``t``) as its first frame, and what that
+        tells."""
+        events: list[TrayEvent] = []
+        for event in self.watcher.feed(image, t):
+            events += self._told(event, image, now)
+        if self.watcher.reference is not None:
+            events += self._first_taken(image, now)
+        return events
+
+    def _first_taken(self, image: Image, now: float) -> list[TrayEvent]:
+        """The watcher took the first frame, ``image``, for the empty tray: the outline
+        finds out whether the tray lies where it lay at calibration, and dice lying there
+        (a roll asked about when the power went) are told, where asked for."""
+        self._seen_empty(image)
+        self._first_unsure = True
+        return self._lying_at_start(image, now) if self.dice_at_start() else []
+
+    def _still_long_at_start(self, image: Image, t: float, now: float) -> list[TrayEvent]:
+        """Where the watcher took a first picture with something in it (a hand) for the
+        empty tray, it waits for that to go, for good: a picture that has lain still far
+        longer than dice take to settle (``image``, shot at ``t``), with no die read in
+        it, is the empty tray (told as emptied)."""
+        since = getattr(self.watcher, "still_since", None)
+        if not isinstance(since, int | float) or t - since < STALE_START_SECONDS - 1e-9 \
+                or since == self._stale_looked:
+            return []
+        self._stale_looked = since  # (looked at once while it lies so)
+        found = self._look(image)
+        if found.dice:
+            return []
+        self._found_empty(image)
+        self._forget_rest()
+        return [tray.Settled(now, found)]
+
+    def _still_at_start(self, image: Image, t: float) -> tuple[Image, float] | None:
+        """The picture taken for the tray as it lies at start, the dice in it read, and
+        when it was shot, once ``image`` (shot at ``t``) has lain still for as long as
+        the watcher waits for dice to lie still (or the start has waited its limit): that
+        picture. Where the first picture lay still a moment before ``image`` changed it
+        (dice thrown at once), the first; None: not yet (a hand in the picture)."""
+        config = getattr(self.watcher, "config", None)
+        if not isinstance(config, WatcherConfig):
+            config = WatcherConfig()
+        small = shrink(image)
+        start = self._start
+        if start is None or start.anchor.shape != small.shape:
+            self._start = start = _StartLook(small, t, t, image.copy())  # (kept a while)
+        else:
+            changed = int((changed_mask(small, start.anchor, config.pixel_threshold) > 0)
+                          .sum())
+            if changed <= config.motion_fraction * small.shape[0] * small.shape[1]:
+                self._start = start = replace(start, still_frames=start.still_frames + 1)
+            elif start.first_image is not None and start.still_frames >= START_STILL_FRAMES:
+                self._start = None
+                return start.first_image, start.first
+            else:
+                self._start = start = replace(start, anchor=small, since=t, first_image=None)
+        if t - start.since >= config.still_seconds - 1e-9 \
+                or t - start.first >= START_STILL_LIMIT_SECONDS:
+            self._start = None
+            return image, t
+        return None
 
     def _lying_at_start(self, image: Image, t: float) -> list[TrayEvent]:
         """The dice the reader finds in the first frame, told (none: nothing)."""

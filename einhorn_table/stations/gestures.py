@@ -8,7 +8,8 @@ and then (every frame is plenty), and it returns :class:`Gesture`s.
   the next ``bounce`` seconds are chatter and only remembered; when that time is
   up the button takes the level it was last seen at. A press reacts without
   delay, and chatter never makes two presses of one.
-* **Tap**: a button pressed and released within ``long_press`` seconds.
+* **Tap**: a button pressed and released within ``long_press`` seconds; told at
+  its release, with when it was pressed (``Gesture.pressed``).
 * **Long press**: a button held ``long_press`` seconds; it is reported once, at
   that moment (while still held), and its release is then ignored, however long
   the button stays down.
@@ -173,7 +174,8 @@ class GestureDecoder:
         kind = GestureKind.TAP
         if edge.time - since >= self.timing.long_press:
             kind = GestureKind.LONG  # the tick that would have reported it never came
-        return [Gesture(edge.player, kind, (edge.button,), edge.time)]
+        pressed = since if kind is GestureKind.TAP else None
+        return [Gesture(edge.player, kind, (edge.button,), edge.time, pressed)]
 
     def _timers(self, now: float) -> list[Gesture]:
         gestures: list[Gesture] = []

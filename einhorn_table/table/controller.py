@@ -64,6 +64,7 @@ from einhorn_table.table.events import (
     TrayEvent,
 )
 from einhorn_table.table.history import stash_history
+from einhorn_table.table.lying_at_start import looks_at_start, unread_among
 from einhorn_table.table.photos import PhotoStore
 from einhorn_table.table.recorder import Halt, MatchRecorder, RecorderError
 from einhorn_table.table.together import rolls_at_once
@@ -182,6 +183,15 @@ class HeldCall:
     recorded: int
 
 
+@dataclass(frozen=True)
+class UndoDone:
+    """An undo taken: whose, when, and what it took back in words ("Ana's roll 2 2 3")."""
+
+    player: int
+    time: float
+    what: str
+
+
 #: How long a player's help stays on the screen, in seconds, unless asked away.
 HELP_SECONDS = 30.0
 
@@ -266,8 +276,9 @@ class TableController:
     game_ended_at: float | None = None
     #: What moves in the tray, until it lies still again (None: still or empty).
     motion: TrayMotion | None = None
-    #: Who last undid an input, and when (another player's undo just after is the same).
-    last_undo: tuple[int, float] | None = None
+    #: Who last undid an input, when, and what (another player's undo just after is the
+    #: same one).
+    last_undo: UndoDone | None = None
     #: When a player held OK at the final standings to start the next match (None: not
     #: asked). Whoever runs the loop begins it (``cli.table_app.next_match``).
     next_match_asked: float | None = None
@@ -295,8 +306,7 @@ class TableController:
         """Whether the tray should read the dice lying in its first picture (which the
         roll watcher takes for the empty tray): where a match goes on at a turn, they may
         be a throw the table was asking about when it stopped (a power cut)."""
-        return self.awaiting is Awaiting.ROLL and any(
-            isinstance(item, ROLL_INPUTS) for item in self.match.inputs)
+        return looks_at_start(self.awaiting, self.match.inputs)
 
     # ------------------------------------------------------------------ what is asked
 
@@ -407,20 +417,8 @@ class TableController:
                 or self.motion is not None:
             return
         seen = [v for v in event.reading.values if v is not None]
-        if self._unread_among(seen):
+        if unread_among(self.match.inputs, seen):
             self.unread_at_start = roller
-
-    def _unread_among(self, seen: Sequence[int]) -> bool:
-        """Whether dice lie among ``seen`` that no player's last roll left there: each
-        player's last roll's dice may lie where they fell (the last roll's, and those of
-        the players before who left theirs beside), but a throw beside them is unread."""
-        rest = list(seen)
-        taken: set[str] = set()
-        for item in reversed(self.match.inputs):
-            if isinstance(item, ROLL_INPUTS) and item.player not in taken:
-                taken.add(item.player)
-                rest = _without(item.dice, rest)
-        return bool(rest)
 
     def _motion(self, event: MotionStarted) -> None:
         gap = self.gap
@@ -765,22 +763,30 @@ class TableController:
             return
         if intent.action is Action.UNDO:
             echo = self.last_undo
-            if echo is not None and echo[0] != player \
-                    and gesture.time - echo[1] < UNDO_ECHO_SECONDS:
-                return  # two players undoing the same slip at once: it is undone once
+            if echo is not None and echo.player != player \
+                    and gesture.time - echo.time < UNDO_ECHO_SECONDS:
+                # Two players undoing the same slip at once: it is undone once, and the
+                # second is told so (it was silent: the player thought it lost).
+                self._undone_once(echo, player, gesture.time)
+                return
             if self.pending is not None:
                 # The roll the screen asks about is the misread roll to undo: it is no
                 # input yet, so the question goes and the input before it stays.
                 what = "the dice entry" if self.pending.by_hand else "the dice as read"
                 self._drop_question(gesture.time, f"Undone: {what}. ")
-                self.last_undo = (player, gesture.time)
+                self.last_undo = UndoDone(player, gesture.time, what)
                 return
             withdrawn = self.match.inputs[-1] if self.match.inputs else None
             # Bids revealed (the auction was over) cannot be made secret again: undoing
             # the last one takes back the whole auction, and everybody bids again.
             revealed = isinstance(withdrawn, Bid) and self.awaiting is not Awaiting.BID
             if self._commit(Undo(), gesture.time):
-                self.last_undo = (player, gesture.time)
+                what = "the auction" if revealed else (
+                    # A bid is secret until every bid is in: say whose, not how many.
+                    f"{withdrawn.player}'s bid" if isinstance(withdrawn, Bid)
+                    else input_words(withdrawn) if withdrawn is not None
+                    else "the last input")
+                self.last_undo = UndoDone(player, gesture.time, what)
                 self.pending = None
                 self.entry = None
                 while revealed and self.match.inputs and isinstance(self.match.inputs[-1], Bid) \
@@ -790,13 +796,12 @@ class TableController:
                     self._say("Undone: the auction. The bids were seen, so everybody bids "
                               "again", gesture.time)
                 elif withdrawn is not None:  # the table says what went, as the cards change
-                    # A bid is secret until every bid is in: say whose, not how many.
-                    what = (f"{withdrawn.player}'s bid" if isinstance(withdrawn, Bid)
-                            else input_words(withdrawn))
                     self._say(f"Undone: {what}", gesture.time)
             return
+        if context is Context.CALL:
+            self._call(player, intent, gesture.time, gesture.pressed)
+            return
         handler = {
-            Context.CALL: self._call,
             Context.COUNTERPARTY: self._counterparty,
             Context.BID: self._number,
             Context.TOPUP: self._number,
@@ -840,10 +845,14 @@ class TableController:
         self.pending = PendingRoll(player, FrameReading(()), doubt, time, by_hand=True)
         self.entry = DiceEntry([1, 1, 1])
 
-    def _call(self, player: int, intent: Intent, time: float) -> None:
+    def _call(self, player: int, intent: Intent, time: float,
+              pressed: float | None = None) -> None:
+        """``player`` taps a category at ``time``, its button pressed at ``pressed``
+        (None: not known; then at ``time``)."""
         assert intent.button is not None
         category = Button(intent.button).category
-        if self.call_locked and not self._called_before_the_motion(player, time):
+        began = time if pressed is None else min(pressed, time)
+        if self.call_locked and not self._called_before_the_motion(player, began):
             if self.tray_busy:
                 # Kept: where nobody threw after all (a die nudged, a hand), it counts.
                 self.held_calls.append(HeldCall(player, category, len(self.match.record)))
@@ -854,6 +863,13 @@ class TableController:
                           "made before the throw stands. Roll again.", time, player)
             return
         self.call_draft = None if self.call_draft is category else category
+        if self.call_locked and self.motion is not None and time > self.motion.since:
+            # Pressed before the dice moved, let go after (only then known to be a tap):
+            # made in time (rules 4.1). The screen says so, the dice already moving.
+            name = self.names[player]
+            said = f"{name}'s call of {category.label} counts" if self.call_draft \
+                else f"{name}'s call is taken back (silent)"
+            self._say(f"{said}: pressed before the dice moved.", time, player)
 
     def _take_held_calls(self, time: float) -> None:
         """The tray lies still again: the calls pressed while it moved count where nobody
@@ -871,8 +887,9 @@ class TableController:
             self._say(f"Nobody threw: {said}.", time, taken[-1].player)
 
     def _called_before_the_motion(self, player: int, time: float) -> bool:
-        """Whether ``player``'s call at ``time`` was made before the dice started moving,
-        the tray told first (both in one moment of the loop): it counts (rules 4.1)."""
+        """Whether ``player``'s call pressed at ``time`` was made before the dice started
+        moving, the tray told first (both in one moment of the loop, or the tap let go
+        after the motion started): it counts (rules 4.1)."""
         motion = self.motion
         return motion is not None and not motion.call_locked and motion.roller == player \
             and time <= motion.since and motion.recorded == len(self.match.record) \
@@ -922,6 +939,20 @@ class TableController:
             self._commit_roll(player, values, extra, time, pending.reading, pending.photo)
         elif intent.action is Action.NO:
             self.entry = DiceEntry(_prefill(pending.reading))
+
+    def _undone_once(self, echo: UndoDone, player: int, time: float) -> None:
+        """``player``'s undo at ``time``, just after ``echo`` (another's), counts once: the
+        screen says so, what the table said then kept (who rolls again), or else how to
+        go back further."""
+        both = f"Undone once ({self.names[echo.player]} and {self.names[player]} both asked): "
+        told = self.notice
+        if told is not None and told.time == echo.time \
+                and told.text.startswith(f"Undone: {echo.what}"):
+            rest = told.text.removeprefix("Undone: ")
+            if rest != echo.what:  # (what the table asks after it: it stays)
+                self.notice = replace(told, text=both + rest, time=time)
+                return
+        self._say(f"{both}{echo.what}. To go back further, undo again.", time, player)
 
     def _drop_question(self, time: float, why: str = "") -> None:
         """The doubtful roll is not taken: its roller throws again (the call stays
@@ -1117,17 +1148,6 @@ class TableController:
             if owner is not None and owner not in alike_seats(colours, roller):
                 return owner
         return roller
-
-
-def _without(dice: Sequence[int], seen: list[int]) -> list[int]:
-    """``seen`` less ``dice`` where every one of them is among it (each die seen once),
-    else ``seen`` as it is."""
-    rest = list(seen)
-    for value in dice:
-        if value not in rest:
-            return seen
-        rest.remove(value)
-    return rest
 
 
 def _dice(values: tuple[int, ...]) -> tuple[int, int, int]:
