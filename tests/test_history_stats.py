@@ -200,7 +200,7 @@ def test_show_says_why_a_match_ended_before_its_games_were_played() -> None:
     setup = '{"v": 1, "type": "setup", "variant": "einhorn", "players": ["Ana", "Ben"]'
     # Ana's stash after game 1: her 7 game stones and Ben's 6.
     reached = narrate([setup + ', "games": 10, "target": 13}', *start])
-    assert "Match over (a stash reached 13): Ana wins with 13 stones" in reached
+    assert "Match over (Ana reached 13): Ana wins with 13 stones" in reached
     played = narrate([setup + ', "games": 1}', *start])
     assert "Match over: Ana wins with 13 stones" in played
     # 13 stones: the deal and Ana's starting stone empty it; her silent Einhorn gets 0.

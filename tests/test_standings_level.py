@@ -119,6 +119,14 @@ def test_replay_and_the_terminal_say_who_reached_the_target_together() -> None:
     said = "The match ended when Ana, Ben and Cem reached 12 stones."
     assert said in standings_text(ledger).splitlines()
     assert f"  {said}" in format_ledger(ledger, "match.jsonl").splitlines()
+    # The history's account of the match names them too, not "a stash".
+    from einhorn_table.history.narrate import narrate
+    from einhorn_table.rules.notation import format_match
+
+    match = three_level_at_the_target()
+    told = narrate(format_match([match.setup, *match.inputs]).splitlines())
+    assert ("Match over (Ana, Ben and Cem reached 12): Cem wins with 12 stones (the first "
+            "to roll an Einhorn)") in told
 
 
 # ---------------------------------------------------------------- the places

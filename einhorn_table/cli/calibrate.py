@@ -251,6 +251,7 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     from einhorn_table.calibration.screens import skipped_line
     from einhorn_table.calibration.session import SynthRoller, run_flow
     from einhorn_table.calibration.view import CalibrationView
+    from einhorn_table.cli.demo import sideways_words
     from einhorn_table.doctor.checks import default_source
     from einhorn_table.doctor.machine import detect_machine
     from einhorn_table.ports import Controls
@@ -263,6 +264,9 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
     screen = open_screen((width, height), args.fullscreen)
     # (A screen mounted on its side: drawn landscape, turned as the table file says.)
     rotate = calibration_turn(args.rotate, config, args.table)
+    sideways = sideways_words((width, height), args.rotate, args.fullscreen)
+    if sideways:
+        print(sideways, file=sys.stderr)
     display = TurnedDisplay(pygame, screen, rotate or 0)
     tell_portrait(screen.get_size(), args.fullscreen, rotate,
                   "run the calibration with --rotate 90 (or --rotate 270), and set rotate = "

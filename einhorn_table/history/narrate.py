@@ -23,7 +23,7 @@ from einhorn_table.rules import (
     match_end,
     replay_steps,
 )
-from einhorn_table.standings import dry_while_dealing, most_stones
+from einhorn_table.standings import dry_while_dealing, most_stones, reached_target
 from einhorn_table.words import counted, input_words, joined, party_words
 
 
@@ -143,7 +143,8 @@ def narrate(lines: Iterable[str]) -> list[str]:
             dry = (f"the central stash ran dry while dealing for game {ledger.game}"
                    if dry_while_dealing(ledger) else "the central stash is empty")
             why = (f" ({dry})" if end is MatchEnd.CENTRAL_EMPTY
-                   else f" (a stash reached {ledger.target})" if end is MatchEnd.TARGET_REACHED
+                   else f" ({joined(reached_target(ledger))} reached {ledger.target})"
+                   if end is MatchEnd.TARGET_REACHED
                    else "")
             if ledger.winner is not None:
                 best = ledger.player(ledger.winner).stash
