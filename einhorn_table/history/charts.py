@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from einhorn_table.history.errors import HistoryError
-from einhorn_table.history.fairness import ALPHA, SURE_ROLLS, WATCH, FairnessVerdict
+from einhorn_table.history.fairness import (
+    ALPHA,
+    SURE_ROLLS,
+    WATCH,
+    FairnessVerdict,
+    faces_off,
+)
 from einhorn_table.history.stats import Statistics
 from einhorn_table.words import joined
 
@@ -370,7 +376,7 @@ def _short_verdict(d: FairnessVerdict) -> str:
         return f"no sign of bias ({d.rolls} rolls)"
     if d.p_value >= ALPHA:
         return f"no clear sign of bias yet ({d.rolls} rolls)"
-    assert d.odd_face is not None
-    how = "too often" if d.faces[d.odd_face - 1] * 6 > sum(d.faces) else "too rarely"
     p = "p < 0.001" if d.p_value < 0.001 else f"p = {d.p_value:.3f}"
-    return f"face {d.odd_face} {how} ({p})"
+    off = faces_off(d.faces, d.odd_faces, verb=False)
+    # Two faces and more on a tie: p on a line of its own, not cut off at the panel's edge.
+    return f"{off} ({p})" if len(off) <= 24 else f"{off}\n({p})"

@@ -51,6 +51,30 @@ def chi_square_sf(x: float, df: int) -> float:
     return min(1.0, total)
 
 
+def _listed(faces: Sequence[int]) -> str:
+    """1, 2 and 3."""
+    words = [str(f) for f in faces]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def faces_off(counts: Sequence[int], odd_faces: Sequence[int], *, verb: bool = True) -> str:
+    """The faces furthest from their share in words: "face 6 comes up too often",
+    "faces 5 and 6 come up too often", "face 6 comes up too often, face 1 too rarely"
+    (without ``verb``, "faces 5 and 6 too often": a chart's title)."""
+    thrown = sum(counts)
+    often = [f for f in odd_faces if counts[f - 1] * 6 > thrown]
+    rarely = [f for f in odd_faces if counts[f - 1] * 6 <= thrown]
+    parts: list[str] = []
+    for group, how in ((often, "too often"), (rarely, "too rarely")):
+        if not group:
+            continue
+        face = "faces" if len(group) > 1 else "face"
+        # The second group shares the first one's verb: "..., face 1 too rarely".
+        said = "" if parts or not verb else ("come up " if len(group) > 1 else "comes up ")
+        parts.append(f"{face} {_listed(group)} {said}{how}")
+    return ", ".join(parts)
+
+
 @dataclass(frozen=True, slots=True)
 class FairnessVerdict:
     dice: str
@@ -58,11 +82,18 @@ class FairnessVerdict:
     faces: tuple[int, ...]
     chi_square: float | None
     p_value: float | None
-    #: The face furthest from its fair share, and whether it came up too often.
+    #: The face furthest from its fair share (of several as far, one that comes up too
+    #: often, as a family would look for a loaded face; ``None`` when none is off).
     odd_face: int | None
+    #: The verdict, with the p-value for ``history stats`` (which says what p is).
     verdict: str
+    #: The verdict in a family's words, without the p-value: the table's screen.
+    words: str
     #: What to do about it, when the verdict alone would mislead (``None``: nothing).
     advice: str | None = None
+    #: Every face as far from its fair share as ``odd_face`` (two or more on a tie;
+    #: none when every face came up exactly its share).
+    odd_faces: tuple[int, ...] = ()
 
     @property
     def biased(self) -> bool:
@@ -75,33 +106,42 @@ def judge(dice: str, rolls: int, faces: Sequence[int]) -> FairnessVerdict:
     if len(counts) != 6:
         raise ValueError("face counts are six numbers, faces 1 to 6")
     if rolls < MIN_ROLLS:
-        return FairnessVerdict(dice, rolls, counts, None, None, None,
-                               f"too few rolls to tell ({rolls}; needs {MIN_ROLLS})")
+        few = f"too few rolls to tell ({rolls}; needs {MIN_ROLLS})"
+        return FairnessVerdict(dice, rolls, counts, None, None, None, few, few)
     thrown = sum(counts)
     expected = thrown / 6
     chi = sum((c - expected) ** 2 / expected for c in counts)
     p = chi_square_sf(chi, 5)
-    face = max(range(6), key=lambda i: abs(counts[i] - expected)) + 1
+    # In whole numbers (6 times each distance), so that a tie is a tie.
+    distance = [abs(6 * c - thrown) for c in counts]
+    odd_faces = tuple(f for f in range(1, 7) if distance[f - 1] == max(distance) > 0)
+    face = next((f for f in odd_faces if counts[f - 1] * 6 > thrown),
+                odd_faces[0] if odd_faces else None)
     advice: str | None = None
     if p < ALPHA:
-        how = "too often" if counts[face - 1] > expected else "too rarely"
+        off = faces_off(counts, odd_faces)
         shown = "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
-        text = f"face {face} comes up {how}: {shown} ({rolls} rolls)"
+        text = f"{off}: {shown} ({rolls} rolls)"
+        # Short, to fit a line of the screen, and no blame before more rolls tell.
+        words = f"{faces_off(counts, odd_faces, verb=False)}: roll more to be sure"
         # Looked at after every match, fair dice cross the line now and then.
         advice = (f"fair dice do this by chance now and then: roll these another "
                   f"{SURE_ROLLS} times before blaming them")
     elif p < WATCH:
         text = f"no clear sign of bias yet in {rolls} rolls (p = {p:.3f})"
+        words = f"no clear sign of bias yet in {rolls} rolls"
         advice = f"keep playing with them: another {SURE_ROLLS} rolls will tell"
     elif rolls < SURE_ROLLS:
         # (Not "no strong bias": a die whose 6 comes up twice as often passes 120
         # rolls two times in three.)
         text = f"no bias shows yet in {rolls} rolls (p = {p:.2f})"
+        words = f"no bias shows yet in {rolls} rolls"
         advice = (f"too few rolls to be sure: a face twice as likely as it should be "
                   f"shows by about {SURE_ROLLS} rolls, a smaller bias by about {SLIGHT_ROLLS}")
     else:
         text = f"no sign of bias in {rolls} rolls (p = {p:.2f})"
+        words = f"no sign of bias in {rolls} rolls"
         if rolls < SLIGHT_ROLLS:
             advice = (f"a smaller bias, a face in 1 throw of 4 rather than 1 of 6, shows "
                       f"only by about {SLIGHT_ROLLS} rolls")
-    return FairnessVerdict(dice, rolls, counts, chi, p, face, text, advice)
+    return FairnessVerdict(dice, rolls, counts, chi, p, face, text, words, advice, odd_faces)

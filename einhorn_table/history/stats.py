@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from einhorn_table.history.fairness import FairnessVerdict, judge
+from einhorn_table.history.fairness import ALPHA, FairnessVerdict, judge
 from einhorn_table.history.store import MatchStore
 from einhorn_table.rules import PROBABILITY, Category
 from einhorn_table.words import counted, pad, shown_width
@@ -200,6 +200,9 @@ def format_statistics(stats: Statistics) -> str:
     out.append("")
     out.append("  Dice: are they fair? (chi-square test of the faces; practice and "
                "calibration rolls left out)")
+    if any(d.p_value is not None for d in stats.dice):
+        out.append(f"  (p: the chance that fair dice come out this uneven or more; "
+                   f"below {ALPHA} counts as a sign of bias)")
     if not stats.dice:
         out.append("  (no rolls yet)" if not stats.playing else
                    "  (no rolls counted yet: a match being played counts once it ends)")

@@ -102,5 +102,6 @@ def history_summary(store: MatchStore, *, latest: int = 8) -> HistorySummary:
         title=f"{counted(total, 'match', 'matches')} kept",
         matches=tuple(history_line(row) for row in store.matches(limit=latest)),
         leaders=tuple(Leader(p.name, p.wins, p.matches) for p in stats.players),
-        dice=tuple(f"{d.dice}: {d.verdict}" for d in stats.dice),
+        # In words, without the p-value (``history stats`` gives it, and says what it is).
+        dice=tuple(f"{d.dice}: {d.words}" for d in stats.dice),
     )
