@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import shlex
@@ -10,7 +11,7 @@ import sys
 from typing import Any
 
 from einhorn_table.parsing import loads_json
-from einhorn_table.rules import Awaiting, Ledger, RuleViolation, replay_file
+from einhorn_table.rules import Awaiting, Ledger, RuleViolation, replay
 from einhorn_table.standings import ending_words, tie_words
 from einhorn_table.words import command_name, counted, pad, shown_width
 
@@ -68,13 +69,13 @@ def format_ledger(ledger: Ledger, title: str) -> str:
     return "\n".join(lines)
 
 
-def is_ledger_file(path: str) -> bool:
-    """Whether ``path`` holds ledgers (RULES.md section 9), such as a golden ``.expected`` file."""
+def is_ledger_text(text: str) -> bool:
+    """Whether a file's ``text`` holds ledgers (RULES.md section 9), such as a golden
+    ``.expected`` file's."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
     try:
-        with open(path, encoding="utf-8") as handle:
-            first = next((line for line in handle if line.strip()), "")
         obj = loads_json(first)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except json.JSONDecodeError:
         return False
     return isinstance(obj, dict) and "type" not in obj and {"awaiting", "players"} <= set(obj)
 
@@ -102,14 +103,9 @@ PICTURE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".gif", ".tif", ".tiff", ".
                     ".heic")
 
 
-def is_picture(path: str) -> bool:
-    """Whether the file ``path`` is a photo or other picture (by how it begins): no match
-    file, however it is named."""
-    try:
-        with open(path, "rb") as handle:
-            start = handle.read(16)
-    except OSError:
-        return False
+def is_picture(start: bytes, path: str) -> bool:
+    """Whether a file that begins with ``start`` is a photo or other picture (by how it
+    begins): no match file, however it is named."""
     if start.startswith(b"BM") and not path.lower().endswith(".bmp"):
         return False  # (two letters a text may begin with too)
     return any(start[at:at + len(sign)] == sign for at, sign in PICTURE_STARTS)
@@ -151,34 +147,42 @@ def run(args: argparse.Namespace) -> int:
     shown = 0
     skipped = 0
     for path in args.files:
-        refused = picture_words(path) if is_picture(path) else picture_folder_words(path)
-        if refused:
+        if os.path.isdir(path):
+            refused = picture_folder_words(path) or (
+                f"{path}: is a folder; name the match files in it (e.g. "
+                f"{os.path.join(path, '*.jsonl')})")
             print(refused, file=sys.stderr)
             status = 1
             continue
-        if is_ledger_file(path):
-            print(skipped_words(path, args.files), file=sys.stderr)
-            skipped += 1
-            continue
+        # Read once, then decide: a pipe (/dev/stdin, <(...)) gives its text only once.
         try:
-            match = replay_file(path)
-        except RuleViolation as error:
-            print(f"{path}: {error}", file=sys.stderr)
-            status = 1
-            continue
-        except IsADirectoryError:
-            print(f"{path}: is a folder; name the match files in it (e.g. "
-                  f"{os.path.join(path, '*.jsonl')})", file=sys.stderr)
-            status = 1
-            continue
+            with open(path, "rb") as handle:
+                data = handle.read()
         except OSError as error:
             print(f"{path}: cannot read this file ({error.strerror})", file=sys.stderr)
             status = 1
             continue
+        if is_picture(data[:16], path):
+            print(picture_words(path), file=sys.stderr)
+            status = 1
+            continue
+        try:
+            text = data.decode("utf-8-sig")  # with or without the mark Windows editors put first
         except UnicodeDecodeError:
             print(f"{path}: not UTF-8 text, so not a match file as the companion writes "
                   "them; if it is one, open it in a text editor and save it with the "
                   "encoding UTF-8", file=sys.stderr)
+            status = 1
+            continue
+        if is_ledger_text(text):
+            print(skipped_words(path, args.files), file=sys.stderr)
+            skipped += 1
+            continue
+        try:
+            # newline=None: line ends read as open() reads them (\r\n and \r too)
+            match = replay(io.StringIO(text, newline=None))
+        except RuleViolation as error:
+            print(f"{path}: {error}", file=sys.stderr)
             status = 1
             continue
         ledger = match.ledger()

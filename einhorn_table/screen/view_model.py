@@ -209,6 +209,26 @@ def player_cards(ledger: Ledger, seats: Sequence[Seat], unicorn: int | None, act
     )
 
 
+def after_roll(before: Ledger, result: TurnResult) -> Ledger:
+    """The ledger as a roll left it, from the ledger ``before`` it and what it did: its
+    payments made and the unicorn taken, nothing more (a game's end banks the game
+    stones and takes the unicorn back only after)."""
+    stones = {p.name: p.game_stones for p in before.players}
+    central = before.central
+    for transfer in result.transfers:
+        if transfer.payer == CENTRAL:
+            central -= transfer.stones
+        else:
+            stones[transfer.payer] -= transfer.stones
+        if transfer.payee == CENTRAL:
+            central += transfer.stones
+        else:
+            stones[transfer.payee] += transfer.stones
+    return replace(
+        before, central=central, unicorn=result.unicorn_to or before.unicorn,
+        players=tuple(replace(p, game_stones=stones[p.name]) for p in before.players))
+
+
 def build_view(controller: TableController, now: float) -> ScreenView:
     """The screen for ``controller`` at clock time ``now``."""
     c = controller
@@ -329,13 +349,21 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         # The counter says the game the roll was in: the roll that ends a game said
         # "Game over" under the next game's number.
         game = last.before.game if isinstance(last.outcome, TurnResult) else ledger.game
+        players, result_base = cards(set()), dict(base)
+        if isinstance(last.outcome, TurnResult) and last.outcome.game_over:
+            # The cards as this roll left them: the game's end (game stones into each
+            # stash, the unicorn back, "to bid") comes with its own screen after.
+            left = after_roll(last.before, last.outcome)
+            owner = names.index(left.unicorn) if left.unicorn is not None else None
+            players = player_cards(left, c.seats, owner, set(), {})
+            result_base.update(central=left.central, unicorn=owner)
         return ScreenView(
-            ScreenKind.RESULT, players=cards(set()), focus=names.index(_player(last)),
+            ScreenKind.RESULT, players=players, focus=names.index(_player(last)),
             title=_result_title(last, rolloff), dice=_rollers_dice(c, last),
             photo=last.photo,
             photo_dice=_seen(last), category=None if by_sum else _category_of(last),
             lines=_result_lines(last) + _round_lines(c),
-            **{**base, "game": game},  # type: ignore[arg-type]
+            **{**result_base, "game": game},  # type: ignore[arg-type]
         )
     if last is not None and isinstance(last.outcome, AuctionResult) and age < REVEAL_SECONDS:
         result = last.outcome
