@@ -210,6 +210,8 @@ class VisionTray:
         self._first_unsure = False
         #: Since when the picture lay still when it was last looked at for that (above).
         self._stale_looked: float | None = None
+        #: Whether the watcher has its empty tray (it never loses it once it has it).
+        self._has_reference = False
 
     def poll(self) -> list[TrayEvent]:
         now = self.clock.monotonic()
@@ -230,7 +232,7 @@ class VisionTray:
             self._forget_rest()  # the camera may have been moved meanwhile
             events.append(tray.CameraBack(now))
         # The watcher works on the frames' own timeline; the controller on the clock's.
-        first = self.watcher.reference is None
+        first = not self._watcher_has_reference()
         if first and self.dice_at_start():
             # (A hand in the first picture would be taken for the empty tray, hiding a
             # die of the last roll or read as one: the dice are looked at once it is still.)
@@ -244,7 +246,7 @@ class VisionTray:
                 first = False
         for event in self.watcher.feed(frame.image, frame.timestamp):
             events += self._told(event, frame.image, now)
-        if first and self.watcher.reference is not None:
+        if first and self._watcher_has_reference():
             events += self._first_taken(frame.image, now)
         if self._first_unsure:
             events += self._still_long_at_start(frame.image, frame.timestamp, now)
@@ -256,6 +258,14 @@ class VisionTray:
             self._told_at_limit = _ToldAtLimit(len(thrown.dice), lying)
             events.append(tray.Settled(now, thrown, held.image, held_too_long=True))
         return events
+
+    def _watcher_has_reference(self) -> bool:
+        """Whether the watcher has its empty tray yet. (Asked at every frame: the
+        watcher's ``reference`` is its picture redrawn in the last frame's light, so it
+        is asked only until there is one.)"""
+        if not self._has_reference:
+            self._has_reference = self.watcher.reference is not None
+        return self._has_reference
 
     def _told(self, event: Any, shown: Image, t: float) -> list[TrayEvent]:
         """What one watcher event tells the controller (``shown``: the frame fed)."""
@@ -314,7 +324,7 @@ class VisionTray:
         events: list[TrayEvent] = []
         for event in self.watcher.feed(image, t):
             events += self._told(event, image, now)
-        if self.watcher.reference is not None:
+        if self._watcher_has_reference():
             events += self._first_taken(image, now)
         return events
 

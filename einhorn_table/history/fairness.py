@@ -6,6 +6,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from einhorn_table.words import joined
+
 #: Below this many rolls (of three dice) the test is not run: too few to tell.
 MIN_ROLLS = 60
 #: A p-value below this is called a sign of bias. Strict, because every set of dice
@@ -51,12 +53,6 @@ def chi_square_sf(x: float, df: int) -> float:
     return min(1.0, total)
 
 
-def _listed(faces: Sequence[int]) -> str:
-    """1, 2 and 3."""
-    words = [str(f) for f in faces]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
-
-
 def faces_off(counts: Sequence[int], odd_faces: Sequence[int], *, verb: bool = True) -> str:
     """The faces furthest from their share in words: "face 6 comes up too often",
     "faces 5 and 6 come up too often", "face 6 comes up too often, face 1 too rarely"
@@ -71,7 +67,7 @@ def faces_off(counts: Sequence[int], odd_faces: Sequence[int], *, verb: bool = T
         face = "faces" if len(group) > 1 else "face"
         # The second group shares the first one's verb: "..., face 1 too rarely".
         said = "" if parts or not verb else ("come up " if len(group) > 1 else "comes up ")
-        parts.append(f"{face} {_listed(group)} {said}{how}")
+        parts.append(f"{face} {joined([str(f) for f in group])} {said}{how}")
     return ", ".join(parts)
 
 

@@ -866,10 +866,8 @@ class TableController:
         if self.call_locked and self.motion is not None and time > self.motion.since:
             # Pressed before the dice moved, let go after (only then known to be a tap):
             # made in time (rules 4.1). The screen says so, the dice already moving.
-            name = self.names[player]
-            said = f"{name}'s call of {category.label} counts" if self.call_draft \
-                else f"{name}'s call is taken back (silent)"
-            self._say(f"{said}: pressed before the dice moved.", time, player)
+            self._say(f"{self._call_words(player)}: pressed before the dice moved.", time,
+                      player)
 
     def _take_held_calls(self, time: float) -> None:
         """The tray lies still again: the calls pressed while it moved count where nobody
@@ -881,10 +879,16 @@ class TableController:
         for h in taken:
             self.call_draft = None if self.call_draft is h.category else h.category
         if taken:
-            name = self.names[taken[-1].player]
-            said = f"{name}'s call of {self.call_draft.label} counts" \
-                if self.call_draft is not None else f"{name}'s call is taken back (silent)"
-            self._say(f"Nobody threw: {said}.", time, taken[-1].player)
+            player = taken[-1].player
+            self._say(f"Nobody threw: {self._call_words(player)}.", time, player)
+
+    def _call_words(self, player: int) -> str:
+        """What ``player``'s press made of the call, in words: the call that counts now,
+        or none."""
+        name = self.names[player]
+        if self.call_draft is None:
+            return f"{name}'s call is taken back (silent)"
+        return f"{name}'s call of {self.call_draft.label} counts"
 
     def _called_before_the_motion(self, player: int, time: float) -> bool:
         """Whether ``player``'s call pressed at ``time`` was made before the dice started

@@ -113,7 +113,13 @@ def unexplained(
 
 def light_changed_share(now: SmallImage, before: SmallImage) -> float:
     """The share of the picture brightened or darkened by more than :data:`LIGHT_STEP`."""
-    step = np.abs(_ratio(now, before) - 1.0)
+    return _stepped_share(_ratio(now, before))
+
+
+def _stepped_share(ratio: npt.NDArray[np.float32]) -> float:
+    """The share of the picture whose change of light ``ratio`` (per pixel, maybe per
+    channel) is more than :data:`LIGHT_STEP` either way."""
+    step = np.abs(ratio - 1.0)
     if step.ndim == 3:
         step = step.max(axis=2)
     return float(np.mean(step > LIGHT_STEP))
@@ -230,10 +236,7 @@ def same_scene(
         if light_changed_share(now, before) >= LIGHT_SHARE:
             return SameScene(field)
         soft = light_field(now, before, SOFT_CELL)
-        step = np.abs(soft - 1.0)
-        if step.ndim == 3:
-            step = step.max(axis=2)
-        if (float(np.mean(step > LIGHT_STEP)) >= SOFT_SHARE
+        if (_stepped_share(soft) >= SOFT_SHARE
                 and unexplained(now, before, soft, threshold, tolerance) <= most_pixels):
             return SameScene(soft)  # a shadow or sunlight over part of the picture
         return None  # a few places changed, too faintly to stand out: dice, not light
