@@ -37,18 +37,30 @@ from einhorn_table.words import command_name  # noqa: E402
 STEPS = ("camera", "buttons", "screen")
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The smoke test's options (docs/install.md and hardware/README.md quote them)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", choices=STEPS, action="append", help="run only this step")
+    parser.add_argument("--only", choices=STEPS, action="append",
+                        help="run only this step (may be given twice)")
     parser.add_argument("--source", default="picamera2", help="camera source (default picamera2)")
     parser.add_argument("--seconds", type=more_than_zero, default=5.0,
                         help="camera measuring time (default 5)")
-    parser.add_argument("--snapshot", type=Path, default=Path("/tmp/einhorn-smoke.png"))
-    parser.add_argument("--pins", type=Path, default=default_pin_map_path())
-    parser.add_argument("--players", type=int, choices=range(1, 7), metavar="N")
+    parser.add_argument("--snapshot", type=Path, default=Path("/tmp/einhorn-smoke.png"),
+                        help="where to save the camera's picture (default "
+                             "/tmp/einhorn-smoke.png; the small frame beside it, its name "
+                             "ending in -small.png)")
+    parser.add_argument("--pins", type=Path, default=default_pin_map_path(),
+                        help="the pin map (default hardware/pins.toml)")
+    parser.add_argument("--players", type=int, choices=range(1, 7), metavar="N",
+                        help="test only the stations of players 1 to N (default: all "
+                             "six; e.g. --players 4 where four stations are wired)")
     parser.add_argument("--free-play", type=float, default=15.0,
                         help="seconds to show every gesture after the button walk")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     steps = args.only or list(STEPS)
     machine = detect_machine()
     if not machine.is_pi:
