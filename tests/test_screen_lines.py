@@ -107,9 +107,9 @@ def test_the_help_of_a_player_who_owes_a_starting_roll_says_to_roll() -> None:
     assert [c.context(p) for p in range(3)] == [Context.WAIT, Context.ROLL, Context.ROLL]
     c.on_gesture(chord(1, W, E, 1.0))
     assert build_view(c, 1.5).help_title == (
-        "Ben: Your roll: throw your three dice into the tray")
+        "Ben, it's your roll: throw your three dice into the tray")
     c.on_gesture(chord(0, W, E, 2.0))  # Ana rolled already
-    assert build_view(c, 2.5).help_title == "Ana: Not your turn"
+    assert build_view(c, 2.5).help_title == "Ana, it's not your turn yet"
 
 
 def test_the_help_in_the_winners_roll_off_says_to_roll_to_the_one_rolling() -> None:
@@ -126,13 +126,13 @@ def test_the_help_leaves_the_screen_once_its_moment_is_over() -> None:
     c.on_gesture(chord(0, W, E, 1.0))  # Ana reads the help of her turn ...
     c.on_gesture(chord(1, W, E, 1.0))  # (Ben's replaces it: one help at a time)
     c.on_gesture(chord(0, W, E, 1.5))
-    assert build_view(c, 2.0).help_title.startswith("Ana: Your turn")
+    assert build_view(c, 2.0).help_title.startswith("Ana, it's your turn")
     roll(c, [2, 2, 3], t=3.0)  # ... and rolls without closing it
     view = build_view(c, 4.5)
     assert view.help == () and view.kind is ScreenKind.RESULT  # her roll is seen
     assert c.help is None  # (and the demo's bots go on)
     c.on_gesture(chord(1, W, E, 5.0))  # Ben's help of his turn stays while it is his turn
-    assert build_view(c, 5.5).help_title.startswith("Ben: Your turn")
+    assert build_view(c, 5.5).help_title.startswith("Ben, it's your turn")
     roll(c, [2, 2, 3], BLUE, t=6.0)
     assert c.help is None
 

@@ -170,7 +170,7 @@ def test_the_help_shows_the_hold_of_ok_only_while_the_camera_is_lost() -> None:
     roll(c, [1, 1, 2], BLUE, 2.0)
     c.on_gesture(chord(0, W, E, 9.0))  # Ana's turn: the help
     view = build_view(c, 9.5)
-    assert view.help_title.startswith("Ana: Your turn")
+    assert view.help_title.startswith("Ana, it's your turn")
     assert [line.gesture for line in view.help] == [
         "tap a category", "press Das Unvermeidliche (−) + Dreifaltigkeit (✗) together",
         "press Wunsch (+) + Einhorn (OK) together"]

@@ -123,7 +123,7 @@ def test_help_lists_the_gestures_of_the_moment() -> None:
     roll(c, [1, 1, 2], BLUE, t=2.0)
     c.on_gesture(chord(0, W, E, 9.0))
     view = build_view(c, 9.5)
-    assert view.help_title.startswith("Ana: Your turn")
+    assert view.help_title.startswith("Ana, it's your turn")
     assert any("undo" in line.does for line in view.help)
 
 

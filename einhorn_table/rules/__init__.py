@@ -21,6 +21,7 @@ from einhorn_table.rules.engine import (
     MatchState,
     Outcome,
     Phase,
+    StonesLeft,
     Transfer,
     TurnResult,
 )
@@ -94,6 +95,7 @@ __all__ = [
     "RulesError",
     "Setup",
     "StartRoll",
+    "StonesLeft",
     "TiebreakRoll",
     "Topup",
     "Transfer",

@@ -81,6 +81,19 @@ class Transfer:
 
 
 @dataclass(frozen=True, slots=True)
+class StonesLeft:
+    """The stones as a roll's payments left them, and the unicorn where the roll left it:
+    before a game's end moves the game stones into the stashes and takes the unicorn back
+    (4.9, 5.1, 5.2). What the table shows under the roll that ended a game."""
+
+    central: int
+    #: Each player's game stones, in seat order.
+    game_stones: tuple[int, ...]
+    #: The unicorn's owner (a name), or None where nobody owns it.
+    unicorn: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class TurnResult:
     """What one turn did, for the screen and the statistics."""
 
@@ -91,6 +104,8 @@ class TurnResult:
     #: The table's amount (positive: the player receives), or ``"win"``.
     amount: Amount
     transfers: tuple[Transfer, ...]
+    #: The stones and the unicorn as the roll left them, before any game's end.
+    left: StonesLeft
     #: True when the unicorn owner rolled Einhorn and nothing happened (4.5).
     owner_einhorn: bool = False
     #: The player who took the unicorn with this roll, if any.
@@ -469,9 +484,15 @@ class MatchState:
             for other in range(len(self.names))
             if other != player and self.game_stones[other] > 0
         )
+        left = self._stones_left()
         match_over = self._end_game()
-        return TurnResult(self.names[player], dice, category, call, WIN, transfers,
+        return TurnResult(self.names[player], dice, category, call, WIN, transfers, left,
                           game_over=True, match_over=match_over)
+
+    def _stones_left(self) -> StonesLeft:
+        """The central stash, the game stones and the unicorn as they stand now."""
+        unicorn = None if self.unicorn is None else self.names[self.unicorn]
+        return StonesLeft(self.central, tuple(self.game_stones), unicorn)
 
     def _finish_turn(
         self,
@@ -492,6 +513,7 @@ class MatchState:
             unicorn_to = self.names[player]
             if old is not None and self.variant.pass_stone:
                 transfers += (self._move(old, player, self.variant.pass_stone),)
+        left = self._stones_left()
         # 4.9: end checks, in this order.
         game_over = match_over = False
         if self.central == 0:
@@ -502,7 +524,7 @@ class MatchState:
             match_over = self._end_game()
         else:
             self._begin_turn((player + 1) % len(self.names))
-        return TurnResult(self.names[player], dice, category, call, amount, transfers,
+        return TurnResult(self.names[player], dice, category, call, amount, transfers, left,
                           owner_einhorn, unicorn_to, game_over, match_over)
 
     # 5: between games ------------------------------------------------------------

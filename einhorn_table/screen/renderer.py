@@ -62,8 +62,14 @@ BANNER_SIZE = 28
 BANNER_SMALLEST = 24
 #: The least height of the unicorn owner's call row in the top-ups (its words read).
 CALL_ROW_LEAST = 36
-#: The column left of a row of button tiles that says whose buttons they are.
+#: The column left of a row of button tiles that says whose buttons they are: at least
+#: this wide, and up to ``LEAD_MOST`` where a name needs it at ``LEAD_NAME``.
 LEAD = 118
+LEAD_MOST = 190
+#: The size of a name in that column (as big as the cards' names: read from the chairs),
+#: and the least it is drawn at before it is cut short.
+LEAD_NAME = 32
+LEAD_NAME_LEAST = 24
 #: The roll's lines on its result: their size, and the least they are drawn at (read
 #: from the chairs) before the photo gives way and they take two columns.
 RESULT_LINE = 30
@@ -140,6 +146,8 @@ class Renderer:
         self._layout_cache: tuple[tuple[object, ...], _ResultLayout] | None = None
         #: The banner's words last wrapped, with their lines and size.
         self._banner_cache: tuple[tuple[object, ...], tuple[list[str], float]] | None = None
+        #: The width of the column that says whose a row of buttons is (this screen's).
+        self._lead_width = 0
 
     # ------------------------------------------------------------------ basics
 
@@ -225,6 +233,7 @@ class Renderer:
         middle = self.pg.Rect(self.s(10), top, self.w - self.s(20),
                               self.h - top - self.s(160))
         kind = view.kind
+        self._lead_width = self._lead_for(view)
         if full_screen:
             area = self.pg.Rect(self.s(10), top, self.w - self.s(20),
                                 self.h - top - self.s(10))
@@ -556,7 +565,10 @@ class Renderer:
                       whose: Sequence[PlayerCard] = ()) -> None:
         """The button hints; ``whose``: the players they are for, shown by their shapes at
         the left (where the other players' buttons do something else)."""
-        if whose:
+        if len(whose) == 1:
+            lead, area = self._lead(area)
+            self._lead_name(whose[0], lead)
+        elif whose:
             lead, area = self._lead(area)
             step = min(self.s(23), (lead.width - self.s(4)) / len(whose))
             for k, card in enumerate(whose):
@@ -566,10 +578,35 @@ class Renderer:
             [(h.sign, h.category.label if h.does == "call it" else h.does) for h in hints], area
         )
 
+    def _lead_for(self, view: ScreenView) -> int:
+        """The width of the column that says whose a row of buttons is: room for the
+        marker and the name of each player named there at ``LEAD_NAME`` (the owner
+        calling; the one other player topping up), within ``LEAD`` and ``LEAD_MOST``."""
+        named = [view.players[i].name for i in self._lead_names(view)]
+        need = max((self.font(LEAD_NAME).size(plain(name))[0] for name in named), default=0)
+        return max(self.s(LEAD), min(self.s(LEAD_MOST), need + self.s(34)))
+
+    @staticmethod
+    def _lead_names(view: ScreenView) -> list[int]:
+        """The seats named in the rows' lead column: the caller, and the others only where
+        they are one (more are shown by their shapes: the line above names them)."""
+        if view.caller is None:
+            return []
+        return [view.caller, *(view.buttons_for if len(view.buttons_for) == 1 else ())]
+
+    def _lead_name(self, card: PlayerCard, lead: Any) -> None:
+        """A player's marker and name in a row's lead column, the name as big as the
+        cards' (cut short where even ``LEAD_NAME_LEAST`` does not fit)."""
+        self._marker(card.marker, card.colour, (lead.x + self.s(12), lead.centery),
+                     self.s(11))
+        name, size = self.shortened(card.name, LEAD_NAME, LEAD_NAME_LEAST,
+                                    lead.width - self.s(30))
+        self.text(name, size, TEXT, (lead.x + self.s(28), lead.centery), "midleft")
+
     def _lead(self, area: Any) -> tuple[Any, Any]:
         """``area`` cut into a column at its left that says whose the row is, and the rest
         (the four tiles, aligned with those of the row above or below)."""
-        width = self.s(LEAD)
+        width = self._lead_width or self.s(LEAD)
         lead = self.pg.Rect(area.x, area.y, width, area.height)
         rest = self.pg.Rect(area.x + width + self.s(6), area.y,
                             area.width - width - self.s(6), area.height)
@@ -580,10 +617,7 @@ class Renderer:
         top-ups, the owner done with theirs): their marker and name at the left."""
         pg = self.pg
         lead, rest = self._lead(area)
-        self._marker(card.marker, card.colour, (lead.x + self.s(12), lead.centery),
-                     self.s(10))
-        name, size = self.shortened(card.name, 28, 20, lead.width - self.s(28))
-        self.text(name, size, TEXT, (lead.x + self.s(26), lead.centery), "midleft")
+        self._lead_name(card, lead)
         gap = self.s(6)
         width = (rest.width - gap * 3) / 4
         for k, category in enumerate(ICON_DICE):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from einhorn_table.rules import Awaiting, MatchState, Phase
 from einhorn_table.screen.view_model import ScreenKind, ScreenView, button_hints, player_cards
-from einhorn_table.stations.gesture_table import GESTURES
+from einhorn_table.stations.gesture_table import GESTURES, help_title
 from einhorn_table.table.resume import ResumePrompt
 from einhorn_table.words import joined
 
@@ -23,8 +23,8 @@ def resume_view(prompt: ResumePrompt, now: float) -> ScreenView:
     help_fields: dict[str, object] = {}
     if prompt.help is not None and prompt.help.shown(now):
         name = prompt.names[prompt.help.player] if prompt.help.player < len(prompt.names) \
-            else "Help"
-        help_fields = {"help_title": f"{name}: {prompt.help.context.heading}",
+            else None
+        help_fields = {"help_title": help_title(prompt.help.context, name),
                        "help": GESTURES[prompt.help.context]}
     common = {"game": game, "games": ledger.games, "central": ledger.central,
               "unicorn": unicorn, "players": cards, "notice": prompt.notice, **help_fields}

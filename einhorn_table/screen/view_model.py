@@ -30,7 +30,7 @@ from einhorn_table.rules import (
 )
 from einhorn_table.screen.banner import save_banner
 from einhorn_table.standings import ending_words, tie_words
-from einhorn_table.stations.gesture_table import Context, HelpLine, help_lines
+from einhorn_table.stations.gesture_table import Context, HelpLine, help_lines, help_title
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.doubt import DoubtKind, alike_seats, dice_owners
 from einhorn_table.table.together import told_apart
@@ -210,23 +210,14 @@ def player_cards(ledger: Ledger, seats: Sequence[Seat], unicorn: int | None, act
 
 
 def after_roll(before: Ledger, result: TurnResult) -> Ledger:
-    """The ledger as a roll left it, from the ledger ``before`` it and what it did: its
-    payments made and the unicorn taken, nothing more (a game's end banks the game
-    stones and takes the unicorn back only after)."""
-    stones = {p.name: p.game_stones for p in before.players}
-    central = before.central
-    for transfer in result.transfers:
-        if transfer.payer == CENTRAL:
-            central -= transfer.stones
-        else:
-            stones[transfer.payer] -= transfer.stones
-        if transfer.payee == CENTRAL:
-            central += transfer.stones
-        else:
-            stones[transfer.payee] += transfer.stones
+    """The ledger as a roll left it: the ledger ``before`` it with the engine's stones and
+    unicorn as the roll left them (a game's end banks the game stones and takes the
+    unicorn back only after)."""
+    left = result.left
     return replace(
-        before, central=central, unicorn=result.unicorn_to or before.unicorn,
-        players=tuple(replace(p, game_stones=stones[p.name]) for p in before.players))
+        before, central=left.central, unicorn=left.unicorn,
+        players=tuple(replace(p, game_stones=stones)
+                      for p, stones in zip(before.players, left.game_stones, strict=True)))
 
 
 def build_view(controller: TableController, now: float) -> ScreenView:
@@ -255,7 +246,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         "flows": _flows(c, age),
     }
     if c.help is not None and c.help.shown(now):
-        base["help_title"] = f"{names[c.help.player]}: {c.help.context.heading}"
+        base["help_title"] = help_title(c.help.context, names[c.help.player])
         base["help"] = help_lines(c.help.context,  # type: ignore[assignment]
                                   c.camera_lost is not None)
     to_act = state.to_act
@@ -310,7 +301,10 @@ def build_view(controller: TableController, now: float) -> ScreenView:
     if ended is not None and awaiting is Awaiting.BID and \
             RESULT_SECONDS <= now - ended < GAME_END_SECONDS:
         # The counter says the game that is over (the next one's comes with its auction).
-        return ScreenView(ScreenKind.GAME_END, players=cards(owing),
+        # The cards say only the stones: nobody is to act yet (the auction's "to bid"
+        # and its frames come with its own screen).
+        banked = player_cards(ledger, c.seats, unicorn, set(), {})
+        return ScreenView(ScreenKind.GAME_END, players=banked,
                           title=f"Game {ledger.game - 1} is over",
                           subtitle="Game stones go into each stash", chart=tuple(c.history),
                           lines=_game_end_lines(c),
@@ -786,8 +780,15 @@ def _start_bonus(c: TableController) -> int:
 
 
 def _game_end_lines(c: TableController) -> tuple[str, ...]:
-    ledger = c.match.ledger()
-    return tuple(f"{p.name} {p.stash}" for p in ledger.players)
+    """What each player moves into their stash at the game's end ("Ben +8": the game
+    stones the last roll left them; their cards show the stashes), or, where that roll is
+    not known (a restart), the stashes ("Ben stash 8")."""
+    last = c.last
+    if last is not None and isinstance(last.outcome, TurnResult) and last.outcome.game_over:
+        return tuple(f"{name} +{stones}"
+                     for name, stones in zip(c.names, last.outcome.left.game_stones,
+                                             strict=True))
+    return tuple(f"{p.name} stash {p.stash}" for p in c.match.ledger().players)
 
 
 def _flows(c: TableController, age: float) -> tuple[Flow, ...]:

@@ -60,6 +60,32 @@ _TITLES = {
 }
 
 
+#: The help's title spoken to the player who asked, "{name}" their name: one sentence
+#: (not a name and a heading run together, "Ben: Your turn: ...").
+_SPOKEN = {
+    Context.CALL: "{name}, it's your turn: make your call, then roll",
+    Context.ROLL: "{name}, it's your roll: throw your three dice into the tray",
+    Context.COUNTERPARTY: "{name}, you own the unicorn: choose who pays or is paid",
+    Context.BID: "{name}, bid for the unicorn, secretly",
+    Context.TOPUP: "{name}, move stones from your stash to your game stones",
+    Context.CONFIRM_DICE: "{name}, are these your dice?",
+    Context.ENTER_DICE: "{name}, enter your three dice by hand",
+    Context.WAIT: "{name}, it's not your turn yet",
+    Context.FINAL: "{name}, the match is over",
+    Context.HISTORY: "{name}, this is the match history",
+    Context.RESUME: "{name}, a match was interrupted: go on with it?",
+}
+
+
+def help_title(context: Context, name: str | None) -> str:
+    """The help's title for the player ``name`` who asked for it in ``context``, said to
+    them ("Ben, it's your turn: make your call, then roll"); the plain heading where it is
+    not known who asked (None)."""
+    if not name:
+        return context.heading
+    return _SPOKEN[context].format(name=name)
+
+
 class Action(StrEnum):
     CALL = "call"  # call the button's category (the same again takes the call back)
     LESS = "less"  # previous choice, fewer stones, a lower die
