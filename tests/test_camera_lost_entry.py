@@ -139,7 +139,7 @@ def test_a_turn_goes_on_by_hand_while_the_camera_is_lost() -> None:
     assert r.c.call_draft is Category.WUNSCH
     view = r.hold_ok(0)
     assert view.kind is ScreenKind.DOUBT and view.entry == (1, 1, 1)
-    assert view.title == "Ana: enter the dice"
+    assert view.title == "Ana, enter your dice"
     assert view.subtitle == "Camera lost: enter the dice you threw"
     assert view.banner == "", "the entry's title is not hidden under the banner"
     assert r.c.call_locked and r.c.call_draft is Category.WUNSCH

@@ -286,7 +286,7 @@ def test_dice_landing_in_two_goes_are_read_together_and_confirmed() -> None:
     assert pending is not None and pending.doubt.kind is DoubtKind.TWO_GOES
     assert pending.reading.values == (4, 4, 6) and pending.confirmable
     view = build_view(c, 6.5)
-    assert view.kind is ScreenKind.DOUBT and view.title == "Ana: are these your dice?"
+    assert view.kind is ScreenKind.DOUBT and view.title == "Ana, are these your dice?"
     assert view.subtitle.startswith("3 dice thrown in two goes")
     assert c.context(0) is Context.CONFIRM_DICE
     c.on_gesture(tap(0, E, 7.0))

@@ -100,7 +100,7 @@ def banner_views(banner: str, names: tuple[str, ...]) -> list[ScreenView]:
                    subtitle=f"{', '.join(names[i] for i in owing)}: top up, OK when done. "
                             f"Then {names[1]} rolls (Wunsch).", call=Category.WUNSCH,
                    caller=1, buttons=button_hints(Context.TOPUP), buttons_for=owing),
-        ScreenView(ScreenKind.DOUBT, 2, 10, 50, 1, players, f"{names[1]}: are these your dice?",
+        ScreenView(ScreenKind.DOUBT, 2, 10, 50, 1, players, f"{names[1]}, are these your dice?",
                    focus=1, subtitle="One die unclear - or roll again", dice=dice,
                    buttons=button_hints(Context.CONFIRM_DICE), banner=banner),
         ScreenView(ScreenKind.GAME_END, 3, 10, 50, 1, players, "Game 2 is over",

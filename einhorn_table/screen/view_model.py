@@ -286,8 +286,10 @@ def build_view(controller: TableController, now: float) -> ScreenView:
             message = f"These look like {whose or 'other'} dice, not {names[roller]}'s"
         entering = c.entry is not None
         context = Context.ENTER_DICE if entering else Context.CONFIRM_DICE
-        title = (f"{names[roller]}: enter the dice" if entering
-                 else f"{names[roller]}: are these your dice?")
+        # One sentence said to the roller, as the help's title says it (a name and a
+        # colon before the question read as a label); short enough for the chairs.
+        title = (f"{names[roller]}, enter your dice" if entering
+                 else f"{names[roller]}, are these your dice?")
         return ScreenView(
             ScreenKind.DOUBT, players=cards({roller}), title=title, focus=roller,
             subtitle=message + pending.doubt.again,
