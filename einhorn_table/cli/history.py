@@ -8,6 +8,7 @@ import shlex
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,9 +19,10 @@ from einhorn_table.history.errors import HistoryError, StoreReadOnly
 from einhorn_table.history.export import is_spreadsheet_export, match_csv
 from einhorn_table.history.narrate import narrate
 from einhorn_table.history.paths import DATABASE, state_dir
+from einhorn_table.history.state_lock import PLAY, held_by
 from einhorn_table.history.stats import format_statistics, gather
 from einhorn_table.history.store import MatchStore
-from einhorn_table.history.view import closing_line, history_line
+from einhorn_table.history.view import NOT_FINISHED, closing_line, history_line
 from einhorn_table.rules import NotationError, RuleViolation, replay
 from einhorn_table.text_files import write_text_whole
 from einhorn_table.words import command_name, shown_width
@@ -129,6 +131,10 @@ def open_store(args: argparse.Namespace, *, reading: bool = True,
             f"no match history in {folder}. Name the folder the table keeps it in with "
             "--state-dir (the Pi's service keeps it in /var/lib/einhorn-table: read it as "
             "the service's user, sudo -u einhorn); a demo keeps its own, in its --state-dir.")
+    if there and not os.access(folder / DATABASE, os.R_OK):  # (a folder looked into, its
+        # history another user's own: not "check that the state directory exists")
+        raise StoreReadOnly(f"you may not read {folder / DATABASE}. "
+                            f"{_who_may(args, folder, writing=not reading)}")
     if reading and not changing:  # (no write access needed: a copied folder, a card
         # mounted read-only)
         return MatchStore.for_reading(folder, now=lambda: datetime.now(UTC))
@@ -221,7 +227,11 @@ def run_list(args: argparse.Namespace) -> int:
     if not rows:
         print(f"No matches kept yet in {store.path}.")
         return 0
+    now = _played_now(store.state_dir)
     lines = [history_line(row) for row in rows]
+    if now is not None:  # ("not finished (practice)": "being played now (practice)")
+        lines = [replace(x, state=x.state.replace(NOT_FINISHED, BEING_PLAYED))
+                 if x.match_id == now[0] else x for x in lines]
     header = ("id", "date", "players", "variant", "winner", "games", "state")
     table = [header, *[(x.match_id, x.date, x.players, x.variant, x.winner, x.games, x.state)
                        for x in lines]]
@@ -251,6 +261,20 @@ def _aligned(table: Sequence[Sequence[str]]) -> str:
     return "".join([line(*row).rstrip() + "\n" for row in zip(*columns, strict=True)])
 
 
+#: The state ``history list`` gives the match the table (or a demo) plays right now.
+BEING_PLAYED = "being played now"
+
+
+def _played_now(state: Path) -> tuple[str, str] | None:
+    """The match played in ``state`` right now, as its lock file says, and by what:
+    ("7", "on the table") or ("2", "in a demo"); None where none is (or it cannot be
+    told)."""
+    holder = held_by(state)
+    if holder is None or not holder.match:
+        return None
+    return holder.match, "on the table" if holder.program == PLAY else "in a demo"
+
+
 def run_show(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         row = store.get(args.match_id)
@@ -261,7 +285,10 @@ def run_show(args: argparse.Namespace) -> int:
         print("\n".join(narrate(lines)))
         # (A finished match's story ends with its own last line: only one that did not
         # finish is replayed again for its stashes as it stopped.)
-        closing = None if row.state == "finished" else closing_line(row, replay(lines).ledger())
+        now = _played_now(store.state_dir)
+        played_by = now[1] if now is not None and now[0] == row.match_id else None
+        closing = None if row.state == "finished" else closing_line(
+            row, replay(lines).ledger(), played_by=played_by)
     except RuleViolation as error:
         raise HistoryError(f"match {row.match_id} does not replay ({error})") from None
     if closing is not None:

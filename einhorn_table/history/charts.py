@@ -18,6 +18,7 @@ from typing import Any
 from einhorn_table.history.errors import HistoryError
 from einhorn_table.history.fairness import (
     ALPHA,
+    MIN_ROLLS,
     SURE_ROLLS,
     WATCH,
     FairnessVerdict,
@@ -315,7 +316,8 @@ def _calls_chart(plt: Any, stats: Statistics, path: Path) -> Path:
     ax.bar([x + width / 2 for x in xs], odds, width, color="#c8c8c8",
            label="chance with fair dice")
     for bar, c in zip(bars, stats.calls, strict=True):
-        note = f"{c.came_true} of {c.made}" if c.made else "never called"
+        # ("never called" on two lines: on one it ran into the grey bar beside it.)
+        note = f"{c.came_true} of {c.made}" if c.made else "never\ncalled"
         ax.annotate(note, (bar.get_x() + bar.get_width() / 2, bar.get_height()),
                     xytext=(0, 4), textcoords="offset points", ha="center", fontsize=11)
     ax.set_xticks(list(xs), labels)
@@ -369,7 +371,7 @@ def _verdict_colour(d: FairnessVerdict) -> str:
 def _short_verdict(d: FairnessVerdict) -> str:
     """A panel's second title line: the verdict in a few words."""
     if d.p_value is None:
-        return f"too few rolls to tell ({d.rolls})"
+        return f"too few rolls to tell ({d.rolls} rolls; needs {MIN_ROLLS})"
     if d.p_value >= WATCH and d.rolls < SURE_ROLLS:
         return f"no bias shows yet ({d.rolls} rolls)"
     if d.p_value >= WATCH:

@@ -102,13 +102,17 @@ def version(conn: sqlite3.Connection) -> int:
 def migrate(conn: sqlite3.Connection, upto: int = LATEST) -> int:
     """Apply the steps after the file's version up to ``upto``, each in one transaction.
 
-    Returns the version reached. ``conn`` must be in autocommit mode
-    (``isolation_level=None``), as the store opens it.
+    A step another program took meanwhile (the table and a ``history`` command opening a
+    new history at once) is not taken again. Returns the version reached. ``conn`` must
+    be in autocommit mode (``isolation_level=None``), as the store opens it.
     """
     current = version(conn)
     for number in range(current + 1, upto + 1):
         conn.execute("BEGIN IMMEDIATE")
         try:
+            if version(conn) >= number:  # (another program, opening the same history at
+                conn.execute("COMMIT")   # the same moment, took this step first)
+                continue
             for step in MIGRATIONS[number - 1]:
                 if callable(step):
                     step(conn)

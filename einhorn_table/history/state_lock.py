@@ -4,7 +4,13 @@ Two programs keeping one match history would each take the other's match for one
 unfinished, and write its inputs in between. The one playing holds the lock file
 :data:`STATE_LOCK` there with ``flock``: the kernel lets go of it when the process
 ends in any way (a crash, ``kill -9``, a power cut), so a lock file left behind never
-keeps the table from starting again. The file only says who holds it, for the words.
+keeps the table from starting again. The file only says who holds it, for the words
+(and ``history list`` and ``show``, which match is being played right now).
+
+The ``history`` commands do not take it: the table holds it all the time it runs (the
+Pi's service, all day), and an import or a practice mark is one SQLite transaction
+that looks at what is kept and writes in one go, which the table's inputs wait for
+and take turns with (see ``MatchStore.import_notation``).
 """
 
 from __future__ import annotations
@@ -76,6 +82,14 @@ def held_by(state: Path) -> Holder | None:
     finally:
         os.close(fd)
     return None
+
+
+def refuse_if_held(state: Path, program: str) -> None:
+    """Stop ``program`` with :class:`StateInUse` where another program plays in ``state``
+    now: looked at before a window opens (the demo), so that the words come at once;
+    :func:`holding` still decides, for two programs starting at the same moment."""
+    if (holder := held_by(state)) is not None:
+        raise StateInUse(in_use_words(state, holder, program))
 
 
 def _open_lock(state: Path) -> tuple[int, bool] | None:

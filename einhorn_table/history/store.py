@@ -396,15 +396,6 @@ class MatchStore:
             parse_line(text, number)
         setup_line, practice = _practice_mark(numbered[0][1])
         inputs = [text for _, text in numbered[1:]]
-        kept = self.same_match(setup_line, inputs)
-        if kept is not None:
-            raise AlreadyKept(f"this match is kept already, as match {kept}; nothing of this "
-                              "file was imported")
-        longer = self._kept_with_beginning(setup_line, inputs)
-        if longer is not None:
-            raise AlreadyKept(f"match {longer} keeps all of this file and how the match went "
-                              "on; nothing of this file was imported")
-        earlier = self._kept_beginning_of(setup_line, inputs)
         summary = summarize(match)
         now = self.now()
         stamp = now.isoformat(timespec="seconds")
@@ -413,7 +404,19 @@ class MatchStore:
             timespec="seconds")
         state = "finished" if match.over else "abandoned"
         games = summary.games if match.over else match.ledger().game
+        # (What is kept is looked at in the same transaction as the write: another import
+        # of the same file at the same moment, from a second terminal, waits for this one
+        # and then finds the match kept, rather than keeping it twice.)
         with self.transaction("import the match") as conn:
+            kept = self.same_match(setup_line, inputs)
+            if kept is not None:
+                raise AlreadyKept(f"this match is kept already, as match {kept}; nothing of "
+                                  "this file was imported")
+            longer = self._kept_with_beginning(setup_line, inputs)
+            if longer is not None:
+                raise AlreadyKept(f"match {longer} keeps all of this file and how the match "
+                                  "went on; nothing of this file was imported")
+            earlier = self._kept_beginning_of(setup_line, inputs)
             if earlier is not None:
                 match_id, held = earlier
                 forget_summary(conn, match_id)  # (the whole match's is written below)

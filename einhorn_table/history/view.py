@@ -11,7 +11,9 @@ from einhorn_table.history.store import MatchRow, MatchStore
 from einhorn_table.rules import Ledger
 from einhorn_table.words import counted
 
-_STATE_WORDS = {"playing": "not finished", "finished": "finished", "abandoned": "abandoned"}
+#: A match not finished, in the list (one being played right now, ``history list`` says so).
+NOT_FINISHED = "not finished"
+_STATE_WORDS = {"playing": NOT_FINISHED, "finished": "finished", "abandoned": "abandoned"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,9 +73,10 @@ def _words(players: tuple[str, ...], variant: str, state: str, winner: str | Non
     return ", ".join(players), variant, winner or "-", played, words
 
 
-def closing_line(row: MatchRow, ledger: Ledger) -> str | None:
+def closing_line(row: MatchRow, ledger: Ledger, *, played_by: str | None = None) -> str | None:
     """How a match not finished stopped, and when, for the end of ``history show`` (a
-    finished match's last line says who won); ``ledger``: the match as it stood."""
+    finished match's last line says who won); ``ledger``: the match as it stood.
+    ``played_by``: where it is played right now ("on the table", "in a demo"), if it is."""
     # (Game stones still in front of the players, where it stopped during a game.)
     stashes = ", ".join(f"{p.name} {p.stash}" + (f" (+{p.game_stones} in play)"
                                                  if p.game_stones else "")
@@ -88,6 +91,9 @@ def closing_line(row: MatchRow, ledger: Ledger) -> str | None:
     if row.state == "abandoned":
         return (f"Abandoned {local_minute(row.updated)}, {where}, before its end: nobody "
                 f"won ({counted_in}). Stashes: {stashes}")
+    if row.state == "playing" and played_by is not None:
+        return (f"Being played now {played_by}: last input {local_minute(row.updated)}, "
+                f"{where}. Stashes: {stashes}")
     if row.state == "playing":
         return (f"Not finished yet: last input {local_minute(row.updated)}, {where} (the "
                 f"table offers to continue it when it starts again). Stashes: {stashes}")
