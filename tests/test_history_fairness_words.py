@@ -54,7 +54,8 @@ def test_faces_equally_far_from_their_share_are_all_named() -> None:
     both = judge("blue", 466, [200, 200, 200, 200, 300, 300])
     assert both.biased and both.odd_faces == (5, 6) and both.odd_face == 5
     assert both.verdict.startswith("faces 5 and 6 come up too often: p < 0.001")
-    assert both.words == "faces 5 and 6 too often: roll more to be sure"
+    # (466 rolls and p < 0.001: enough to say so, test_numbers_review.py.)
+    assert both.words == "faces 5 and 6 too often: likely unfair"
     assert _short_verdict(both) == "faces 5 and 6 too often (p < 0.001)"
     # One face as far over as another is under: both named, and the one that comes up
     # too often is the odd face (what a family looks for in a loaded die), not face 1.

@@ -73,7 +73,8 @@ def test_fair_dice_show_no_bias_and_loaded_dice_are_named() -> None:
     assert not doubtful.biased and doubtful.p_value == pytest.approx(0.0348, abs=1e-4)
     assert doubtful.verdict == "no clear sign of bias yet in 600 rolls (p = 0.035)"
     assert doubtful.advice == "keep playing with them: another 300 rolls will tell"
-    assert verdict.advice is not None and "another 300 times" in verdict.advice
+    # (Far too uneven for fair dice in 600 rolls: no more "roll another 300 times".)
+    assert verdict.advice is not None and "play with another set of dice" in verdict.advice
     few = judge("green", 30, [15] * 6)
     assert few.p_value is None and few.verdict.startswith("too few rolls to tell (30")
     assert MIN_ROLLS > 30

@@ -11,8 +11,15 @@ from typing import Any
 from einhorn_table.cli.arguments import PLAYER_NAMES, whole_number
 from einhorn_table.errors import EinhornError
 from einhorn_table.rules import VARIANTS, Setup, find_variant
+from einhorn_table.rules.variants import Variant
 from einhorn_table.simulation.simulate import format_summary, simulate
-from einhorn_table.simulation.strategies import STRATEGIES, expected_stones, make_strategy
+from einhorn_table.simulation.strategies import (
+    CALL_OPTIONS,
+    STRATEGIES,
+    expected_stones,
+    make_strategy,
+    win_chances,
+)
 from einhorn_table.words import counted
 
 
@@ -93,9 +100,26 @@ def run(args: argparse.Namespace) -> int:
         f"(moving one seat on every match); {summary.turns} turns in {seconds:.1f} s"
     )
     print(format_summary(summary, title))
-    odds = expected_stones(variant, 0)
-    print("\nexpected stones per turn for fair dice (a WIN counted as 0):")
-    print("  " + ", ".join(
-        f"{'silent' if k is None else k.value} {v:+.3f}" for k, v in odds.items()
-    ))
+    print()
+    print(odds_lines(variant))
     return 0
+
+
+def odds_lines(variant: Variant) -> str:
+    """What each call is worth with fair dice, worked out from the payouts: for a player
+    without the unicorn and for its owner (whose Einhorn moves nothing, rule 4.5). The
+    measured table above mixes both, and counts each WIN at the stones it took."""
+    columns = [(expected_stones(variant, 0, owner=owner), win_chances(variant, owner=owner))
+               for owner in (False, True)]
+    lines = ["stones per turn expected with fair dice",
+             "call                      without the unicorn   the unicorn's owner"]
+    for option in CALL_OPTIONS:
+        cells = [f"{odds[option]:+.3f}" + (f", WIN {100 * wins[option]:.1f} %"
+                                            if wins[option] else "")
+                 for odds, wins in columns]
+        label = "silent" if option is None else option.value
+        lines.append(f"{label:<25} {cells[0]:>19}   {cells[1]:>19}")
+    if any(columns[0][1].values()):
+        lines.append("(a WIN takes every other player's game stones and ends the game: "
+                     "left out here,\n counted in the table above at the stones it took)")
+    return "\n".join(lines)

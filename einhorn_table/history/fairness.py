@@ -25,6 +25,13 @@ SURE_ROLLS = 300
 #: A die only a little off (one face in 1 throw of 4 rather than 1 of 6) shows far
 #: later: 17% of such sets are caught by 300 rolls, 3 in 4 by this many.
 SLIGHT_ROLLS = 1000
+#: From SURE_ROLLS rolls on, a p-value below this says the dice are off, not "roll
+#: more": otherwise a loaded set would be told to roll another SURE_ROLLS times after
+#: every match, for ever. Fair sets looked at after every match (every 30 rolls, from
+#: 300 to 3000 rolls) get here about 1 in 70; a set with one die whose 6 comes up 1
+#: throw in 3 does by about 330 rolls in half the sets, by 630 in 19 of 20 (4000
+#: simulated fair sets, 400 loaded; ``tests/test_numbers_review.py`` checks both).
+UNFAIR = 0.001
 
 
 def chi_square_sf(x: float, df: int) -> float:
@@ -118,11 +125,18 @@ def judge(dice: str, rolls: int, faces: Sequence[int]) -> FairnessVerdict:
         off = faces_off(counts, odd_faces)
         shown = "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
         text = f"{off}: {shown} ({rolls} rolls)"
-        # Short, to fit a line of the screen, and no blame before more rolls tell.
-        words = f"{faces_off(counts, odd_faces, verb=False)}: roll more to be sure"
-        # Looked at after every match, fair dice cross the line now and then.
-        advice = (f"fair dice do this by chance now and then: roll these another "
-                  f"{SURE_ROLLS} times before blaming them")
+        short = faces_off(counts, odd_faces, verb=False)
+        if p < UNFAIR and rolls >= SURE_ROLLS:
+            # Enough rolls, and far too uneven for fair dice: say so, and what to do.
+            words = f"{short}: likely unfair"
+            advice = (f"fair dice almost never come out this uneven in {rolls} rolls, "
+                      "less than 1 time in 1000: play with another set of dice")
+        else:
+            # Short, to fit a line of the screen, and no blame before more rolls tell.
+            words = f"{short}: roll more to be sure"
+            # Looked at after every match, fair dice cross the line now and then.
+            advice = (f"fair dice do this by chance now and then: roll these another "
+                      f"{SURE_ROLLS} times before blaming them")
     elif p < WATCH:
         text = f"no clear sign of bias yet in {rolls} rolls (p = {p:.3f})"
         words = f"no clear sign of bias yet in {rolls} rolls"

@@ -79,10 +79,13 @@ class _Spell:
 
     @property
     def counts(self) -> bool:
-        """An auction whose deal ran the central stash dry ended the match before any
-        turn: the unicorn was never played with, so it is no spell, whether it was won
-        outright or on a tie-break."""
-        return self.how != "auction" or self.turns > 0
+        """A spell with no turn played is none: an auction whose deal ran the central
+        stash dry ended the match before any turn (whether the unicorn was won outright
+        or on a tie-break), and an Einhorn roll that ended its game (the roller's wrong
+        call cost their last stones, or the central stash ran dry) took the unicorn only
+        for it to return at once. Counted, such spells would drag "gained on average"
+        towards 0 and add to the times the unicorn was owned."""
+        return self.turns > 0
 
 
 def _net(transfers: tuple[Transfer, ...], name: str) -> int:
@@ -121,13 +124,13 @@ def summarize(match: Match) -> MatchSummary:
                 spell.gained += _net(outcome.transfers, spell.player)
                 spell.turns += 1
             if outcome.unicorn_to is not None:
-                if spell is not None:
+                if spell is not None and spell.counts:
                     holdings.append(spell.holding())
                 spell = _Spell(outcome.unicorn_to, "roll", 0)
             if outcome.game_over:
-                if spell is not None:
+                if spell is not None and spell.counts:
                     holdings.append(spell.holding())
-                    spell = None
+                spell = None
                 for seat, p in enumerate(replayed.ledger().players):
                     stash_by_game[seat].append(p.stash)
         elif isinstance(outcome, AuctionResult):

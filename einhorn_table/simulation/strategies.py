@@ -111,6 +111,12 @@ def expected_stones(
     return {option: stones[option] + win_chance[option] * win_worth for option in CALL_OPTIONS}
 
 
+def win_chances(variant: Variant, *, owner: bool = False) -> dict[Category | None, float]:
+    """The chance of each call (None: silent) to end in a WIN with fair dice: the part
+    of a turn that :func:`expected_stones` counts as ``win_worth`` stones."""
+    return _odds_of(variant, owner)[1]
+
+
 _BEST: dict[tuple[int, int, bool], tuple[Variant, Category | None]] = {}
 
 
