@@ -81,6 +81,9 @@ class ScriptedEyes:
     def rests(self) -> int | None:
         return self.rested
 
+    def held_since(self) -> float | None:
+        return None
+
 
 def tap(flow: CalibrationFlow, button: Button) -> None:
     flow.on_gesture(Gesture(0, GestureKind.TAP, (button,), 0.0))

@@ -43,6 +43,9 @@ class _WatcherRest:
     def rests(self) -> int | None:
         return None if self._watcher.state is TrayState.MOVING else self._rests
 
+    def held_since(self) -> float | None:
+        return self._watcher.still_since
+
 
 class CameraEyes:
     """The flow's eyes on real (or synthetic) camera frames."""
@@ -71,6 +74,14 @@ class CameraEyes:
 
     def things_in_tray(self, image: Image, corners: Corners) -> tuple[Box, ...]:
         return things_in_tray(image, corners)
+
+    def floor_colour(self, image: Image, corners: Corners) -> RGB:
+        # The middle of the floor's box (its walls and corners left out): the median.
+        x0, y0, x1, y1 = bounding_box(corners, 0.0, _size(image))
+        dx, dy = (x1 - x0) // 5, (y1 - y0) // 5
+        middle = image[y0 + dy:max(y1 - dy, y0 + dy + 1), x0 + dx:max(x1 - dx, x0 + dx + 1)]
+        b, g, r = (int(v) for v in np.median(middle.reshape(-1, 3), axis=0))
+        return (r, g, b)
 
     def rest_watch(self, empty_tray: Image) -> RestWatch:
         return _WatcherRest(empty_tray)

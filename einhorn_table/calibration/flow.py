@@ -51,6 +51,7 @@ from einhorn_table.calibration.flow_state import (
     Step,
     check_section,
     may_skip,
+    reads_poorly,
 )
 from einhorn_table.calibration.geometry import inset_rectangle, move_corner
 from einhorn_table.calibration.light import light_report
@@ -64,7 +65,7 @@ from einhorn_table.calibration.profile import (
     check_tray,
 )
 from einhorn_table.calibration.screens import build_view, marks
-from einhorn_table.calibration.seeing import RGB, Eyes, Image, SeesThings
+from einhorn_table.calibration.seeing import RGB, Eyes, Image, SeesFloor, SeesThings
 from einhorn_table.calibration.view import BoxMark, CalibrationView
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Button, Gesture, GestureKind
@@ -161,15 +162,28 @@ class CalibrationFlow:
         elif s.step is Step.LIGHT and s.light is None:
             self._light_frame(image, t)
         elif s.step is Step.COLOURS and s.registration is None:
-            if s.watch is not None and s.watch.at_rest(image, t):
-                s.rest_read = s.watch.rests()
+            if self._came_to_rest(image, t):
+                s.rest_read = s.watch.rests() if s.watch is not None else None
                 self._register(image)
         elif s.step is Step.CHECK and s.current is None:
-            if s.watch is not None and s.watch.at_rest(image, t):
-                s.rest_read = s.watch.rests()
+            if self._came_to_rest(image, t):
+                s.rest_read = s.watch.rests() if s.watch is not None else None
                 self._read_check(image)
-        elif s.watch is not None and s.step in (Step.COLOURS, Step.CHECK, Step.ENTER):
-            s.watch.at_rest(image, t)  # keep the watcher up to date while the screen waits
+        elif s.step in (Step.COLOURS, Step.CHECK, Step.ENTER):
+            self._came_to_rest(image, t)  # keep the watcher up to date while the screen waits
+
+    def _came_to_rest(self, image: Image, t: float) -> bool:
+        """Whether dice just came to rest in ``image`` (shot at ``t``); notes meanwhile
+        whether something has lain still over the tray long enough to be told (a hand
+        held over it: the watch waits for it to go, and the dice are not read)."""
+        s = self.s
+        if s.watch is None:
+            return False
+        rested = s.watch.at_rest(image, t)
+        since = s.watch.held_since()
+        s.held = (not rested and since is not None
+                  and t - since >= self.settings.held_seconds - 1e-9)
+        return rested
 
     def camera_back(self) -> None:
         """The camera sends pictures again after it sent none for a while (its cable
@@ -338,9 +352,11 @@ class CalibrationFlow:
     def _take_reference(self, image: Image, stains: tuple[BoxMark, ...]) -> None:
         s = self.s
         s.reference, s.stains = image.copy(), stains
+        s.floor = (self.eyes.floor_colour(image, s.corners)
+                   if isinstance(self.eyes, SeesFloor) and s.corners is not None else None)
         s.watch = self.eyes.rest_watch(s.reference)
         s.player, s.registration = 0, None
-        s.players, s.measures, s.skipped = [], [], []
+        s.players, s.measures, s.skipped, s.like_floor = [], [], [], []
         self._go(Step.COLOURS)
 
     def _lying_unread(self) -> bool:
@@ -393,7 +409,9 @@ class CalibrationFlow:
             return one_set(alike, a, b, [p.colour for p in s.players])
 
         mixed = any(not same(a.color, b.color) for a, b in combinations(reading.dice, 2))
-        registration = Registration(colour, reading, measures, clash, mixed)
+        like_floor = (colour is not None and s.floor is not None
+                      and self.eyes.colours_too_alike(colour, s.floor))
+        registration = Registration(colour, reading, measures, clash, mixed, like_floor)
         if mixed and colour is not None:
             # Whose die was left in, and which dice are not this player's.
             left = next((p for p in s.players
@@ -422,6 +440,8 @@ class CalibrationFlow:
             name = self.settings.players[s.player]
             s.players.append(PlayerDice(name, registration.colour))
             s.measures.append(registration.measures)
+            if registration.like_floor:
+                s.like_floor.append(name)
             s.registration = None
             self._next_player()
 
@@ -444,6 +464,8 @@ class CalibrationFlow:
         else:
             s.players.pop()
             s.measures.pop()
+            if name in s.like_floor:
+                s.like_floor.remove(name)
 
     def _fit_sizes(self) -> None:
         s = self.s
@@ -573,6 +595,14 @@ class CalibrationFlow:
         elif button is NO:
             s.checks, s.current = [], None
             self._go(Step.CHECK)
+        elif button is MINUS and reads_poorly(s.checks):
+            self._start_again()
+
+    def _start_again(self) -> None:
+        """Calibrating again from step 1, all measured so far forgotten (the camera, the
+        tray, the lamp or the dice were changed after a poor result)."""
+        s = self.s
+        self.s = FlowState(image=s.image, frames=s.frames)
 
     def _on_saved(self, button: Button, times: int) -> None:
         """Nothing more to do: the runner closes the screen."""

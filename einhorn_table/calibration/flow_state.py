@@ -42,6 +42,9 @@ STEP_NUMBER = {
 STEPS = 7
 #: The dice a player rolls: each player's own three, and three in each test roll.
 DICE = 3
+#: Below this share of test dice read right the result says the table would misread
+#: rolls, gives advice, and offers to calibrate again from step 1.
+GOOD_ENOUGH = 0.95
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,9 @@ class FlowSettings:
     #: Where no tray was found, the outline marked by hand starts this share of the
     #: picture's width and height in from its edges.
     hand_inset: float = 0.1
+    #: Seconds the picture may lie still with something in it the roll watch waits to
+    #: go (a hand held over the tray, an arm lying in it) before the screen says so.
+    held_seconds: float = 3.0
     #: Whether the table will read the dice with the profile, said when it is saved.
     saved: str = "The table reads the dice with it from now on."
 
@@ -97,6 +103,8 @@ class Registration:
     #: one colour, a die seen twice, leave the colour as it is; so does a die of the set
     #: that only looks darker: see :mod:`einhorn_table.calibration.dice_set`.)
     mixed: bool = False
+    #: Whether the dice look much like the tray's floor (the camera may miss them).
+    like_floor: bool = False
     #: The player already registered whose dice colour some of the dice found have
     #: (their dice left in the tray), if any.
     left_in: str | None = None
@@ -146,6 +154,10 @@ class FlowState:
     light_samples: list[LightSample] = field(default_factory=list)
     light: LightReport | None = None
     reference: Image | None = None
+    #: The tray floor's colour in that picture (None: the eyes do not tell it).
+    floor: RGB | None = None
+    #: The players whose dice colour, kept, looks much like the floor's.
+    like_floor: list[str] = field(default_factory=list)
     #: The dice found in the tray when OK asked for the empty tray's picture (not taken).
     reference_dice: tuple[BoxMark, ...] = ()
     #: What else was seen in the tray then (a hand, an arm, a cup), outlined in red.
@@ -164,6 +176,9 @@ class FlowState:
     #: Which of the rest watch's rests (:meth:`RestWatch.rests`) the dice were last
     #: read at: OK on a roll screen does not read the same dice again.
     rest_read: int | None = None
+    #: Whether something has lain still over the tray for :attr:`FlowSettings.held_seconds`
+    #: while a roll is waited for (a hand, an arm): the roll screen says to take it out.
+    held: bool = False
     #: The players skipped at the colours (not at the table): no colour measured.
     skipped: list[str] = field(default_factory=list)
     dice: DiceSection | None = None
@@ -189,6 +204,17 @@ def check_section(checks: Sequence[CheckRoll]) -> CheckSection:
         dice=sum(len(c.truth or ()) for c in checks),
         right=sum(c.right for c in checks),
     )
+
+
+def reads_poorly(checks: Sequence[CheckRoll]) -> bool:
+    """Whether the test rolls were read too poorly to play with (below GOOD_ENOUGH)."""
+    tally = check_section(checks)
+    return reads_poorly_tally(tally.right, tally.dice)
+
+
+def reads_poorly_tally(right: int, dice: int) -> bool:
+    """Whether ``right`` of ``dice`` test dice read right is below GOOD_ENOUGH."""
+    return right < GOOD_ENOUGH * dice or dice == 0
 
 
 def may_skip(s: FlowState, settings: FlowSettings) -> bool:

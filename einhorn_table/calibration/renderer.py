@@ -28,6 +28,9 @@ CHORDS = "help: + and OK together · back: − and ✗ together"
 
 #: The title's font size, the smallest it is made to fit, and its most lines.
 TITLE_SIZE, TITLE_SMALLEST, TITLE_LINES = 38, 26, 3
+#: The lines and warnings are drawn down to this share of their size where they would
+#: not fit above the buttons otherwise (a poor result's advice, several warnings).
+SMALLEST_WORDS = 0.7
 
 #: Signs the default font has no glyph for, as drawn instead.
 _GLYPHS = {"✗": "X"}
@@ -94,20 +97,26 @@ class CalibrationRenderer:
     # ------------------------------------------------------------------ the screen
 
     def draw(self, view: CalibrationView) -> None:
-        pg = self.pg
         self.surface.fill(BACKGROUND)
         self._top_bar(view)
+        strip, picture, words = self.layout()
+        self._picture_box(view, picture)
+        self._words(view, words)
+        self._buttons(view.hints, strip)
+        if view.help:
+            self._help(view.help)
+
+    def layout(self) -> tuple[Any, Any, Any]:
+        """The screen's parts below the top bar: the buttons' strip, the picture and the
+        words beside it (pygame rectangles)."""
+        pg = self.pg
         strip = pg.Rect(self.s(10), self.h - self.s(62), self.w - self.s(20), self.s(54))
         body_top = self.s(54)
         body = pg.Rect(self.s(10), body_top, self.w - self.s(20), strip.y - body_top - self.s(8))
         picture = pg.Rect(body.x, body.y, round(body.width * 0.58), body.height)
         words = pg.Rect(picture.right + self.s(12), body.y,
                         body.right - picture.right - self.s(12), body.height)
-        self._picture_box(view, picture)
-        self._words(view, words)
-        self._buttons(view.hints, strip)
-        if view.help:
-            self._help(view.help)
+        return strip, picture, words
 
     def _top_bar(self, view: CalibrationView) -> None:
         pg = self.pg
@@ -182,29 +191,58 @@ class CalibrationRenderer:
                 (b[0] - nx, b[1] - ny), (a[0] - nx, a[1] - ny)]
         self.pg.draw.polygon(self.surface, ACCENT, band)
 
-    def _words(self, view: CalibrationView, area: Any) -> None:
+    def words_scale(self, view: CalibrationView, area: Any) -> float:
+        """How much smaller than usual the lines and warnings are drawn so that they fit
+        in ``area`` (1: as usual; at most :data:`SMALLEST_WORDS` times smaller)."""
+        # (Room kept below them for what follows: the progress bar, the dice, and at
+        # least one row of the players' colours.)
+        below = ((self.s(40) if view.progress is not None else 0)
+                 + (self.s(86) if view.dice else 0)
+                 + (self.s(32) if view.swatches else 0))
+        scale = 1.0
+        while (scale > SMALLEST_WORDS
+               and self._words_bottom(view, area, scale) > area.bottom - below):
+            scale = round(scale - 0.05, 2)
+        return scale
+
+    def _words_bottom(self, view: CalibrationView, area: Any, scale: float,
+                      draw: bool = False) -> int:
+        """Where the title, lines and warnings end, drawn ``scale`` times the usual size
+        (with ``draw``: drawn there)."""
         pg = self.pg
         y = area.y + self.s(4)
         lines, size = self.title_lines(view.title, area.width)
         for line in lines:
-            self.text(line, size, TEXT, (area.x, y))
+            if draw:
+                self.text(line, size, TEXT, (area.x, y))
             y += self.s(size * 36 / 38)
         y += self.s(6)
+        text, small = 26 * scale, 24 * scale
         for paragraph in view.lines:
-            for line in self.wrap(_clean(paragraph), 26, area.width):
-                self.text(line, 26, TEXT if paragraph is view.lines[0] else DIM, (area.x, y))
-                y += self.s(24)
+            for line in self.wrap(_clean(paragraph), text, area.width):
+                if draw:
+                    self.text(line, text, TEXT if paragraph is view.lines[0] else DIM,
+                              (area.x, y))
+                y += self.s(24 * scale)
             y += self.s(4)
         for warning in view.warnings:
             y += self.s(4)
-            lines = self.wrap(_clean(warning), 24, area.width - self.s(30))
-            tall = len(lines) * self.s(22) + self.s(10)
-            pg.draw.rect(self.surface, (70, 34, 34), pg.Rect(area.x, y, area.width, tall),
-                         border_radius=self.s(6))
-            self.text("!", 32, BAD, (area.x + self.s(14), y + self.s(16)), "center")
-            for k, line in enumerate(lines):
-                self.text(line, 24, TEXT, (area.x + self.s(28), y + self.s(5) + k * self.s(22)))
+            lines = self.wrap(_clean(warning), small, area.width - self.s(30))
+            tall = len(lines) * self.s(22 * scale) + self.s(10)
+            if draw:
+                pg.draw.rect(self.surface, (70, 34, 34), pg.Rect(area.x, y, area.width, tall),
+                             border_radius=self.s(6))
+                self.text("!", 32 * scale, BAD, (area.x + self.s(14), y + self.s(16 * scale)),
+                          "center")
+                for k, line in enumerate(lines):
+                    self.text(line, small, TEXT,
+                              (area.x + self.s(28), y + self.s(5) + k * self.s(22 * scale)))
             y += tall + self.s(4)
+        return int(y)
+
+    def _words(self, view: CalibrationView, area: Any) -> None:
+        pg = self.pg
+        y = self._words_bottom(view, area, self.words_scale(view, area), draw=True)
         if view.progress is not None:
             y += self.s(10)
             bar = pg.Rect(area.x, y, area.width, self.s(18))

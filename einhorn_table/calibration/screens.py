@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -15,15 +16,13 @@ from einhorn_table.calibration.flow_state import (
     Step,
     check_section,
     may_skip,
+    reads_poorly,
 )
 from einhorn_table.calibration.seeing import Image
 from einhorn_table.calibration.view import BoxMark, CalibrationView, Hint, Swatch
 
 if TYPE_CHECKING:
     from einhorn_table.vision.results import FrameReading
-
-#: Advice is given below this share of dice read right in the test rolls.
-GOOD_ENOUGH = 0.95
 
 
 def build_view(s: FlowState, settings: FlowSettings) -> CalibrationView:
@@ -149,7 +148,7 @@ def _colours(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibr
         return replace(
             v, screen=screen + "-roll", title=f"{name}: roll your dice",
             lines=lines, swatches=swatches, waiting_for_roll=s.player,
-            warnings=(s.note,) if s.note else (),
+            warnings=_roll_warnings(s),
             hints=_hints(ok=READ_NOW, no="not here: skip" if skip else ""),
         )
     found = marks(registration.reading)
@@ -173,8 +172,11 @@ def _colours(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibr
         )
     swatches += (Swatch(name, registration.colour, registration.clash_with is not None),)
     warnings: tuple[str, ...] = ()
+    if registration.like_floor:
+        warnings += (like_floor_words((name,)) + " Roll again (✗) with dice of another "
+                     "colour, or keep them (OK) and see how the test rolls read.",)
     if registration.clash_with is not None:
-        warnings = (
+        warnings += (
             f"{name}'s dice look too much like {registration.clash_with}'s: the camera "
             "cannot tell them apart. Use dice of another colour and roll again (✗), or "
             "keep them (OK): the table will not ask which of you two rolled them.",
@@ -186,6 +188,12 @@ def _colours(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibr
         warnings=warnings, boxes=found, swatches=swatches,
         hints=_hints(ok="keep it", no="roll again"),
     )
+
+
+def _roll_warnings(s: FlowState) -> tuple[str, ...]:
+    """The warnings of a screen that waits for a roll: its note, and what lies still
+    over the tray where the dice are not read for it (a hand held there)."""
+    return ((s.note,) if s.note else ()) + ((HELD_OVER_TRAY,) if s.held else ())
 
 
 def _mixed_lines(name: str, left_in: str | None, count: int, odd: int) -> tuple[str, ...]:
@@ -250,7 +258,7 @@ def _check(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibrat
         return replace(
             v, screen=f"check-{k}-roll", title=f"Test roll {k} of {n}",
             lines=("Anyone: roll three dice into the tray, then wait.", ALREADY_ROLLED),
-            warnings=(s.note,) if s.note else (),
+            warnings=_roll_warnings(s),
             hints=_hints(ok=READ_NOW), waiting_for_roll=(k - 1) % len(settings.players),
         )
     read = s.current.read
@@ -297,25 +305,45 @@ def _result(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibra
                  f"now chosen from these rolls read {check.right} right "
                  f"({100 * accuracy:.0f} %)."]
     tips: tuple[str, ...] = ()
-    if accuracy < GOOD_ENOUGH:
+    poor = reads_poorly(s.checks)  # (below flow_state.GOOD_ENOUGH)
+    if poor:
         tips = advice(s.light, s.dice, _size(s.image))
+        if s.like_floor:  # (first: the likeliest cause)
+            tips = (like_floor_words(s.like_floor) + " Line the tray with a cloth of "
+                    "another colour, or use other dice.", *tips)
+        lines[-1] = (lines[-1].removesuffix(".") + ": the table would misread "
+                     + ("some rolls." if accuracy >= 0.5 else "many rolls."))
+        lines.append(POOR_RESULT)
     else:
         lines.append("The camera reads this table well.")
     if s.skipped:
         lines.append(skipped_line(s.skipped))
-    if tips:
-        lines.append("To read better:")
+    again = "start again" if poor else ""
     if s.note:  # the save failed: say why first, and that OK tries again
         return replace(
             v, title="Not saved yet",
             lines=("Fix the problem below, then press OK to save again.", *lines),
             warnings=(s.note, *tips),
-            hints=_hints(ok="save again", no="test again"),
+            hints=_hints(minus=again, ok="save again", no="test again"),
         )
     return replace(
-        v, title="Calibration checked", lines=tuple(lines), warnings=tips,
-        hints=_hints(ok="save", no="test again"),
+        v, title="Not read well enough" if poor else "Calibration checked",
+        lines=tuple(lines), warnings=tips,
+        hints=_hints(minus=again, ok="save all the same" if poor else "save",
+                     no="test again"),
     )
+
+
+#: On the result where the test rolls were read poorly: what each button does then.
+POOR_RESULT = ("To read better, put right what is said below, then press − to calibrate "
+               "again from step 1 (✗: only the test rolls again).")
+
+
+def like_floor_words(names: Sequence[str]) -> str:
+    """That the dice of the players ``names`` look much like the tray's floor."""
+    whose = (f"{names[0]}'s dice look" if len(names) == 1 else
+             f"{', '.join(names[:-1])} and {names[-1]}'s dice look")
+    return f"{whose} much like the tray's floor: the camera may miss them."
 
 
 def skipped_line(skipped: list[str]) -> str:
@@ -354,6 +382,11 @@ def camera_lost_view(view: CalibrationView, reason: str, every: float) -> Calibr
     )
 
 
+#: On the screens that wait for a roll, where something has lain still over the tray a
+#: while and the dice are not read for it.
+HELD_OVER_TRAY = ("Something lies still in the picture that is not dice: a hand, an arm, "
+                  "a cup? Take it out of the tray and keep your hands away: the dice are "
+                  "read once they lie there alone.")
 #: On the screens that wait for a roll: for dice rolled before the screen asked.
 ALREADY_ROLLED = "Dice already lying still in the tray? OK reads them."
 READ_NOW = "read them now"
@@ -414,7 +447,9 @@ HELP_LINES: dict[Step, tuple[str, ...]] = {
                  *_ALWAYS),
     Step.ENTER: ("+ / −: change the marked die (after 6 comes 1).",
                  "OK: next die (after the third: done). ✗: back one die.", *_ALWAYS),
-    Step.RESULT: ("OK: save the calibration. ✗: do the test rolls again.", *_ALWAYS),
+    Step.RESULT: ("OK: save the calibration. ✗: do the test rolls again.",
+                  "−, where the dice were not read well enough: calibrate again from step "
+                  "1 (the camera, the tray, the lamp or the dice changed).", *_ALWAYS),
     Step.SAVED: _ALWAYS,
 }
 TRAY_NOT_FOUND_HELP = (

@@ -51,6 +51,12 @@ class RestWatch(Protocol):
         still tumbling, a hand in the picture)."""
         ...
 
+    def held_since(self) -> float | None:
+        """Since when (the frames' time) the picture has lain still while the watch
+        still waits for something in it to go (a hand held over the tray, an arm lying
+        in it); None while nothing is waited for, or it moves."""
+        ...
+
 
 class Eyes(Protocol):
     def find_tray(self, image: Image) -> Corners | None: ...
@@ -87,4 +93,16 @@ class SeesThings(Protocol):
 
     def things_in_tray(self, image: Image, corners: Corners) -> tuple[Box, ...]:
         """The boxes of what lies on the tray's floor and is not the floor."""
+        ...
+
+
+@runtime_checkable
+class SeesFloor(Protocol):
+    """Eyes that also tell the tray floor's colour: dice of about that colour are hard
+    to find on it, and the parent is told. (Eyes without this, a test's scripted
+    ones, are not asked.)"""
+
+    def floor_colour(self, image: Image, corners: Corners) -> RGB:
+        """The colour of most of the tray's floor within ``corners`` (in the empty
+        tray's picture)."""
         ...

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from einhorn_table.cli.arguments import ROTATE_HELP, existing_file, turn_degrees
+from einhorn_table.cli.arguments import ROTATE_HELP, existing_file, turn_degrees, whole_number
 from einhorn_table.vision.profile import READ_DIE_PX, UNKNOWN_TABLE_DIE_PX, ReaderProfile
 
 if TYPE_CHECKING:
@@ -69,7 +69,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # Its name before it was called --table, as the doctor and record call it.
     parser.add_argument("--config", dest="table", type=existing_file,
                         default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    parser.add_argument("--rolls", type=int, default=5, help="test rolls at the end (default 5)")
+    parser.add_argument("--rolls", type=whole_number(1), default=5,
+                        help="test rolls at the end (default 5)")
     parser.add_argument("--out", type=Path, default=None,
                         help="where to save the profile (default: the calibration the "
                         "table's file names, else calibration.toml beside it; without a "
@@ -330,14 +331,28 @@ def _guided(args: argparse.Namespace, out: Path) -> int:
             shots.finish()
         pygame.quit()
     assert flow.profile is not None  # set only once saved
-    check = flow.profile.check
-    print(f"Saved {out}: {check.right} of {check.dice} test dice read right. {settings.saved}")
+    print(saved_words(flow.profile, out, settings.saved))
     if flow.s.skipped:
         print(skipped_line(flow.s.skipped))
     if machine.is_pi and config is not None:
         print("If you stopped the table to calibrate, start it again: "
               "sudo systemctl start einhorn-table")
     return 0
+
+
+def saved_words(profile: CalibrationProfile, out: Path, saved: str) -> str:
+    """What is printed once the guided calibration saved ``profile`` as ``out`` (``saved``:
+    whether the table reads the dice with it); where its test rolls were read poorly,
+    that the table will misread rolls, and what to do."""
+    from einhorn_table.calibration.flow_state import reads_poorly_tally
+
+    check = profile.check
+    words = f"Saved {out}: {check.right} of {check.dice} test dice read right. {saved}"
+    if reads_poorly_tally(check.right, check.dice):
+        words += ("\nThat is too few: the table will misread rolls with it. Put right what "
+                  "the result screen advised (the light, the camera's height, the dice), "
+                  "then calibrate again.")
+    return words
 
 
 def calibration_turn(given: int | None, config: TableConfig | None,
