@@ -15,6 +15,20 @@ class TextFileError(EinhornError):
     """A settings file that cannot be read as text; the message says what to do."""
 
 
+#: How picture files begin (JPEG, PNG, GIF, TIFF both ways, BMP, WebP, HEIC), by offset.
+PICTURE_STARTS = ((0, b"\xff\xd8\xff"), (0, b"\x89PNG\r\n\x1a\n"), (0, b"GIF8"),
+                  (0, b"II*\x00"), (0, b"MM\x00*"), (0, b"BM"), (8, b"WEBP"), (4, b"ftyphei"),
+                  (4, b"ftypmif1"))
+
+
+def is_picture(start: bytes, path: str) -> bool:
+    """Whether a file that begins with ``start`` is a photo or other picture (by how it
+    begins): no text file, however it is named."""
+    if start.startswith(b"BM") and not path.lower().endswith(".bmp"):
+        return False  # (two letters a text may begin with too)
+    return any(start[at:at + len(sign)] == sign for at, sign in PICTURE_STARTS)
+
+
 def read_text_file(path: Path, what: str) -> str:
     """The text of ``path`` (``what`` it is, e.g. "the table's file"), without the mark
     some Windows editors put first. A missing file raises FileNotFoundError, for the
@@ -27,11 +41,23 @@ def read_text_file(path: Path, what: str) -> str:
     except IsADirectoryError:
         raise TextFileError(f"{path} is a folder, not {what}: name the file itself") from None
     except UnicodeDecodeError:
+        if is_picture(_start_of(path), str(path)):  # (a photo named where a file was meant)
+            raise TextFileError(f"{path} is a picture, not {what} (a text file): name "
+                                f"{what} instead") from None
         raise TextFileError(
             f"{path} is not saved as UTF-8 text: open it in a text editor and save it "
             "with the encoding UTF-8 (letters like ü or é need it)") from None
     except OSError as error:
         raise TextFileError(f"cannot read {what} {path} ({error.strerror})") from None
+
+
+def _start_of(path: Path) -> bytes:
+    """The first bytes of ``path`` (none where it cannot be read)."""
+    try:
+        with path.open("rb") as file:
+            return file.read(16)
+    except OSError:
+        return b""
 
 
 def _keep_owner(target: Path, partial: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 from pathlib import Path
 
 from einhorn_table.adapters.dir_source import list_pictures
@@ -38,12 +40,27 @@ class FrameRecorder:
         try:
             write_picture(path, frame.image)
         except OSError as error:
+            # A picture cut short by a full disk would stop the replay at it, and keep
+            # the folder from being taken away (or recorded into again) when it is the
+            # only one.
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
             raise SourceError(
-                f"Could not write {path} ({error.strerror or error}): is the disk full "
-                "or the folder read-only?"
+                f"Could not write {path} ({error.strerror or error}): "
+                f"{_what_to_do(error)}"
             ) from None
         self.written += 1
         return path
+
+
+def _what_to_do(error: OSError) -> str:
+    """What to do about a picture the disk did not take, by the system's reason."""
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return ("the disk is full; free some space, or record onto another disk "
+                "(a USB stick), and record again")
+    if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return "this folder takes no files; record into a folder you may write to"
+    return "check that the disk is in place and the folder writable, and record again"
 
 
 def record(source: FrameSource, folder: Path, count: int) -> int:

@@ -152,6 +152,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         camera_result = checks.check_camera(source, clock, frames=frames, settings=settings,
                                             seen=pictures.append, viewed=views.append)
+        if args.source is None and named_camera is not None \
+                and camera_result.status is Status.FAIL:
+            camera_result = replace(camera_result, detail=f"{camera_result.detail} (the "
+                                    f"camera {args.table} names: camera = \"{named_camera}\")")
         if guessed:
             camera_result = replace(
                 camera_result, detail=f"{camera_result.detail} (the default camera: "

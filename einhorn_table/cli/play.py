@@ -305,13 +305,19 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
     if warning:
         print(warning, file=sys.stderr)
     clock = SystemClock()
-    source = create_source(config.camera, clock=clock, camera_settings=camera_settings)
+    camera_line = f"{args.config}: camera = \"{config.camera}\""
+    try:
+        source = create_source(config.camera, clock=clock, camera_settings=camera_settings)
+    except SourceError as error:  # (misspelt)
+        raise ConfigError(f"{camera_line}: {error}") from None
     try:
         source.open()  # a camera whose library is missing here stops play before a match
     except CameraLibraryMissing:
         raise
-    except SourceError:
-        pass  # (a loose cable, a webcam unplugged: the screen says so, the table waits)
+    except SourceError as error:
+        if source.simulated:  # (a recording, or the synthetic table: nothing to plug in)
+            raise ConfigError(f"{camera_line}: {error}") from None
+        # (a loose cable, a webcam unplugged: the screen says so, the table waits)
     if calibration is not None and profile_path is not None:
         warning = view_warning(calibration, profile_path, source.view,
                                calibrate_again_command(args.config, profile_path),
@@ -341,6 +347,18 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
     # `systemctl stop` and a shutdown send SIGTERM: the table stops as when its window
     # closes, so the match's last photos are written and the history is closed.
     before_term = signal.signal(signal.SIGTERM, lambda *_: stop_asked(screen))
+    # Ctrl-C in the terminal too: the match is kept and the terminal says how to go on
+    # with it (a second Ctrl-C stops at once, should a frame hang).
+    before_int = signal.getsignal(signal.SIGINT)
+    if before_int is None:  # (set outside Python: Python's own is put back)
+        before_int = signal.default_int_handler
+
+    def ctrl_c(*_: object) -> None:
+        stop_asked(screen)
+        signal.signal(signal.SIGINT, before_int)
+
+    if before_int is not signal.SIG_IGN:  # (started in the background: left as it is)
+        signal.signal(signal.SIGINT, ctrl_c)
     screen.open(clock.monotonic())
     notifier = SystemdNotifier()
     watchdog = FrameWatchdog(notifier, clock)
@@ -432,6 +450,7 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
         screen.close()
         store.close()
         signal.signal(signal.SIGTERM, before_term)
+        signal.signal(signal.SIGINT, before_int)
     return 0
 
 

@@ -107,7 +107,13 @@ def run(args: argparse.Namespace) -> int:
         print(camera.note, file=sys.stderr)
     # A misspelt source is refused before any folder is made. The Pi camera is set as
     # the table sets it (size, frame rate, exposure, focus), for frames like its own.
-    source = create_source(source_text, clock=clock, camera_settings=camera.settings)
+    # A misspelt camera in the table's file is told with the file's line, to fix there.
+    line = f'{args.table}: camera = "{camera.source}": ' \
+        if args.source is None and camera.source is not None else ""
+    try:
+        source = create_source(source_text, clock=clock, camera_settings=camera.settings)
+    except SourceError as error:
+        raise SourceError(f"{line}{error}") from None
     made = missing_folders(args.folder)
     recorder = FrameRecorder(args.folder)  # (refuses a folder of pictures before the camera)
     stopped: SourceError | None = None

@@ -13,6 +13,7 @@ from typing import Any
 from einhorn_table.parsing import loads_json
 from einhorn_table.rules import Awaiting, Ledger, RuleViolation, replay
 from einhorn_table.standings import ending_words, tie_words
+from einhorn_table.text_files import is_picture
 from einhorn_table.words import command_name, counted, pad, shown_width
 
 _WAITING = {
@@ -94,21 +95,26 @@ def skipped_words(path: str, named: list[str]) -> str:
     return f"{words}; replay the match file (setup line first) it was made from"
 
 
-#: How picture files begin (JPEG, PNG, GIF, TIFF both ways, BMP, WebP, HEIC), by offset.
-PICTURE_STARTS = ((0, b"\xff\xd8\xff"), (0, b"\x89PNG\r\n\x1a\n"), (0, b"GIF8"),
-                  (0, b"II*\x00"), (0, b"MM\x00*"), (0, b"BM"), (8, b"WEBP"), (4, b"ftyphei"),
-                  (4, b"ftypmif1"))
 #: Picture files' name endings, for a folder of them (``record`` writes .png).
 PICTURE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".gif", ".tif", ".tiff", ".webp",
                     ".heic")
 
 
-def is_picture(start: bytes, path: str) -> bool:
-    """Whether a file that begins with ``start`` is a photo or other picture (by how it
-    begins): no match file, however it is named."""
-    if start.startswith(b"BM") and not path.lower().endswith(".bmp"):
-        return False  # (two letters a text may begin with too)
-    return any(start[at:at + len(sign)] == sign for at, sign in PICTURE_STARTS)
+def cut_short_words(text: str, error: RuleViolation) -> str:
+    """Where the line refused is the file's last and ends without a line break, how it
+    came to be cut short and what to do ("" otherwise): a copy made while the table was
+    still writing, or a card pulled out before the file was whole."""
+    lines = text.splitlines()
+    if error.line is None or error.line != len(lines) or text.endswith(("\n", "\r")):
+        return ""
+    try:
+        loads_json(lines[-1])
+        return ""  # (whole, and refused for what it says)
+    except ValueError:
+        pass
+    return ("; the file ends in the middle of this line: it was cut short (copied while "
+            "the table was writing it, or taken out too early). Copy the match file again, "
+            "or delete this last line to replay the moves before it")
 
 
 def picture_words(path: str) -> str:
@@ -182,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
             # newline=None: line ends read as open() reads them (\r\n and \r too)
             match = replay(io.StringIO(text, newline=None))
         except RuleViolation as error:
-            print(f"{path}: {error}", file=sys.stderr)
+            print(f"{path}: {error}{cut_short_words(text, error)}", file=sys.stderr)
             status = 1
             continue
         ledger = match.ledger()

@@ -31,6 +31,7 @@ station number belongs) is refused naming the key, what was written and a good l
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import tomllib
 import unicodedata
@@ -225,8 +226,10 @@ def profile_given_words(path: Path) -> str:
 def read_table_file(path: Path) -> dict[str, Any]:
     """The table's file as TOML, not yet checked; a ConfigError where it is missing, or
     is no text or no TOML."""
+    text = ""
     try:
-        return loads_toml(read_text_file(path, "the table's file"))
+        text = read_text_file(path, "the table's file")
+        return loads_toml(text)
     except FileNotFoundError:
         raise ConfigError(f"the configuration file {path} does not exist; make it from the "
                           f"example (cp {example_to_copy()} {shlex.quote(str(path))}) and "
@@ -234,7 +237,27 @@ def read_table_file(path: Path) -> dict[str, Any]:
     except TextFileError as error:
         raise ConfigError(str(error)) from None
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path} is not valid TOML: {error}") from None
+        raise ConfigError(f"{path} is not valid TOML {toml_mistake_words(error, text)}") \
+            from None
+
+
+#: How a table's file writes its values, for the person who mistyped one.
+TOML_SHAPES = ('Write text in double quotes (name = "Ana"), yes and no as true or false '
+               "in small letters (fullscreen = true), and numbers as they are (games = 10).")
+
+
+def toml_mistake_words(error: tomllib.TOMLDecodeError, text: str) -> str:
+    """What the TOML reader found wrong, with the line it found it on as written there,
+    and how values are written (the file's writer is no programmer)."""
+    found = re.search(r"\(at line (\d+), column \d+\)", str(error))
+    lines = text.splitlines()
+    if found is None or not 1 <= int(found[1]) <= len(lines):
+        return f"({error}). {TOML_SHAPES}"
+    number = int(found[1])
+    why = str(error)[:found.start()].strip()
+    if why == "Illegal character '\\n'":  # (the line ends within a text)
+        why = "a closing double quote is missing"
+    return f"at line {number}: {lines[number - 1].strip()} ({why}). {TOML_SHAPES}"
 
 
 def _players(data: Mapping[str, Any], path: Path) -> tuple[PlayerConfig, ...]:

@@ -172,6 +172,23 @@ class ModelError(EinhornError):
     """The learned reader's model files are missing or unreadable."""
 
 
+#: How many times a model has been readied in this process (see :func:`models_readied`).
+_readied = [0]
+
+
+def models_readied() -> int:
+    """How many times, so far in this process, a model was loaded or readied for an
+    input size it had not run at (an onnxruntime session made, an OpenCV net loaded or
+    re-planned for a new size): tens to hundreds of ms each, once. A reading during
+    which this grew paid for it, and a second reading of the same picture does not."""
+    return _readied[0]
+
+
+def note_model_readied() -> None:
+    """Count one readying (see :func:`models_readied`)."""
+    _readied[0] += 1
+
+
 def _onnxruntime_net(path: Path, per_shape: bool = False) -> Net:
     import onnxruntime
 
@@ -181,6 +198,7 @@ def _onnxruntime_net(path: Path, per_shape: bool = False) -> Net:
         options.inter_op_num_threads = 1
         for dimension, size in fixed.items():
             options.add_free_dimension_override_by_name(dimension, size)
+        note_model_readied()
         return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
     general = session({})
@@ -206,8 +224,13 @@ def _onnxruntime_net(path: Path, per_shape: bool = False) -> Net:
 
 def _opencv_net(path: Path) -> Net:
     net = cv2.dnn.readNetFromONNX(str(path))
+    note_model_readied()
+    shapes: set[tuple[int, ...]] = set()
 
     def run(blob: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        if blob.shape not in shapes:  # OpenCV plans the net again for each new size
+            shapes.add(blob.shape)
+            note_model_readied()
         net.setInput(blob)
         return np.asarray(net.forward(), np.float32)
 
