@@ -40,6 +40,7 @@ from einhorn_table.cli import doctor as doctor_cli  # noqa: E402
 from einhorn_table.cli import main  # noqa: E402
 from einhorn_table.doctor import system_checks, table_check  # noqa: E402
 from einhorn_table.errors import EinhornError  # noqa: E402
+from einhorn_table.history import state_lock  # noqa: E402
 from einhorn_table.ports import Button  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -181,7 +182,8 @@ def unfinished_match(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         assert main(["demo", "--players", "2", "--bots", "all", "--size", "400x240",
                      "--state-dir", str(state)]) == 0
     capsys.readouterr()
-    with table_app.playing_in(state, lambda: datetime(2026, 5, 1, 16, 5, tzinfo=UTC)) as note:
+    with state_lock.holding(state, state_lock.DEMO,
+                            lambda: datetime(2026, 5, 1, 16, 5, tzinfo=UTC)) as note:
         note("1")
         yield state
 
@@ -216,7 +218,7 @@ def test_a_second_demo_starting_at_the_same_moment_is_refused_too(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Both looked before either held the folder: the second one stops as it opens
     the history, before it looks at the unfinished match."""
-    monkeypatch.setattr(table_app, "demo_playing", lambda state: None)
+    monkeypatch.setattr(state_lock, "held_by", lambda state: None)
     state = unfinished_match
     assert main(["demo", "--players", "2", "--bots", "all", "--games", "1", "--size",
                  "400x240", "--state-dir", str(state)]) == 1
@@ -231,7 +233,7 @@ def test_a_demo_lets_go_of_its_state_directory_when_it_stops(
     for _ in range(2):
         assert main(["demo", "--players", "2", "--bots", "all", "--size", "400x240",
                      "--state-dir", str(state)]) == 0
-    assert table_app.demo_playing(state) is None
+    assert state_lock.held_by(state) is None
 
 
 # ---------------------------------------------------------------------------- the doctor

@@ -30,6 +30,11 @@ from einhorn_table.ports import Button, Clock, Gesture, RawButtonEvent
 from einhorn_table.stations import MAX_STATIONS
 from einhorn_table.stations.gestures import GestureDecoder, GestureTiming
 
+#: Seconds between two polls beyond which the keyboard was not looked at in between (a
+#: frame held up by reading a roll): a key let go meanwhile is seen only afterwards, and
+#: pygame's events carry no time of their own. Frames come every 1/30 s.
+BLIND_SECONDS = 0.1
+
 #: Per player, the four keys (as printed on a US keyboard), left to right.
 KEY_ROWS: tuple[str, ...] = ("1234", "qwer", "asdf", "zxcv", "7890", "uiop")
 
@@ -102,6 +107,15 @@ class KeyboardControls:
                 else:
                     self._letter_places[scancode] = target
         self._pending: list[Gesture] = []
+        #: When the keys were last polled, and when each key held was pressed (as told).
+        self._polled: float | None = None
+        self._down: dict[tuple[int, Button], float] = {}
+        #: The time of the latest key event told (the keys are known as of then).
+        self._known = float("-inf")
+        #: Since when the keyboard was not looked at, where the last poll came after a
+        #: held-up frame (None: it came on time): a key let go that the next events tell
+        #: of may have been let go any time since.
+        self._blind_since: float | None = None
         #: Esc was pressed (what reads the event queue itself learns it here).
         self.quit_requested = False
 
@@ -132,16 +146,43 @@ class KeyboardControls:
         if target is None:
             return False
         player, button = target
-        raw = RawButtonEvent(player, button, event.type == pygame.KEYDOWN, self._clock.monotonic())
+        pressed = event.type == pygame.KEYDOWN
+        now = self._clock.monotonic()
+        if pressed:
+            self._down.setdefault(target, now)
+        else:
+            since = self._down.pop(target, now)
+            if self._blind_since is not None and self._polled is not None \
+                    and since < self._polled:
+                # Pressed before a frame that was held up, and let go some time during
+                # it: told as let go as early as it can have been (just after the press,
+                # or as the frame began), not at the end of the frame, which would make
+                # a quick tap a hold.
+                bounce = self._decoder.timing.bounce
+                now = min(now, max(since + bounce, self._blind_since))
+        self._known = max(self._known, now)
+        raw = RawButtonEvent(player, button, pressed, now)
         self._pending += self._decoder.feed(raw)
         return True
 
     def poll(self) -> list[Gesture]:
         pygame = self._pygame
+        now = self._clock.monotonic()
+        held_up = self._polled is not None and now - self._polled > BLIND_SECONDS
+        self._blind_since = self._polled if held_up else None
+        self._polled = now
         if self._read_queue and pygame.display.get_init():
             for event in pygame.event.get((pygame.KEYDOWN, pygame.KEYUP)):
                 self.handle(event)
-        gestures = self._pending + self._decoder.tick(self._clock.monotonic())
+        # After a held-up frame, where the screen's loop hands over the key events after
+        # this poll, the keys are known only as the events before told them: a key's
+        # release may still wait in the queue, so a hold is not told from this frame's
+        # length (the next poll, on time, tells it).
+        known = now
+        if self._blind_since is not None and not self._read_queue:
+            bounce = self._decoder.timing.bounce
+            known = min(now, max(self._known + bounce, self._blind_since))
+        gestures = self._pending + self._decoder.tick(known)
         self._pending = []
         return gestures
 

@@ -144,16 +144,13 @@ def run(args: argparse.Namespace) -> int:
     from einhorn_table.adapters.pygame_screen import no_window
     from einhorn_table.cli.table_app import (
         DemoOptions,
-        busy_words,
-        demo_playing,
         reader_warning,
         run_demo,
     )
-    from einhorn_table.history.state_lock import StateInUse
+    from einhorn_table.history.state_lock import DEMO, refuse_if_held
 
     names = players_named(args.names, args.players)
-    if (other := demo_playing(args.state_dir)) is not None:  # (before a window opens)
-        raise StateInUse(busy_words(args.state_dir, other))
+    refuse_if_held(args.state_dir, DEMO)  # (before a window opens)
     if args.resume:
         names = players_going_on(args, names)
     seats = bot_seats(args.bots, names)

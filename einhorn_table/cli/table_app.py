@@ -24,6 +24,7 @@ from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
 from einhorn_table.rules import EINHORN, Ledger, Match, Setup, Variant, match_end
 from einhorn_table.screen.view_model import (
     GAME_END_SECONDS,
+    RESULT_SECONDS,
     REVEAL_SECONDS,
     ScreenKind,
     button_hints,
@@ -105,26 +106,6 @@ class Started:
     match: Match
     match_id: str
     resumed: bool
-
-
-def demo_playing(state: Path) -> state_lock.Holder | None:
-    """Who plays in ``state`` now (another demo, or the table), looked at before the
-    demo's window opens; None where nobody does (or it cannot be told)."""
-    return state_lock.held_by(state)
-
-
-def playing_in(state: Path, wall: Callable[[], datetime],
-               ) -> contextlib.AbstractContextManager[Callable[[str], None]]:
-    """Hold ``state`` for this demo while it plays (see ``state_lock``); yields what
-    writes the match played into the lock. The table or another demo holding it stops
-    this one with ``StateInUse``."""
-    return state_lock.holding(state, state_lock.DEMO, wall)
-
-
-def busy_words(state: Path, holder: state_lock.Holder) -> str:
-    """Why this demo does not start in ``state``, which ``holder`` plays in, and what
-    to do instead."""
-    return state_lock.in_use_words(state, holder, state_lock.DEMO)
 
 
 def start_match(log: TableLog, setup: Setup, unfinished: MatchRow | None,
@@ -761,7 +742,8 @@ def run_demo(options: DemoOptions) -> DemoResult:
     try:  # the window closes on every way out, a failed set-up included
         store = MatchStore(options.state, now=options.wall, choose=CHOOSE_DEMO_STATE)
         try:  # (before the unfinished match is looked at: it may be another demo's)
-            playing = hold.enter_context(playing_in(options.state, options.wall))
+            playing = hold.enter_context(
+                state_lock.holding(options.state, state_lock.DEMO, options.wall))
         except StateInUse:
             store.close()
             raise
@@ -865,14 +847,28 @@ def run_demo(options: DemoOptions) -> DemoResult:
                     # as the button tiles do, not the station's sign.
                     controller.button_name = key_name
                     controller.answers_idle_presses = False  # (the keyboard answers its keys)
+                watched = people_at(options)  # (someone reads the screen before pressing)
+                if watched:
+                    # A key pressed while the game's end or the auction's result is still
+                    # on the screen (OK, to go on) bids or tops up for nothing seen yet:
+                    # the table takes bids and top-ups once their own screen shows.
+                    controller.auction_opens_after = GAME_END_SECONDS
+                    controller.topup_opens_after = REVEAL_SECONDS
+                    controller.roll_shown_for = RESULT_SECONDS
                 tray.rollers_at_once = controller.rollers_at_once
                 tray.dice_at_start = controller.looks_at_start
                 bots = BotDriver(options.bots, strategies, options.chance,
                                  pace=0.0 if options.fast else 0.8,
                                  # (a game's end and the auction's bids stay up as long as
-                                 # the screen shows them, a moment more for the game's end)
-                                 linger=0.0 if options.fast else GAME_END_SECONDS + 0.5,
-                                 reveal=0.0 if options.fast else REVEAL_SECONDS)
+                                 # the screen shows them, a moment more for the game's end;
+                                 # where people play, on a fast clock too: the table takes
+                                 # no bid or top-up before)
+                                 linger=GAME_END_SECONDS + 0.5 if watched or not options.fast
+                                 else 0.0,
+                                 reveal=REVEAL_SECONDS if watched or not options.fast else 0.0,
+                                 # (and each roll's result, before the next bot throws)
+                                 result=RESULT_SECONDS if watched or not options.fast
+                                 else 0.0)
                 loop = TableLoop(controller, tray, controls, clock, shown, bots,
                                  direct_performer(controller, throw_into(camera), clock),
                                  tray_idle=lambda: not camera.frames_queued)

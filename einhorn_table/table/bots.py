@@ -14,10 +14,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from einhorn_table.ports import Button
-from einhorn_table.rules import ALL_ROLLS, AuctionResult, Awaiting, Category, TiebreakRoll
+from einhorn_table.rules import (
+    ALL_ROLLS,
+    AuctionResult,
+    Awaiting,
+    Category,
+    TiebreakRoll,
+    TurnResult,
+)
 from einhorn_table.simulation.strategies import Strategy
 from einhorn_table.stations.gesture_table import Context
-from einhorn_table.table.controller import TableController
+from einhorn_table.table.controller import ROLL_INPUTS, TableController
 
 U, W, E, D = Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
 
@@ -58,6 +65,10 @@ class BotDriver:
     #: roll) before they top up: a top-up sealed takes that screen away, and the bots'
     #: took it in the first frame, before anyone at the table had seen it.
     reveal: float = 0.0
+    #: Seconds the bots look at the last roll's result before the next bot calls and
+    #: throws: its throw takes that screen away, and the bots' came while people were
+    #: still reading the last one (0 in fast headless runs).
+    result: float = 0.0
 
     def __post_init__(self) -> None:
         self._plans: dict[tuple[int, int, str], object] = {}
@@ -88,6 +99,13 @@ class BotDriver:
         last = c.last
         return last is not None and now - last.time < self.reveal and (
             isinstance(last.outcome, AuctionResult) or isinstance(last.item, TiebreakRoll))
+
+    def _roll_shown(self, c: TableController, now: float) -> bool:
+        """Whether the screen still shows the last roll's result (settled with whom the
+        unicorn owner chose, where it was theirs), for ``result`` seconds."""
+        last = c.last
+        return last is not None and now - last.time < self.result and (
+            isinstance(last.item, ROLL_INPUTS) or isinstance(last.outcome, TurnResult))
 
     def _plan(self, c: TableController, seat: int, what: str, make: object) -> object:
         key = (len(c.match.record), seat, what)
@@ -146,6 +164,8 @@ class BotDriver:
         if c.pending is not None:
             return None  # someone else's doubtful roll is being sorted out
         if c.roller() != seat:
+            return None
+        if self._roll_shown(c, now):
             return None
         if context is Context.CALL:
             if state.awaiting is Awaiting.TOPUP and set(state.owing()) - {seat}:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from einhorn_table.ports import Button, Gesture, GestureKind
 from einhorn_table.rules import (
     CENTRAL,
+    AuctionResult,
     Awaiting,
     Bid,
     Call,
@@ -169,6 +170,9 @@ class Notice:
     #: The answer to a press that did nothing ("Not your turn"): it never hides a fresh
     #: notice of the table's own (an undo said, the camera moved).
     idle: bool = False
+    #: When it leaves the screen, fresh or not: once what it says has passed ("the
+    #: auction opens in a moment").
+    until: float = math.inf
 
 
 @dataclass(frozen=True)
@@ -291,6 +295,16 @@ class TableController:
     answers_idle_presses: bool | None = None
     #: Calls pressed while something moves in the tray, until it lies still again.
     held_calls: list[HeldCall] = field(default_factory=list)
+    #: Seconds after the roll that ended a game before bids are taken: as long as the
+    #: screen shows that roll and the game's end, a press there (OK to go on) would seal
+    #: a bid never seen asked for. 0: at once.
+    auction_opens_after: float = 0.0
+    #: Seconds after the auction's last bid before top-ups are taken: as long as the
+    #: screen shows the bids and who took the unicorn. 0: at once.
+    topup_opens_after: float = 0.0
+    #: Seconds after a tie's deciding roll for the unicorn before top-ups are taken: as
+    #: long as the screen shows that roll. 0: at once.
+    roll_shown_for: float = 0.0
     #: The roller told, as the table started again, that dice lay in the tray which it
     #: did not read (a throw it asked about when the power went): until something moves
     #: in the tray or an input is taken. None: nothing to tell.
@@ -801,6 +815,9 @@ class TableController:
         if context is Context.CALL:
             self._call(player, intent, gesture.time, gesture.pressed)
             return
+        if context in (Context.BID, Context.TOPUP) and self._not_open_yet(
+                player, context, gesture.time):
+            return
         handler = {
             Context.COUNTERPARTY: self._counterparty,
             Context.BID: self._number,
@@ -810,6 +827,27 @@ class TableController:
         }.get(context)
         if handler is not None:
             handler(player, intent, gesture.time)
+
+    def _not_open_yet(self, player: int, context: Context, time: float) -> bool:
+        """Whether the bids (``context`` BID) or top-ups (TOPUP) are not taken yet at
+        ``time``, the screen still showing the game's end or the auction's result; the
+        screen then says so to ``player``."""
+        last = self.last
+        since, wait = None, 0.0
+        if context is Context.BID:
+            since, wait = self.game_ended_at, self.auction_opens_after
+            what = "The game is over: the auction for the unicorn opens in a moment"
+        else:
+            if last is not None and isinstance(last.outcome, AuctionResult):
+                since, wait = last.time, self.topup_opens_after
+            elif last is not None and isinstance(last.item, TiebreakRoll):
+                since, wait = last.time, self.roll_shown_for
+            what = "The auction is over: the top-up opens in a moment"
+        if since is None or wait <= 0 or time - since >= wait:
+            return False
+        self.notice = Notice(f"{what}. {self.names[player]}, wait for its screen, then "
+                             "press again.", time, player, idle=True, until=since + wait)
+        return True
 
     def _toggle_history(self, player: int, time: float) -> None:
         if self.shown_history is not None:
@@ -1115,7 +1153,8 @@ class TableController:
     def notice_at(self, now: float) -> str:
         """What the screen notes at ``now``: the last notice while it is fresh, else a
         request to keep hands out of view while the tray has not lain still for long."""
-        if self.notice is not None and now - self.notice.time < NOTICE_SECONDS:
+        if self.notice is not None and now - self.notice.time < NOTICE_SECONDS \
+                and now < self.notice.until:
             return self.notice.text
         unread = self.unread_at_start
         if unread is not None:
