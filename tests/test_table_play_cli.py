@@ -308,3 +308,19 @@ def test_a_card_that_cannot_save_at_the_start_is_said_on_the_screen(
     said = "the SD card is read-only" if going_on else "the SD card is full"
     assert view.banner.startswith(f"Match not saved: {said}.")
     assert str(trouble) in capsys.readouterr().err
+
+
+def test_play_takes_bids_and_top_ups_only_once_their_screen_shows(
+    table_toml: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # At the real table, as in the demo with a person at the keys: OK pressed to go on
+    # while "Game 1 is over" is still shown must not seal a bid nobody saw asked for.
+    from einhorn_table.screen.view_model import GAME_END_SECONDS, RESULT_SECONDS, REVEAL_SECONDS
+
+    seen: list[tuple[float, float, float]] = []
+    monkeypatch.setattr(TableLoop, "run", lambda self, done, max_steps=None: seen.append(
+        (self.controller.auction_opens_after, self.controller.topup_opens_after,
+         self.controller.roll_shown_for)))
+    assert main(["play", str(table_toml)]) == 0
+    assert seen == [(GAME_END_SECONDS, REVEAL_SECONDS, RESULT_SECONDS)]
+    assert min(seen[0]) > 0

@@ -262,6 +262,7 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
         reader_warning,
         standings_text,
         start_match,
+        takes_bids_once_shown,
     )
     from einhorn_table.history import MatchStore, TableLog
     from einhorn_table.history.paths import CHOOSE_TABLE_STATE
@@ -415,6 +416,7 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
             controller = TableController(started.match, started.recorder, seats,
                                          started.recorder,
                                          archive=lambda: history_summary(store))
+            takes_bids_once_shown(controller)  # (no bid for a screen not yet shown)
             tray.rollers_at_once = controller.rollers_at_once
             # (After a power cut, dice lying unread in the tray are told to the roller.)
             tray.dice_at_start = controller.looks_at_start

@@ -597,6 +597,16 @@ def keys_words(names: Sequence[str], bots: frozenset[int]) -> str:
     ]))
 
 
+def takes_bids_once_shown(controller: TableController) -> None:
+    """Make ``controller`` take bids and top-ups only once their own screen shows: a
+    button pressed while the game's end or the auction's result is still on the screen
+    (OK, to go on) would bid or top up for nothing seen yet. For tables where people
+    read the screen before pressing (play, and the demo with a person at the keyboard)."""
+    controller.auction_opens_after = GAME_END_SECONDS
+    controller.topup_opens_after = REVEAL_SECONDS
+    controller.roll_shown_for = RESULT_SECONDS
+
+
 def people_at(options: DemoOptions) -> bool:
     """Whether anyone plays at the keyboard (else bots play every seat)."""
     return len(options.bots) < len(options.names)
@@ -849,12 +859,7 @@ def run_demo(options: DemoOptions) -> DemoResult:
                     controller.answers_idle_presses = False  # (the keyboard answers its keys)
                 watched = people_at(options)  # (someone reads the screen before pressing)
                 if watched:
-                    # A key pressed while the game's end or the auction's result is still
-                    # on the screen (OK, to go on) bids or tops up for nothing seen yet:
-                    # the table takes bids and top-ups once their own screen shows.
-                    controller.auction_opens_after = GAME_END_SECONDS
-                    controller.topup_opens_after = REVEAL_SECONDS
-                    controller.roll_shown_for = RESULT_SECONDS
+                    takes_bids_once_shown(controller)
                 tray.rollers_at_once = controller.rollers_at_once
                 tray.dice_at_start = controller.looks_at_start
                 bots = BotDriver(options.bots, strategies, options.chance,
