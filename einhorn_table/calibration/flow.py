@@ -572,7 +572,6 @@ class CalibrationFlow:
             for rs in reads
         ]
         best = best_reader(tallies)
-        s.live_right = sum(c.right for c in s.checks)
         s.reader = candidates[best]
         for check, read in zip(s.checks, reads[best], strict=True):
             check.read = read

@@ -120,13 +120,28 @@ class Registration:
 
 @dataclass(eq=False)
 class CheckRoll:
+    #: The dice as read by the flow's reader: when rolled, then as read again by the
+    #: reader chosen at the result (:attr:`first` keeps what was read when rolled).
     read: tuple[int | None, ...]
     image: Image
     truth: tuple[int, ...] | None = None
+    #: The dice as read when rolled, shown on the screen (None: ``read`` as made).
+    first: tuple[int | None, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.first is None:
+            self.first = self.read
 
     @property
     def right(self) -> int:
         return 0 if self.truth is None else roll_tally(self.read, self.truth).right
+
+    @property
+    def right_at_first(self) -> int:
+        """Dice read right when rolled (before any reader chosen since read it again)."""
+        if self.truth is None or self.first is None:
+            return 0
+        return roll_tally(self.first, self.truth).right
 
     @property
     def complete(self) -> bool:
@@ -193,8 +208,6 @@ class FlowState:
     #: A problem to show on the current screen (cleared on going to another step):
     #: dice in the "empty" tray, the profile that could not be saved.
     note: str = ""
-    #: Test dice read right live, before the best reader was chosen.
-    live_right: int = 0
 
 
 def check_section(checks: Sequence[CheckRoll]) -> CheckSection:
@@ -204,6 +217,12 @@ def check_section(checks: Sequence[CheckRoll]) -> CheckSection:
         dice=sum(len(c.truth or ()) for c in checks),
         right=sum(c.right for c in checks),
     )
+
+
+def right_at_first(checks: Sequence[CheckRoll]) -> int:
+    """Test dice read right when rolled: each roll as the reader of that moment read it
+    (a roll made after going back from the result, by the reader chosen there)."""
+    return sum(c.right_at_first for c in checks)
 
 
 def reads_poorly(checks: Sequence[CheckRoll]) -> bool:

@@ -32,6 +32,13 @@ TITLE_SIZE, TITLE_SMALLEST, TITLE_LINES = 38, 26, 3
 #: not fit above the buttons otherwise (a poor result's advice, several warnings).
 SMALLEST_WORDS = 0.7
 
+#: The players' colours under the words: a row's height, the names' font size and the
+#: smallest it is made before a name is cut short.
+SWATCH_ROW, SWATCH_SIZE, SWATCH_SMALLEST = 28, 26, 20
+#: After the name of a colour too like another's: in words where there is room, else
+#: the warnings' sign (the warning above says whose it is like).
+CLASH_WORDS, CLASH_SIGN = "  (too alike!)", " !"
+
 #: Signs the default font has no glyph for, as drawn instead.
 _GLYPHS = {"✗": "X"}
 
@@ -194,11 +201,12 @@ class CalibrationRenderer:
     def words_scale(self, view: CalibrationView, area: Any) -> float:
         """How much smaller than usual the lines and warnings are drawn so that they fit
         in ``area`` (1: as usual; at most :data:`SMALLEST_WORDS` times smaller)."""
-        # (Room kept below them for what follows: the progress bar, the dice, and at
-        # least one row of the players' colours.)
+        # (Room kept below them for what follows: the progress bar, the dice, and the
+        # rows the players' colours need for every name to be whole.)
         below = ((self.s(40) if view.progress is not None else 0)
                  + (self.s(86) if view.dice else 0)
-                 + (self.s(32) if view.swatches else 0))
+                 + (self.s(4) + self.swatch_rows(view.swatches, area.width)
+                    * self.s(SWATCH_ROW) if view.swatches else 0))
         scale = 1.0
         while (scale > SMALLEST_WORDS
                and self._words_bottom(view, area, scale) > area.bottom - below):
@@ -261,26 +269,68 @@ class CalibrationRenderer:
         if view.swatches:
             self._swatches(view.swatches, y + self.s(4), area)
 
+    def swatch_rows(self, swatches: tuple[Swatch, ...], width: float) -> int:
+        """The fewest rows the players' colours take in ``width`` with every name whole
+        (at :data:`SWATCH_SMALLEST` at least) and a clash marked; one a player where
+        even two columns are too narrow for that."""
+        for rows in range(1, len(swatches)):
+            columns = -(-len(swatches) // rows)
+            if all(self._whole(swatch, self._name_room(width // columns))
+                   for swatch in swatches):
+                return rows
+        return max(1, len(swatches))
+
+    def _name_room(self, cell: float) -> int:
+        """How wide a name may be in a cell ``cell`` wide (its colour's circle first)."""
+        return int(cell - self.s(40))
+
+    def _whole(self, swatch: Swatch, room: float) -> tuple[str, float] | None:
+        """A swatch's name, whole, with its clash marked, and the largest font size from
+        :data:`SWATCH_SIZE` to :data:`SWATCH_SMALLEST` at which it fits ``room`` (None:
+        it does not)."""
+        name = _clean(swatch.name)
+        for mark in (CLASH_WORDS, CLASH_SIGN) if swatch.clash else ("",):
+            size = float(SWATCH_SIZE)
+            while size >= SWATCH_SMALLEST:
+                if self.base.font(size).size(name + mark)[0] <= room:
+                    return name + mark, size
+                size -= 2
+        return None
+
+    def swatch_label(self, swatch: Swatch, room: float) -> tuple[str, float]:
+        """What is written beside a player's colour in ``room``, and its font size: the
+        name whole where it fits, with "(too alike!)" or "!" after it for a clash, else
+        the name cut short (on the table's cards too), the clash's "!" kept."""
+        whole = self._whole(swatch, room)
+        if whole is not None:
+            return whole
+        mark = CLASH_SIGN if swatch.clash else ""
+        mark_width = self.base.font(SWATCH_SMALLEST).size(mark)[0] if mark else 0
+        name, size = self.base.shortened(_clean(swatch.name), SWATCH_SMALLEST,
+                                         SWATCH_SMALLEST, room - mark_width)
+        return name + mark, size
+
     def _swatches(self, swatches: tuple[Swatch, ...], top: int, area: Any) -> None:
         """The players' registered colours at the foot of ``area``, below ``top``: in
-        one column where they fit, else in columns side by side (names cut to fit)."""
+        one column where they fit, else in rows of two or more side by side (a name cut
+        short only where even the rows there is room for are too few)."""
         pg = self.pg
-        row = self.s(28)
-        rows = max(1, min(len(swatches), (area.bottom - top) // row))
-        columns = -(-len(swatches) // rows)
+        row = self.s(SWATCH_ROW)
+        count = len(swatches)
+        fit = max(1, min(count, (area.bottom - top) // row))
+        columns = -(-count // fit)
+        rows = -(-count // columns)
         width = area.width // columns
         top = max(top, area.bottom - row * rows)
-        for k, swatch in enumerate(swatches):
-            x = area.x + (k // rows) * width
-            centre = (x + self.s(14), top + (k % rows) * row + self.s(12))
+        labels = [self.swatch_label(swatch, self._name_room(width)) for swatch in swatches]
+        size = min(size for _, size in labels)  # (all names alike, as the smallest)
+        for k, (swatch, (label, _)) in enumerate(zip(swatches, labels, strict=True)):
+            x = area.x + (k % columns) * width
+            centre = (x + self.s(14), top + (k // columns) * row + self.s(12))
             pg.draw.circle(self.surface, swatch.colour, centre, self.s(11))
             pg.draw.circle(self.surface, BAD if swatch.clash else DIM, centre, self.s(11),
                            max(1, self.s(2)))
-            clash = "  (too alike!)" if swatch.clash else ""
-            room = width - self.s(40) - self.base.font(26).size(_clean(clash))[0]
-            # (A long name smaller, then cut short, as on the table's cards.)
-            name, size = self.base.shortened(_clean(swatch.name), 26, 20, room)
-            self.text(name + clash, size, BAD if swatch.clash else TEXT,
+            self.text(label, size, BAD if swatch.clash else TEXT,
                       (x + self.s(34), centre[1]), "midleft")
 
     def _buttons(self, hints: tuple[Hint, ...], area: Any) -> None:

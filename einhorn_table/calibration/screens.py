@@ -17,6 +17,7 @@ from einhorn_table.calibration.flow_state import (
     check_section,
     may_skip,
     reads_poorly,
+    right_at_first,
 )
 from einhorn_table.calibration.seeing import Image
 from einhorn_table.calibration.view import BoxMark, CalibrationView, Hint, Swatch
@@ -300,8 +301,9 @@ def _result(s: FlowState, settings: FlowSettings, v: CalibrationView) -> Calibra
     check = check_section(s.checks)
     accuracy = check.accuracy or 0.0
     lines = [f"{check.right} of {check.dice} dice read right ({100 * accuracy:.0f} %)."]
-    if check.right != s.live_right:
-        lines = [f"{s.live_right} of {check.dice} dice were read right at first; the settings "
+    first = right_at_first(s.checks)
+    if check.right != first:
+        lines = [f"{first} of {check.dice} dice were read right at first; the settings "
                  f"now chosen from these rolls read {check.right} right "
                  f"({100 * accuracy:.0f} %)."]
     tips: tuple[str, ...] = ()
