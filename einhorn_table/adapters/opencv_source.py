@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,34 @@ def not_a_video(path: Path) -> str | None:
                 f"ledger with {command_name()} replay {path}. {camera}")
     return (f"{path} is a settings file (the table's file or a calibration), not a "
             f"video: the doctor takes it with --table or --profile. {camera}")
+
+
+#: What OpenCV reads for how much FFmpeg (which reads video files for it) prints, and
+#: what asks OpenCV for all of FFmpeg's words.
+FFMPEG_LOG_LEVEL = "OPENCV_FFMPEG_LOGLEVEL"
+FFMPEG_DEBUG = "OPENCV_FFMPEG_DEBUG"
+#: FFmpeg's AV_LOG_QUIET: nothing.
+FFMPEG_QUIET = "-8"
+
+
+@contextmanager
+def ffmpeg_quiet() -> Iterator[None]:
+    """FFmpeg says nothing while OpenCV opens a video file meanwhile: a file that is no
+    video would print its own lines (``[mjpeg @ 0x...] No JPEG data found in image``)
+    before the table's message that says what to give instead. (OpenCV reads the level
+    as it opens its first video, some versions at each opening; it lasts as FFmpeg reads
+    the file. Only video files are read through FFmpeg here, and each failure to read one
+    is told in the table's words.) Not where the person asked for FFmpeg's words
+    (OPENCV_FFMPEG_LOGLEVEL or OPENCV_FFMPEG_DEBUG set); the setting is taken away again
+    after the opening, so no program started later inherits it."""
+    if FFMPEG_LOG_LEVEL in os.environ or FFMPEG_DEBUG in os.environ:
+        yield
+        return
+    os.environ[FFMPEG_LOG_LEVEL] = FFMPEG_QUIET
+    try:
+        yield
+    finally:
+        os.environ.pop(FFMPEG_LOG_LEVEL, None)
 
 
 #: Pictures whose width-to-height differs by more than this share are of another shape.
@@ -164,7 +195,8 @@ class VideoFileSource(BaseSource):
         mistaken = not_a_video(self.path)
         if mistaken is not None:
             raise SourceError(mistaken)
-        capture = cv2.VideoCapture(str(self.path))
+        with ffmpeg_quiet():
+            capture = cv2.VideoCapture(str(self.path))
         if not capture.isOpened():
             capture.release()
             raise SourceError(

@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from einhorn_table.folders import why_not_writable
 from einhorn_table.history import schema
 from einhorn_table.history.errors import (
     AlreadyKept,
@@ -27,6 +28,7 @@ from einhorn_table.history.errors import (
     StoreUnreadable,
     UnknownMatch,
     explain,
+    failure_kind,
 )
 from einhorn_table.history.extras import PRACTICE, STARTED, started_at
 from einhorn_table.history.paths import CHOOSE_STATE, DATABASE, PHOTOS
@@ -201,15 +203,30 @@ class MatchStore:
             # Names typed in either Unicode form count as one player (see gather).
             self._conn.create_function("nfc", 1, _nfc, deterministic=True)
         except sqlite3.Error as error:
-            raise explain(error, self.path, "open the match history", self.choose) from None
+            raise self._not_opened(error) from None
         try:
             self._open()
         except sqlite3.Error as error:
             self._conn.close()
-            raise explain(error, self.path, "open the match history", self.choose) from None
+            raise self._not_opened(error) from None
         except HistoryError:
             self._conn.close()
             raise
+
+    def _not_opened(self, error: sqlite3.Error) -> HistoryError:
+        """What to say where SQLite could not open the history to write it: why the
+        state directory takes nothing, where that is so (a disk mounted read-only,
+        another user's folder), not only "cannot be opened"."""
+        explained = explain(error, self.path, "open the match history", self.choose)
+        if self.read_only or failure_kind(error) not in ("cannot-open", "read-only"):
+            return explained
+        why = why_not_writable(self.state_dir)
+        if why is None:  # (the folder takes files: the history file itself is refused)
+            return explained
+        return StoreReadOnly(
+            f"could not open the match history in {self.state_dir}: {why}. Make it "
+            f"writable, or choose another state directory {self.choose}."
+        )
 
     @classmethod
     def for_reading(cls, state_dir: Path, *, now: WallClock) -> MatchStore:

@@ -33,6 +33,7 @@ from typing import Any, Final, Literal
 from einhorn_table.parsing import loads_toml
 from einhorn_table.rules.categories import Category
 from einhorn_table.rules.errors import RuleViolation, VariantError
+from einhorn_table.toml_mistakes import toml_mistake_words, value_shapes
 
 #: The payout cell that means "takes all game stones of every other player and the game ends".
 WIN: Final = "win"
@@ -161,6 +162,9 @@ def get_variant(name: str) -> Variant:
 
 # --- house variants -------------------------------------------------------
 
+#: How a house variant's file writes its values, for the person who mistyped one.
+VALUE_SHAPES = value_shapes('name = "grandma", correct = "win"', "games = 8, wrong = -4")
+
 _INT_KEYS = ("central", "central_per_player", "start_bonus", "pass_stone", "deal", "games",
              "target", "min_players", "max_players")
 _TOP_KEYS = frozenset({"name", "base", "payouts", *_INT_KEYS})
@@ -284,8 +288,7 @@ def load_variant(path: str | Path) -> Variant:
     try:
         text = path.read_text(encoding="utf-8-sig")  # (-sig: as some Windows editors save)
     except IsADirectoryError:
-        raise VariantError(f"{path} is a folder, not a house variant: name the file "
-                           "itself") from None
+        raise VariantError(_folder_words(path)) from None
     except UnicodeDecodeError:
         raise VariantError(f"{path} is not saved as UTF-8 text: open it in a text editor "
                            "and save it with the encoding UTF-8") from None
@@ -294,14 +297,30 @@ def load_variant(path: str | Path) -> Variant:
     try:
         data = loads_toml(text)
     except tomllib.TOMLDecodeError as error:
-        raise VariantError(f"{path} is not valid TOML: {error}") from None
+        raise VariantError(f"{path} is not valid TOML "
+                           f"{toml_mistake_words(error, text, VALUE_SHAPES)}") from None
     return variant_from_mapping(data, source=str(path))
+
+
+def _folder_words(path: Path) -> str:
+    """What to say where a folder was given for a house variant's file."""
+    try:
+        files = sorted(file.name for file in path.glob("*.toml") if file.is_file())
+    except OSError:
+        files = []
+    held = ""
+    if files:
+        more = f" and {len(files) - 3} more" if len(files) > 3 else ""
+        held = f" (this folder holds {', '.join(files[:3])}{more})"
+    known = ", ".join(sorted(VARIANTS))
+    return (f"{path} is a folder, not a house variant: name the house variant's TOML file "
+            f"itself{held}, or a shipped variant: {known}")
 
 
 def find_variant(name_or_file: str) -> Variant:
     """A shipped variant by its name, or a house variant from its TOML file."""
     if name_or_file in VARIANTS or not (name_or_file.endswith(".toml")
-                                        or Path(name_or_file).is_file()):
+                                        or Path(name_or_file).exists()):
         return get_variant(name_or_file)
     return load_variant(name_or_file)
 

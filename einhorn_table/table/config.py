@@ -31,7 +31,6 @@ station number belongs) is refused naming the key, what was written and a good l
 from __future__ import annotations
 
 import json
-import re
 import shlex
 import tomllib
 import unicodedata
@@ -44,6 +43,7 @@ from einhorn_table.errors import EinhornError
 from einhorn_table.parsing import loads_toml
 from einhorn_table.stations import MAX_STATIONS
 from einhorn_table.text_files import TextFileError, read_text_file
+from einhorn_table.toml_mistakes import toml_mistake_words, value_shapes
 from einhorn_table.words import counted, joined, plural
 
 RGB = tuple[int, int, int]
@@ -237,27 +237,12 @@ def read_table_file(path: Path) -> dict[str, Any]:
     except TextFileError as error:
         raise ConfigError(str(error)) from None
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path} is not valid TOML {toml_mistake_words(error, text)}") \
-            from None
+        said = toml_mistake_words(error, text, TOML_SHAPES)
+        raise ConfigError(f"{path} is not valid TOML {said}") from None
 
 
 #: How a table's file writes its values, for the person who mistyped one.
-TOML_SHAPES = ('Write text in double quotes (name = "Ana"), yes and no as true or false '
-               "in small letters (fullscreen = true), and numbers as they are (games = 10).")
-
-
-def toml_mistake_words(error: tomllib.TOMLDecodeError, text: str) -> str:
-    """What the TOML reader found wrong, with the line it found it on as written there,
-    and how values are written (the file's writer is no programmer)."""
-    found = re.search(r"\(at line (\d+), column \d+\)", str(error))
-    lines = text.splitlines()
-    if found is None or not 1 <= int(found[1]) <= len(lines):
-        return f"({error}). {TOML_SHAPES}"
-    number = int(found[1])
-    why = str(error)[:found.start()].strip()
-    if why == "Illegal character '\\n'":  # (the line ends within a text)
-        why = "a closing double quote is missing"
-    return f"at line {number}: {lines[number - 1].strip()} ({why}). {TOML_SHAPES}"
+TOML_SHAPES = value_shapes('name = "Ana"', "games = 10", yes_no="fullscreen = true")
 
 
 def _players(data: Mapping[str, Any], path: Path) -> tuple[PlayerConfig, ...]:
