@@ -114,19 +114,38 @@ class WatchedTray:
 def held_buttons_words(held: Sequence[tuple[int, Button]],
                        players: Sequence[PlayerConfig]) -> str:
     """What the screen says of the buttons (station from 0, button) that read pressed as
-    the table starts, naming whose station each is; "" for none."""
+    the table starts, naming whose station each is; "" for none. A station's buttons are
+    named together ("Ben's − and + buttons"); all four of one station are a plug or cable
+    to look at, not four buttons to let go."""
     if not held:
         return ""
     from einhorn_table.stations.gesture_table import SIGNS
     from einhorn_table.words import joined
 
     at = {p.station - 1: p.name for p in players}
-    names = [f"{at[station]}'s {SIGNS[button]}" if station in at
-             else f"station {station + 1}'s {SIGNS[button]}" for station, button in held]
-    if len(names) == 1:
+    by_station: dict[int, list[Button]] = {}
+    for station, button in held:
+        by_station.setdefault(station, []).append(button)
+    whose = {station: f"{at[station]}'s" if station in at else f"station {station + 1}'s"
+             for station in by_station}
+    whole = [s for s, buttons in by_station.items() if len(set(buttons)) == len(Button)]
+    if whole:
+        stations = joined([whose[s] for s in whole])
+        plug = "plug and cable of" if len(whole) == 1 else "plugs and cables of"
+        station_s = "station" if len(whole) == 1 else "stations"
+        words = (f"All four of {stations} buttons read pressed with nobody touching them: "
+                 f"check the {plug} {stations} {station_s}.")
+        rest = [(s, b) for s, b in held if s not in whole]
+        more = held_buttons_words(rest, players)
+        return f"{words} {more}" if more else words
+    names = [f"{whose[station]} {joined([SIGNS[b] for b in buttons])}"
+             for station, buttons in by_station.items()]
+    if len(held) == 1:
         return (f"{names[0]} button reads pressed with nobody touching it: it works once "
                 "let go. If it stays pressed, check its wires.")
-    return (f"{joined(names)} buttons read pressed with nobody "
+    together = joined(names) if len(names) == 1 or len(names) == len(held) else \
+        f"{', '.join(names[:-1])}, and {names[-1]}"  # ("Ben's − and +, and Ana's OK")
+    return (f"{together} buttons read pressed with nobody "
             "touching them: they work once let go. If they stay pressed, check their wires.")
 
 
