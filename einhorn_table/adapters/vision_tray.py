@@ -12,10 +12,14 @@ that lay there, all pushed alike (the tray bumped along the table), are no roll;
 after such a push the watcher's empty tray no longer fits, so dice lying still again
 after a nudge are read too, and a tray found empty is the empty tray. The outline is
 told of the first frame too (the watcher takes it for the empty tray), so that a
-tray set back off its calibrated place is found there before the first roll. A camera
-that stops delivering frames is reported once (:class:`CameraLost`) and reopened
-every few seconds until frames come again (:class:`CameraBack`); meanwhile the players
-may go on entering their dice by hand.
+tray set back off its calibrated place is found there before the first roll. Where a
+hand was in that first picture, the watcher would wait for it even after it has gone:
+once a picture has lain still for :data:`STALE_START_SECONDS`, with the arm in the
+first picture and not in this one (``einhorn_table.vision.arm_side``), it is the tray
+as it lies (empty, the dice lying at start after a power cut, or a roll thrown since).
+A camera that stops delivering frames is reported once (:class:`CameraLost`) and
+reopened every few seconds until frames come again (:class:`CameraBack`); meanwhile
+the players may go on entering their dice by hand.
 
 Something that came to lie still at the picture's edge while the dice were thrown (a
 hand held still by a die near the tray's rim, over it or touching it) may be taken by
@@ -38,11 +42,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+import numpy as np
+
 from einhorn_table.adapters.source_base import REOPEN_SECONDS
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Clock, FrameSource
 from einhorn_table.table import events as tray
 from einhorn_table.table.events import TrayEvent
+from einhorn_table.vision.arm_side import arm_in_first
 from einhorn_table.vision.empty_tray import changed_share, drop_unchanged
 from einhorn_table.vision.knocks import after, in_frame_pixels, pushed_by
 from einhorn_table.vision.moved_together import moved_together
@@ -66,11 +73,15 @@ DICE_IN_A_ROLL = 3
 START_STILL_LIMIT_SECONDS = 10.0
 #: Frames after the first in which the first picture must be seen again unchanged, at
 #: such a start, for it to be taken for the tray as it lies at start when something then
-#: moves (dice thrown at once); a hand in the picture from the start trembles sooner.
+#: moves (dice thrown at once; a lamp's flicker is no change). A hand in the picture from
+#: the start mostly trembles sooner; one held still that long and taken away is found
+#: out once the picture has lain still for ``STALE_START_SECONDS`` (the picture then is
+#: the tray as it lies at start).
 START_STILL_FRAMES = 2
 #: Seconds a picture must lie still, far longer than dice take to settle, for the tray to
 #: be looked at where the watcher's empty tray is still its first picture and it waits
-#: for what it sees there to go (a hand in that first picture, gone since: for good).
+#: for what it sees there to go (a hand in that first picture, gone since: for good; and
+#: maybe dice thrown since, which are read then).
 STALE_START_SECONDS = 3.0
 
 
@@ -325,7 +336,9 @@ class VisionTray:
         for event in self.watcher.feed(image, t):
             events += self._told(event, image, now)
         if self._watcher_has_reference():
-            events += self._first_taken(image, now)
+            # (Not told: the throw fed next clears it at the table, and where the first
+            # picture held a hand, still a moment, it was read wrong.)
+            self._first_taken(image, now)
         return events
 
     def _first_taken(self, image: Image, now: float) -> list[TrayEvent]:
@@ -339,19 +352,50 @@ class VisionTray:
     def _still_long_at_start(self, image: Image, t: float, now: float) -> list[TrayEvent]:
         """Where the watcher took a first picture with something in it (a hand) for the
         empty tray, it waits for that to go, for good: a picture that has lain still far
-        longer than dice take to settle (``image``, shot at ``t``), with no die read in
-        it, is the empty tray (told as emptied)."""
+        longer than dice take to settle (``image``, shot at ``t``), with the arm the
+        watcher waits for in its first picture and not in this one (a hand held still
+        over the tray since is waited for, as ever), is the tray as it lies now, the
+        watcher's empty tray from now on. With no die read in it, it is the empty tray
+        (told as emptied). Dice in it, where the table looks at the dice lying at start
+        (after a power cut), are those lying at start (a throw since counts as unread);
+        else those not where they lay in the first picture were thrown since (told as a
+        roll; none: nobody rolled)."""
         since = getattr(self.watcher, "still_since", None)
         if not isinstance(since, int | float) or t - since < STALE_START_SECONDS - 1e-9 \
                 or since == self._stale_looked:
             return []
         self._stale_looked = since  # (looked at once while it lies so)
+        reference = self.watcher.reference
+        small = shrink(image) if reference is None else shrink(
+            image, (reference.shape[1], reference.shape[0]))
+        arm = None if reference is None else arm_in_first(
+            reference, small, self._watcher_config().pixel_threshold)
+        if arm is False:
+            return []  # (a hand held still over the tray now: it is waited for)
         found = self._look(image)
-        if found.dice:
+        if not found.dice:
+            self._first_unsure = False
+            self._found_empty(image)
+            self._forget_rest()
+            return [tray.Settled(now, found)]
+        if not arm:
             return []
-        self._found_empty(image)
-        self._forget_rest()
-        return [tray.Settled(now, found)]
+        self._first_unsure = False
+        if self.dice_at_start():
+            self.watcher.mark_empty(image)
+            self._lying, self._rest = image, found
+            return [tray.NotRolled(now, hand_seen=True, dice_still=True),
+                    tray.LyingAtStart(now, found, image)]
+        thrown = self._thrown(image, found)
+        self.watcher.mark_empty(image)  # (the dice in it, as in a first picture)
+        if not thrown.dice:
+            return [tray.NotRolled(now, hand_seen=True, dice_still=True)]
+        return [tray.Settled(now, thrown, image)]
+
+    def _watcher_config(self) -> WatcherConfig:
+        """The watcher's settings (the roll watcher's defaults for another watcher)."""
+        config = getattr(self.watcher, "config", None)
+        return config if isinstance(config, WatcherConfig) else WatcherConfig()
 
     def _still_at_start(self, image: Image, t: float) -> tuple[Image, float] | None:
         """The picture taken for the tray as it lies at start, the dice in it read, and
@@ -359,16 +403,14 @@ class VisionTray:
         the watcher waits for dice to lie still (or the start has waited its limit): that
         picture. Where the first picture lay still a moment before ``image`` changed it
         (dice thrown at once), the first; None: not yet (a hand in the picture)."""
-        config = getattr(self.watcher, "config", None)
-        if not isinstance(config, WatcherConfig):
-            config = WatcherConfig()
+        config = self._watcher_config()
         small = shrink(image)
         start = self._start
         if start is None or start.anchor.shape != small.shape:
             self._start = start = _StartLook(small, t, t, image.copy())  # (kept a while)
         else:
-            changed = int((changed_mask(small, start.anchor, config.pixel_threshold) > 0)
-                          .sum())
+            changed = int((changed_mask(_steadied(small, start.anchor, config.flicker),
+                                        start.anchor, config.pixel_threshold) > 0).sum())
             if changed <= config.motion_fraction * small.shape[0] * small.shape[1]:
                 self._start = start = replace(start, still_frames=start.still_frames + 1)
             elif start.first_image is not None and start.still_frames >= START_STILL_FRAMES:
@@ -536,6 +578,16 @@ def short_of_a_roll(count: int, rollers: int | None) -> bool:
     if rollers is not None and count >= rollers * DICE_IN_A_ROLL:
         return False
     return count % DICE_IN_A_ROLL != 0
+
+
+def _steadied(small: Image, still: Image, flicker: float) -> Image:
+    """``small`` brought to the overall brightness of ``still`` (the picture it is
+    compared with), where the two differ by up to ``flicker`` per channel: a lamp's
+    flicker is no change in the tray; more is other light, left as it is."""
+    gain = overall_gain(small, still)
+    if float(np.max(np.abs(gain - 1.0))) > flicker:
+        return small
+    return in_light(small, np.asarray(1.0 / gain, dtype=np.float32))
 
 
 def _hand_seen(event: Any) -> bool:
