@@ -88,6 +88,8 @@ def moment(view: ScreenView) -> str | None:
     if view.help or view.banner or view.notice:
         return None
     if kind is ScreenKind.TURN:
+        if view.call_locked:
+            return None  # (the dice already moving: the turn as it asks for the call)
         return "turn_called" if view.call is not None else "turn"
     if kind is ScreenKind.RESULT:
         good = view.photo is not None and any(f.progress > 0.45 for f in view.flows)
@@ -96,7 +98,7 @@ def moment(view: ScreenView) -> str | None:
         return "enter_dice" if view.entry else "doubt"
     if kind is ScreenKind.AUCTION:
         return "auction_reveal" if view.lines else (
-            "auction" if any(p.status == "sealed" for p in view.players) else None)
+            "auction" if any(p.status == "done" for p in view.players) else None)
     if kind is ScreenKind.COUNTERPARTY:
         return "counterparty" if view.chosen > 0 else None
     if kind is ScreenKind.TOPUP:

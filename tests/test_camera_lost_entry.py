@@ -58,6 +58,9 @@ class Buttons:
             gestures += self.decoder.feed(edge)
         return gestures + self.decoder.tick(now)
 
+    def held(self, player: int) -> tuple[Button, ...]:
+        return self.decoder.held(player)
+
 
 @dataclass
 class Rig:

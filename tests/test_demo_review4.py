@@ -112,21 +112,21 @@ def tiles(view: ScreenView) -> list[str]:
 def test_the_auction_tiles_say_anas_keys() -> None:
     view = keyboard_view(at_the_auction())
     assert view.kind is ScreenKind.AUCTION
-    assert tiles(view) == ["key 1: less", "key 2: more", "key 3: seal", "key 4: from 0"]
+    assert tiles(view) == ["key 1: less", "key 2: more", "key 3: done", "key 4: from 0"]
 
 
 def test_with_two_people_at_the_keyboard_each_tile_says_both_keys() -> None:
     view = keyboard_view(at_the_auction(), bots=frozenset())
-    assert tiles(view) == ["1/Q: less", "2/W: more", "3/E: seal", "4/R: from 0"]
+    assert tiles(view) == ["1/Q: less", "2/W: more", "3/E: done", "4/R: from 0"]
 
 
 def test_a_tile_is_only_keyed_for_who_is_asked() -> None:
     """Ana sealed her bid: the strip is Ben's (a bot's) now, and says no key of hers."""
     c = at_the_auction()
     c.on_gesture(tap(0, E))
-    assert tiles(keyboard_view(c)) == ["less", "more", "seal", "from 0"]
+    assert tiles(keyboard_view(c)) == ["less", "more", "done", "from 0"]
     assert tiles(keyboard_view(c, bots=frozenset())) == [
-        "key Q: less", "key W: more", "key E: seal", "key R: from 0"]
+        "key Q: less", "key W: more", "key E: done", "key R: from 0"]
 
 
 def test_the_topup_tiles_say_the_keys_and_the_owner_calling_is_told_hers() -> None:
@@ -259,7 +259,7 @@ def test_a_useless_key_in_a_question_lists_the_keys_that_answer() -> None:
     keys = DemoKeys(["Ana", "Ben"], frozenset({1}))
     keys.check(c, Gesture(0, GestureKind.LONG, (E,), 3.0), open_to=True)  # a hold of OK
     assert keys.note.at(3.0) == ("Ana: holding key 3 does nothing now; keys now: 1 less, "
-                                 "2 more, 3 seal, 4 from 0.")
+                                 "2 more, 3 done, 4 from 0.")
 
 
 def test_space_where_nobody_is_to_throw_says_why() -> None:
@@ -267,7 +267,7 @@ def test_space_where_nobody_is_to_throw_says_why() -> None:
     keys = DemoKeys(["Ana", "Ben"], frozenset({1}))
     keys.idle_space(c, 1.0)
     assert keys.note.at(1.0) == ("SPACE throws nothing now: nobody is to roll. Ana's keys "
-                                 "now: 1 less, 2 more, 3 seal, 4 from 0.")
+                                 "now: 1 less, 2 more, 3 done, 4 from 0.")
     c = started()
     c.on_gesture(tap(0, W))
     roll(c, [1, 2, 4])  # Ana's roll: now Ben, the bot, rolls

@@ -91,11 +91,11 @@ def test_what_the_table_says_after_the_key_is_not_hidden_by_the_keys_line(
 
 def test_both_notices_fit_the_box_or_the_tables_stands_alone() -> None:
     note = KeyNote()
-    note.say("Ana: key 2 does nothing now; keys now: 1 less, 2 more, 3 seal, 4 from 0.", 5.0)
+    note.say("Ana: key 2 does nothing now; keys now: 1 less, 2 more, 3 done, 4 from 0.", 5.0)
     # (A notice of the table without a full stop gets one before the key's line.)
     assert with_key_note("Undone: Ana's top-up of 0", 4.0, note, 6.0) == (
         "Undone: Ana's top-up of 0. Ana: key 2 does nothing now; keys now: 1 less, "
-        "2 more, 3 seal, 4 from 0.")
+        "2 more, 3 done, 4 from 0.")
     long = ("Waiting for the tray to lie still: please keep hands and dice cups out of the "
             "camera's view. If nothing is in view, push the tray back into place.")
     assert with_key_note(long, None, note, 6.0) == f"{long} Ana: key 2 does nothing now."
@@ -117,7 +117,7 @@ def test_keys_pressed_together_that_do_nothing_are_said_in_good_english() -> Non
     keys = DemoKeys(["Ana", "Ben"], frozenset({1}))
     keys.check(c, chord(0, U, W, 3.0), open_to=True)
     assert keys.note.at(3.0) == ("Ana: keys 1 and 2 together do nothing now; keys now: "
-                                 "1 less, 2 more, 3 seal, 4 from 0.")
+                                 "1 less, 2 more, 3 done, 4 from 0.")
 
 
 # ---------------------------------------------------------------- the command line

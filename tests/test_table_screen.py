@@ -99,7 +99,7 @@ def test_the_auction_never_shows_a_bid_before_all_have_bid() -> None:
     c.on_gesture(tap(0, E, 20.0))
     view = build_view(c, 20.5)
     assert view.kind is ScreenKind.AUCTION
-    assert view.players[0].status == "sealed" and view.players[1].status == "to bid"
+    assert view.players[0].status == "done" and view.players[1].status == "to bid"
     assert not any("3" in line for line in view.lines)
     c.on_gesture(tap(1, E, 21.0))
     reveal = build_view(c, 21.5)

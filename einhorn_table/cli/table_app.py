@@ -368,7 +368,7 @@ class DemoKeys:
 
     def hint_list(self, controller: TableController, player: int) -> str:
         """What ``player``'s keys answer the screen's question with: "1 less, 2 more,
-        3 seal, 4 from 0" ("" where the screen asks them nothing)."""
+        3 done, 4 from 0" ("" where the screen asks them nothing)."""
         context = controller.context(player)
         if context not in STRIP_CONTEXTS:
             return ""

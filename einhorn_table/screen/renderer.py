@@ -76,6 +76,12 @@ RESULT_LINE = 30
 RESULT_LEAST = 24
 #: The least height of a row of counterparty chips under a banner (a name at 32 in it).
 CHIP_ROW_LEAST = 27
+#: A notice's font size, and the least it gets to stay in two lines (three at most).
+NOTICE_SIZE = 28
+NOTICE_SMALLEST = 24
+#: The least height the screen keeps between a notice's band and the cards (the title
+#: and the call tiles or a row of buttons); with less, the notice stands over the title.
+NOTICE_LEAVES = 150
 
 #: Signs pygame's default font lacks, and what stands in for them.
 _PLAIN = str.maketrans({"\u2717": "X", "\u2212": "-", "\u2192": "->"})
@@ -229,7 +235,16 @@ class Renderer:
         # the top bar, and the screen goes on below it: its title stays in view.
         banner, banner_size = self._banner_lines(view.banner) if view.banner else ([], 0)
         top = self.s(BAR + 6) + (self._banner_height(banner, banner_size) if banner else 0)
-        self._tight = bool(banner)
+        # A notice takes its own band under them too (drawn over the screen, it hid the
+        # button strip's words and the call tiles' names just when they were needed);
+        # where that would leave the screen too little room (a banner of four lines
+        # above), it stands over the title instead, the tiles still in view.
+        notice, notice_size = self._notice_lines(view.notice) if view.notice else ([], 0)
+        notice_top = top - self.s(2)
+        if notice and self.h - self.s(160) - (top + self._notice_height(
+                notice, notice_size)) >= self.s(NOTICE_LEAVES):
+            top += self._notice_height(notice, notice_size) + self.s(4)
+        self._tight = bool(banner or notice)
         middle = self.pg.Rect(self.s(10), top, self.w - self.s(20),
                               self.h - top - self.s(160))
         kind = view.kind
@@ -263,8 +278,8 @@ class Renderer:
                 ScreenKind.RESUME: self._resume,
             }[kind](view, area)
         self._flows(view.flows)
-        if view.notice:
-            self._notice(view.notice)
+        if notice:
+            self._notice(notice, notice_size, notice_top)
         if banner:
             self._banner(banner, banner_size)
         if view.help:  # (over the whole screen, the banner too: read whole, then closed)
@@ -352,7 +367,7 @@ class Renderer:
             self.text(f"stash {card.stash}", 28, DIM, (rect.centerx, rect.y + self.s(100)),
                       "midtop")
             if card.status:
-                colour = GOOD if card.status in ("sealed", "ready") else ACCENT
+                colour = GOOD if card.status in ("done", "ready") else ACCENT
                 self.text(card.status, 28, colour, (rect.centerx, rect.bottom - self.s(6)),
                           "midbottom", max_width=rect.width - self.s(8))
 
@@ -1043,10 +1058,27 @@ class Renderer:
         x = area.x + self.s(26)
         for hint in hints:  # + history, hold OK: the next match
             centre = (x, area.bottom - self.s(20))
-            self.sign(hint.sign, centre, self.s(13), ACCENT)
-            rect = self.text(hint.does, 32, ACCENT, (x + self.s(26), centre[1]), "midleft",
+            holding = hint.sign == "OK" and view.held is not None
+            colour = GOOD if holding else ACCENT
+            self.sign(hint.sign, centre, self.s(13), colour)
+            if holding:  # OK held: its ring fills up until the hold counts
+                self._filling(centre, self.s(13) + self.s(5), view.held or 0.0)
+            does = "keep holding: new match" if holding and (view.held or 0) < 1 \
+                else hint.does
+            rect = self.text(does, 32, colour, (x + self.s(26), centre[1]), "midleft",
                              max_width=area.right - x - self.s(26))
             x = rect.right + self.s(50)
+
+    def _filling(self, centre: tuple[int, int], radius: int, part: float) -> None:
+        """A thick ring around a button's sign, filled clockwise from the top to ``part``
+        (0 to 1) of the way round: a hold coming to count."""
+        if part <= 0:
+            return
+        rect = self.pg.Rect(0, 0, 2 * (radius + self.s(2)), 2 * (radius + self.s(2)))
+        rect.center = centre
+        end = math.pi / 2
+        self.pg.draw.arc(self.surface, GOOD, rect, end - 2 * math.pi * min(1.0, part), end,
+                         max(3, self.s(6)))
 
     def _resume(self, view: ScreenView, area: Any) -> None:
         """The interrupted match: who, when, which game, the stashes (the cards below)."""
@@ -1187,16 +1219,27 @@ class Renderer:
     #: Whether a banner takes room from the screen (titles and tiles drawn smaller).
     _tight = False
 
-    def _notice(self, text: str) -> None:
+    def _notice_lines(self, text: str) -> tuple[list[str], float]:
+        """The notice's lines and their size: two lines, a little smaller where its
+        words need it; else three at most."""
+        width = self.w - self.s(48)
+        for size in range(NOTICE_SIZE, NOTICE_SMALLEST - 1, -2):
+            lines = self.wrap(text, size, width)
+            if len(lines) <= 2:
+                return lines, size
+        return self.wrap(text, NOTICE_SMALLEST, width)[:3], NOTICE_SMALLEST
+
+    def _notice_height(self, lines: list[str], size: float) -> int:
+        return self.s(12) + len(lines) * self.s(size)
+
+    def _notice(self, lines: list[str], size: float, top: int) -> None:
         pg = self.pg
-        lines = self.wrap(text, 30, self.w - self.s(80))[:3]
-        height = self.s(14) + len(lines) * self.s(30)
-        rect = pg.Rect(self.s(30), self.h - self.s(160) - height - self.s(4),
-                       self.w - self.s(60), height)
+        rect = pg.Rect(self.s(10), top, self.w - self.s(20), self._notice_height(lines, size))
         pg.draw.rect(self.surface, (70, 60, 20), rect, border_radius=self.s(8))
         pg.draw.rect(self.surface, ACCENT, rect, width=self.s(2), border_radius=self.s(8))
         for k, line in enumerate(lines):
-            self.text(line, 30, TEXT, (rect.x + self.s(14), rect.y + self.s(8) + k * self.s(30)))
+            self.text(line, size, TEXT,
+                      (rect.x + self.s(14), rect.y + self.s(6) + k * self.s(size)))
 
     def _banner_lines(self, text: str) -> tuple[list[str], float]:
         """The banner's lines and their size: two lines (the screens below are laid out

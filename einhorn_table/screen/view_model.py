@@ -31,6 +31,7 @@ from einhorn_table.rules import (
 from einhorn_table.screen.banner import save_banner
 from einhorn_table.standings import ending_words, tie_words
 from einhorn_table.stations.gesture_table import Context, HelpLine, help_lines, help_title
+from einhorn_table.stations.gestures import GestureTiming
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.doubt import DoubtKind, alike_seats, dice_owners
 from einhorn_table.table.together import told_apart
@@ -86,7 +87,7 @@ class PlayerCard:
     stash: int
     active: bool  # it is this player's move (or one of theirs owing)
     unicorn: bool
-    status: str  # a short word under the numbers: "sealed", "rolled 14", "+2"
+    status: str  # a short word under the numbers: "done", "rolled 14", "+2"
     #: The colour of the player's dice (RGB), shown as a small die on the card.
     dice_colour: tuple[int, int, int] | None = None
 
@@ -159,12 +160,15 @@ class ScreenView:
     #: The unicorn owner, done with their top-up and calling while the others still top
     #: up: the top-up screen shows their buttons as the categories, the call lit.
     caller: int | None = None
+    #: How far a hold of OK at the final standings has come (0 to 1: it counts at 1);
+    #: None: nobody holds it.
+    held: float | None = None
 
 
 _SHORT: dict[Context, tuple[str, str, str, str]] = {
     Context.CALL: ("call it", "call it", "call it", "call it"),
     Context.COUNTERPARTY: ("back", "next", "settle", ""),
-    Context.BID: ("less", "more", "seal", "from 0"),
+    Context.BID: ("less", "more", "done", "from 0"),
     Context.TOPUP: ("less", "more", "done", "to 0"),
     Context.CONFIRM_DICE: ("", "", "yes", "no"),
     Context.ENTER_DICE: ("lower", "higher", "next die", "back"),
@@ -265,12 +269,14 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         last is not None and isinstance(last.outcome, AuctionResult) and age < REVEAL_SECONDS)
     if awaiting is Awaiting.NOTHING and not ending_shown:
         winner = names.index(ledger.winner) if ledger.winner else None
+        held = None if c.ok_held is None else \
+            max(0.0, min(1.0, (now - c.ok_held[1]) / GestureTiming().long_press))
         return ScreenView(ScreenKind.FINAL, players=cards(set()), title="Final standings",
                           subtitle=f"{ledger.winner} wins!" if ledger.winner else "",
                           lines=tuple(filter(None, [ending_words(ledger), tie_words(ledger)])),
                           chart=tuple(c.history), winner=winner,
                           buttons=button_hints(Context.FINAL) if c.archive else (),
-                          **base)  # type: ignore[arg-type]
+                          held=held, **base)  # type: ignore[arg-type]
     if c.pending is not None:
         pending = c.pending
         roller = pending.roller
@@ -324,6 +330,10 @@ def build_view(controller: TableController, now: float) -> ScreenView:
             chosen=c.cursor % len(c.parties()),
             buttons=button_hints(Context.COUNTERPARTY), **base,  # type: ignore[arg-type]
         )
+    # The roll's result gives way to the next turn once its roller calls or the dice
+    # move (a call pressed, then nothing seen for seconds, was taken for a lost press).
+    if shown_roll and last is not None and _turn_begun(c, last.time):
+        shown_roll = False
     if shown_roll and last is not None and age < RESULT_SECONDS and last.together:
         rolls = (*last.together, (_player(last), tuple(getattr(last.item, "dice", ()))))
         # Three names at most in the title (six long ones would not fit): the lines
@@ -422,6 +432,10 @@ def build_view(controller: TableController, now: float) -> ScreenView:
     assert to_act is not None
     locked = c.call_locked
     sub = ("Call a category, or stay silent, then roll" if not locked else
+           # (Dice thrown before an undo are no throw of this turn: they lock nothing
+           # once they lie still.)
+           "Dice moving from before the undo: wait until they lie still"
+           if c.moving_since_before_undo else
            "Dice moving: call locked" if c.tray_busy else
            "Call locked (the dice were thrown once this turn): roll again")
     return ScreenView(
@@ -429,6 +443,16 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         title=f"{names[to_act]}'s turn", subtitle=sub, call=c.call_draft, call_locked=locked,
         **base,  # type: ignore[arg-type]
     )
+
+
+def _turn_begun(c: TableController, shown: float) -> bool:
+    """Whether the player to roll next began since the roll shown at ``shown``: called,
+    or dice moved in the tray (only where a call or a roll is awaited: a game's end and
+    the auction come after their own screens)."""
+    if c.match.state.awaiting not in (Awaiting.ROLL, Awaiting.START_ROLL,
+                                      Awaiting.TIEBREAK_ROLL):
+        return False
+    return any(t is not None and t > shown for t in (c.called_at, c.moved_at))
 
 
 def _banner(c: TableController) -> str:
@@ -465,7 +489,7 @@ def _statuses(c: TableController) -> dict[int, str]:
     out: dict[int, str] = {}
     if awaiting is Awaiting.BID:
         for i in range(len(c.names)):
-            out[i] = "sealed" if state.has_bid(i) else ("bidding" if i in c.drafts else "to bid")
+            out[i] = "done" if state.has_bid(i) else ("bidding" if i in c.drafts else "to bid")
     elif awaiting is Awaiting.TOPUP:
         owing = state.owing()
         for i in range(len(c.names)):

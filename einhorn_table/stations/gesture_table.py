@@ -188,7 +188,7 @@ RULES: tuple[Rule, ...] = (
     Rule((Context.COUNTERPARTY,), GestureKind.TAP, (U,), Intent(Action.LESS), "previous"),
     Rule((Context.COUNTERPARTY,), GestureKind.TAP, (E,), Intent(Action.OK),
          "settle with the one shown"),
-    *_number_rules(Context.BID, "stone", "seal your bid (the screen never shows it)",
+    *_number_rules(Context.BID, "stone", "done: your bid is in (the screen never shows it)",
                    "start again from 0 if you lost count"),
     *_number_rules(Context.TOPUP, "stone", "done (0 is fine)", "back to 0"),
     Rule((Context.CONFIRM_DICE,), GestureKind.TAP, (E,), Intent(Action.OK),

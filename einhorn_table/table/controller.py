@@ -173,6 +173,9 @@ class Notice:
     #: When it leaves the screen, fresh or not: once what it says has passed ("the
     #: auction opens in a moment").
     until: float = math.inf
+    #: It asks for a throw ("Ana, roll now"): it leaves the screen once dice move for a
+    #: roll (it stood over the roll it asked for, and into the next screen).
+    until_thrown: bool = False
 
 
 @dataclass(frozen=True)
@@ -295,6 +298,14 @@ class TableController:
     answers_idle_presses: bool | None = None
     #: Calls pressed while something moves in the tray, until it lies still again.
     held_calls: list[HeldCall] = field(default_factory=list)
+    #: When the player to roll last tapped a call, and when something last started
+    #: moving in the tray (None: not yet): the last roll's result gives way to the next
+    #: turn once either comes after it.
+    called_at: float | None = None
+    moved_at: float | None = None
+    #: Who holds OK at the final standings, and since when (the screen shows the hold
+    #: filling up until it counts); None: nobody does.
+    ok_held: tuple[int, float] | None = None
     #: Seconds after the roll that ended a game before bids are taken: as long as the
     #: screen shows that roll and the game's end, a press there (OK to go on) would seal
     #: a bid never seen asked for. 0: at once.
@@ -336,6 +347,14 @@ class TableController:
     def tray_busy(self) -> bool:
         """Whether something moves in the tray (dice thrown, a hand)."""
         return self.motion is not None
+
+    @property
+    def moving_since_before_undo(self) -> bool:
+        """Whether what moves in the tray started moving before an undo taken since: no
+        throw of the turn the undo gave back (those dice will not count)."""
+        motion = self.motion
+        return motion is not None and any(
+            isinstance(item, Undo) for item in self.match.record[motion.recorded:])
 
     @property
     def seat_colours(self) -> list[RGB | None]:
@@ -442,8 +461,11 @@ class TableController:
         self.unread_at_start = None  # (the dice taken out, or thrown again)
         self.motion = TrayMotion(event.time, len(self.match.record), self.call_locked,
                                  self.pending, self.entry, self.roller())
+        self.moved_at = event.time
         if self.roller() is not None:
             self.call_locked = True  # rules 4.1: the call is locked when the dice move
+            if self.notice is not None and self.notice.until_thrown:
+                self.notice = None  # (the throw it asked for is made)
         if self.pending is not None and not self.pending.by_hand:
             self.pending = None  # the doubtful dice are rolled again
             self.entry = None
@@ -528,7 +550,7 @@ class TableController:
             go_on = f" {self.names[roller]}, roll now." if roller is not None else ""
             self._say("The camera is back. The dice it found in the tray are not read as "
                       f"a roll (they were thrown while it was lost).{go_on}", event.time,
-                      roller)
+                      roller, until_thrown=roller is not None)
             return
         if self._rolled_together(event):
             return
@@ -546,7 +568,8 @@ class TableController:
             else:
                 what = f"were thrown before it was {self.names[roller]}'s turn"
             self._say(f"These dice {what} and do not count: "
-                      f"{self.names[roller]}, roll now.", event.time, roller)
+                      f"{self.names[roller]}, roll now.", event.time, roller,
+                      until_thrown=True)
             return
         photo_path = self._save_photo(event)
         reading, two_goes = self._with_first_go(reading, roller, before)
@@ -901,11 +924,17 @@ class TableController:
                           "made before the throw stands. Roll again.", time, player)
             return
         self.call_draft = None if self.call_draft is category else category
+        self.called_at = time
         if self.call_locked and self.motion is not None and time > self.motion.since:
             # Pressed before the dice moved, let go after (only then known to be a tap):
             # made in time (rules 4.1). The screen says so, the dice already moving.
             self._say(f"{self._call_words(player)}: pressed before the dice moved.", time,
                       player)
+        elif self.call_draft is None:
+            # The same tile tapped again: no tile is lit, which alone is easily taken for
+            # a press that did not count. Said until the throw.
+            self._say(f"{self._call_words(player)}: tap a category to call again, or "
+                      "roll.", time, player, until_thrown=True)
 
     def _take_held_calls(self, time: float) -> None:
         """The tray lies still again: the calls pressed while it moved count where nobody
@@ -1069,6 +1098,16 @@ class TableController:
         self._after_commit(item)
         return True
 
+    def see_held(self, held: dict[int, tuple[Button, ...]], time: float) -> None:
+        """The buttons each player holds down now (seen once a frame): a hold of OK alone
+        at the final standings is kept with when it was first seen."""
+        holding = [p for p, buttons in sorted(held.items())
+                   if buttons == (Button.EINHORN,) and self.context(p) is Context.FINAL]
+        if not holding:
+            self.ok_held = None
+        elif self.ok_held is None or self.ok_held[0] not in holding:
+            self.ok_held = (holding[0], time)
+
     def _after_commit(self, item: Input) -> None:
         state = self.match.state
         self.cursor = 0
@@ -1088,8 +1127,9 @@ class TableController:
             self.call_locked = self.tray_busy and self.roller() is not None
         self.history = stash_history(self.match.setup, self.match.inputs)
 
-    def _say(self, text: str, time: float, player: int | None = None) -> None:
-        self.notice = Notice(text, time, player)
+    def _say(self, text: str, time: float, player: int | None = None,
+             until_thrown: bool = False) -> None:
+        self.notice = Notice(text, time, player, until_thrown=until_thrown)
 
     def _answer_idle_press(self, player: int, gesture: Gesture, context: Context) -> None:
         """A press that means nothing now: the screen says why nothing happened, unless

@@ -59,6 +59,9 @@ class TableLoop:
             c.on_tray(event)
         for gesture in self.controls.poll():
             c.on_gesture(gesture)
+        # (The buttons held now: the screen shows a hold filling up before it counts.)
+        c.see_held({p: self.controls.held(p) for p in range(len(c.names))},
+                   self.clock.monotonic())
         if self.bots is not None and self.perform is not None:
             for move in self.bots.moves(c, self.clock.monotonic(), self.tray_idle()):
                 self.perform(move)
