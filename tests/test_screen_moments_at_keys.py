@@ -84,7 +84,7 @@ def test_roll_now_after_dice_thrown_before_an_undo_leaves_with_her_throw() -> No
     c.on_gesture(chord(2, U, D, 4.3))  # ... while Cem undoes Ana's roll
     view = build_view(c, 4.4)
     assert view.kind is ScreenKind.TURN and view.title == "Ana's turn"
-    assert "call locked" not in view.subtitle  # her call is not locked by Ben's dice
+    assert "call locked" not in view.subtitle  # (the screen says why they move, not "call locked")
     assert "undo" in view.subtitle
     c.on_tray(Settled(5.0, reading([5, 5, 1])))
     assert "roll now" in build_view(c, 5.1).notice
