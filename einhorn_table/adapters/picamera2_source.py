@@ -78,6 +78,9 @@ SETTLED_RUN = 5
 RELOCK_SKIP_FRAMES = 8
 #: How the note on values that never settled begins.
 UNSETTLED = "Exposure and white balance had not settled"
+#: The note where the autofocus found no sharp picture.
+NOT_FOCUSED = ("The autofocus did not find a sharp picture: put dice in the tray, check "
+               "the light, or set lens_position in the calibration profile.")
 
 INSTALL_PICAMERA2 = (
     "The camera library picamera2 is not installed in this Python. On the "
@@ -213,10 +216,7 @@ class Picamera2Source(BaseSource):
         if position is None:
             if not self._capture(camera, "autofocus_cycle",
                                  timeout=self._timeouts.autofocus):
-                self.notes.append(
-                    "The autofocus did not find a sharp picture: put dice in the tray, "
-                    "check the light, or set lens_position in the calibration profile."
-                )
+                self.notes.append(NOT_FOCUSED)
             position = self._capture(camera, "capture_metadata").get("LensPosition")
         if position is not None:
             camera.set_controls({"AfMode": AF_MODE_MANUAL, "LensPosition": float(position)})
@@ -224,10 +224,15 @@ class Picamera2Source(BaseSource):
 
     def relock(self) -> None:
         """Let exposure and white balance follow the light as it is now, then lock them
-        again: calibration's light step, after the lamp was put right ("measure again").
-        Values the settings fix stay fixed."""
+        again, the focus found anew first: calibration's light step, after the lamp was
+        put right ("measure again") or the camera moved (calibrating again from step 1
+        after a poor result, the camera lowered). Values the settings fix stay fixed."""
         camera = self._camera
         settings = self.settings
+        if camera is not None and settings.lens_position is None \
+                and self._has_focus_motor(camera):
+            self.notes = [n for n in self.notes if n != NOT_FOCUSED]
+            self._focus(camera)
         auto = {}
         if settings.exposure_time_us is None:
             auto["AeEnable"] = True

@@ -2,9 +2,10 @@
 
 The Pi camera source (``adapters.picamera2_source``) lets the automatic
 exposure, white balance and focus settle when it opens and then locks them
-(``lock_when_settled``); at the light step it lets exposure and white balance
-follow the light again and locks them anew (``relock``), so that "measure again"
-after the lamp was put right measures the new light. Its ``locked`` controls
+(``lock_when_settled``); at the light step it focuses again and lets exposure and
+white balance follow the light again, and locks them anew (``relock``), so that
+"measure again" after the lamp was put right measures the new light, and a camera
+lowered before calibrating again from step 1 is sharp. Its ``locked`` controls
 become the profile's ``[camera]`` values here, and its notes (values that never
 settled, a focus not found) are shown on the light screen. Other sources
 (synthetic table, recordings, webcams) have nothing to lock; the screen says so.
