@@ -29,8 +29,9 @@ SLIGHT_ROLLS = 1000
 #: more": otherwise a loaded set would be told to roll another SURE_ROLLS times after
 #: every match, for ever. Fair sets looked at after every match (every 30 rolls, from
 #: 300 to 3000 rolls) get here about 1 in 70; a set with one die whose 6 comes up 1
-#: throw in 3 does by about 330 rolls in half the sets, by 630 in 19 of 20 (4000
-#: simulated fair sets, 400 loaded; ``tests/test_numbers_review.py`` checks both).
+#: throw in 3 does at the first look, at 300 rolls, in about 6 sets of 10, and by 510
+#: rolls in 19 of 20 (1000 simulated fair sets, 2000 loaded, looked at every 30 rolls;
+#: ``tests/test_numbers_review.py`` checks both).
 UNFAIR = 0.001
 
 

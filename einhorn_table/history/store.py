@@ -56,6 +56,9 @@ from einhorn_table.rules import (
 )
 from einhorn_table.words import command_name
 
+#: How many times opening a history tries to switch it to WAL while another program
+#: opens it too (each try after the first waits for that program's write to end).
+WAL_TRIES = 5
 #: Gives the time now (timezone-aware); the store writes it as ISO 8601.
 WallClock = Callable[[], datetime]
 #: Opens the database file: ``sqlite3.connect``'s shape; tests pass another.
@@ -93,6 +96,23 @@ def connect_read_only(path: str) -> sqlite3.Connection:
             ) from None
     return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None,
                            check_same_thread=False)
+
+
+def _into_wal(conn: sqlite3.Connection) -> str:
+    """Switch the history to WAL; returns the journal mode it is in then. Where another
+    program switches it or writes it at this very moment (two programs opening a new
+    history at once), SQLite refuses the switch at once rather than waiting: this waits
+    for that program's write to end (SQLite's own timeout, as for any write) and tries
+    again."""
+    for _ in range(WAL_TRIES - 1):
+        try:
+            return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+        except sqlite3.OperationalError as error:
+            if not getattr(error, "sqlite_errorname", "").startswith("SQLITE_BUSY"):
+                raise
+        conn.execute("BEGIN IMMEDIATE")  # (waits while the other program writes)
+        conn.execute("COMMIT")
+    return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
 
 
 def _nfc(text: str | None) -> str | None:
@@ -241,9 +261,17 @@ class MatchStore:
 
     def _open(self) -> None:
         conn = self._conn
-        app = int(conn.execute("PRAGMA application_id").fetchone()[0])
-        found = schema.version(conn)
-        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        # Read together, in one snapshot: another program making a new history at this
+        # moment (the table's first start, an import) is seen as not begun or as done,
+        # never half, which would read as "a database of another program".
+        conn.execute("BEGIN")
+        try:
+            app = int(conn.execute("PRAGMA application_id").fetchone()[0])
+            found = schema.version(conn)
+            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        finally:
+            if conn.in_transaction:
+                conn.execute("COMMIT")
         if app != schema.APPLICATION_ID and (app != 0 or found != 0 or tables):
             raise StoreUnreadable(
                 f"{self.path} is a database of another program, not an Einhorn Table "
@@ -263,7 +291,7 @@ class MatchStore:
                     "somewhere you may write and name that copy with --state-dir."
                 )
             return
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        mode = _into_wal(conn)
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
         if found < schema.LATEST:
