@@ -90,6 +90,8 @@ def moment(view: ScreenView) -> str | None:
     if kind is ScreenKind.TURN:
         if view.call_locked:
             return None  # (the dice already moving: the turn as it asks for the call)
+        if any(f.progress < 1 for f in view.flows):
+            return None  # (the last roll's stones still flying over the screen)
         return "turn_called" if view.call is not None else "turn"
     if kind is ScreenKind.RESULT:
         good = view.photo is not None and any(f.progress > 0.45 for f in view.flows)
