@@ -1,4 +1,4 @@
-"""The tray as the table (re)starts: three faults of the start, on synthetic scenes.
+"""The tray as the table (re)starts: four faults of the start, on synthetic scenes.
 
 - After a power cut, a hand held still a moment (3 frames) over the dice lying in the
   tray, then taken away, was taken for the tray at start: the dice under it were read
@@ -7,6 +7,8 @@
 - At a new match, a hand in the first picture taken away and a throw within the
   3 seconds the tray waits before it takes the still picture for the empty tray: the
   dice lay there, and the tray waited for good. They are the roll now.
+- At a new match, dice left lying in the tray under a hand in the first picture, bared
+  as it went (nobody threw): they were taken for the first player's roll.
 - A lamp flickering (on mains) as the table starts again: the tray waited for the
   picture to lie still, and each frame's flicker was a change: it never looked at the
   dice lying there, and the next throw was never read.
@@ -102,13 +104,15 @@ def test_after_a_hand_held_still_at_a_restart_the_next_throw_is_read() -> None:
     assert not again.tray_busy
 
 
-def test_a_throw_soon_after_a_hand_at_a_new_match_is_read() -> None:
-    """Ana's hand lay still over the tray as the table started, then she threw at once:
-    her starting roll lay there, and the tray waited for good. Ben's throw after is read."""
+@pytest.mark.parametrize("empty_frames", [0, 15])
+def test_a_throw_soon_after_a_hand_at_a_new_match_is_read(empty_frames: int) -> None:
+    """Ana's hand lay still over the tray as the table started, then she threw at once
+    (or half a second later): her starting roll lay there, and the tray waited for good.
+    Ben's throw after is read."""
     c, r = table([setup_line(["Ana", "Ben"])])
     synth = SynthTable(seed=5, **mount_guide_view())
     frames = _hand_held_still(synth, 0, ())
-    frames += [synth.empty() for _ in range(15)]  # (half a second)
+    frames += [synth.empty() for _ in range(empty_frames)]
     frames += synth.roll_sequence([3, 3, 1], settle_frames=round(
         (STALE_START_SECONDS + 0.5) * synth.fps))
     frames += synth.clear_sequence(player=0)
@@ -169,3 +173,34 @@ def test_which_picture_holds_the_arm(view: str) -> None:
     assert arm_in_first(arm, bare, 12) is True
     assert arm_in_first(bare, arm, 12) is False
     assert arm_in_first(bare, shrink(synth.empty().image), 12) is None
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_dice_left_lying_under_a_hand_at_a_new_match_are_no_roll(player: int) -> None:
+    """Last evening's dice lie in the tray as a new match starts, a hand over them in
+    the first picture; the hand goes and nobody throws. The dice it bared were taken for
+    Ana's starting roll ("1 die seen, not 3", or all three taken as her roll): they lie
+    there, as dice seen lying at start do, and her throw after is read."""
+    c, r = table([setup_line(["Ana", "Ben"])])
+    synth = SynthTable(seed=5, **mount_guide_view())
+    synth.still([3, 3, 1])
+    middle = (sum(d.x for d in synth.layout) / 3, sum(d.y for d in synth.layout) / 3)
+    over = replace(synth._hand_pose(player, 0.8, fist=False), tip=middle)
+    frames = [synth.render(synth.layout, hand=over) for _ in range(3)]
+    frames += [synth.render(synth.layout, hand=synth._hand_pose(
+        player, 0.8 * (1 - k / 6) - 0.05, fist=False)) for k in range(1, 7)]
+    frames += synth.settled_frames(round((STALE_START_SECONDS + 1.5) * synth.fps))
+    frames += synth.clear_sequence(player=0)
+    frames += synth.roll_sequence([6, 5, 2], player=0, settle_frames=30)
+    asked: list[bool] = []  # (after each of the tray's news: is a roll asked about?)
+    on_tray = c.on_tray
+
+    def watched(event: TrayEvent) -> None:
+        on_tray(event)
+        asked.append(c.pending is not None)
+
+    c.on_tray = watched  # type: ignore[method-assign]
+    _played(c, frames, synth)
+    assert not any(asked)
+    assert [(i.player, sorted(i.dice)) for i in r.items] == [("Ana", [2, 5, 6])]
+    assert not c.tray_busy

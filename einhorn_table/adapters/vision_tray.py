@@ -83,6 +83,10 @@ START_STILL_FRAMES = 2
 #: for what it sees there to go (a hand in that first picture, gone since: for good; and
 #: maybe dice thrown since, which are read then).
 STALE_START_SECONDS = 3.0
+#: Seconds after the arm of such a first picture was first seen gone that something must
+#: still move in the tray for the dice lying still then to be a throw (tumbling dice):
+#: dice that lay under the hand are bared as it goes, and nothing moves after.
+MOVED_AFTER_ARM_SECONDS = 0.15
 
 
 class Watcher(Protocol):
@@ -221,6 +225,10 @@ class VisionTray:
         self._first_unsure = False
         #: Since when the picture lay still when it was last looked at for that (above).
         self._stale_looked: float | None = None
+        #: When the arm of the first picture was first seen gone (None: not yet): what
+        #: moves after that is a throw, whereas dice seen once it went, nothing moving
+        #: since, lay under it.
+        self._gone_at: float | None = None
         #: Whether the watcher has its empty tray (it never loses it once it has it).
         self._has_reference = False
 
@@ -359,17 +367,18 @@ class VisionTray:
         (told as emptied). Dice in it, where the table looks at the dice lying at start
         (after a power cut), are those lying at start (a throw since counts as unread);
         else those not where they lay in the first picture were thrown since (told as a
-        roll; none: nobody rolled)."""
+        roll), where something still moved once the arm had gone (the dice tumbling);
+        none, or nothing moving since the arm went (dice it lay over, bared as it went):
+        nobody rolled."""
         since = getattr(self.watcher, "still_since", None)
-        if not isinstance(since, int | float) or t - since < STALE_START_SECONDS - 1e-9 \
-                or since == self._stale_looked:
+        if not isinstance(since, int | float):
+            return []
+        if self._gone_at is None and self._first_arm_gone(image):
+            self._gone_at = t
+        if t - since < STALE_START_SECONDS - 1e-9 or since == self._stale_looked:
             return []
         self._stale_looked = since  # (looked at once while it lies so)
-        reference = self.watcher.reference
-        small = shrink(image) if reference is None else shrink(
-            image, (reference.shape[1], reference.shape[0]))
-        arm = None if reference is None else arm_in_first(
-            reference, small, self._watcher_config().pixel_threshold)
+        arm = self._first_arm_gone(image)
         if arm is False:
             return []  # (a hand held still over the tray now: it is waited for)
         found = self._look(image)
@@ -388,9 +397,22 @@ class VisionTray:
                     tray.LyingAtStart(now, found, image)]
         thrown = self._thrown(image, found)
         self.watcher.mark_empty(image)  # (the dice in it, as in a first picture)
-        if not thrown.dice:
+        if not thrown.dice or self._gone_at is None \
+                or since - self._gone_at < MOVED_AFTER_ARM_SECONDS - 1e-9:
+            # (None thrown; or the dice lay under the hand in the first picture, bared
+            # as it went, nothing moving since: they lie there, as dice seen at start.)
             return [tray.NotRolled(now, hand_seen=True, dice_still=True)]
         return [tray.Settled(now, thrown, image)]
+
+    def _first_arm_gone(self, image: Image) -> bool | None:
+        """Whether the arm that differs between the watcher's first picture (its empty
+        tray) and ``image`` is in that first picture (True: gone since) or in ``image``
+        (False: a hand held over the tray now); None: no telling."""
+        reference = self.watcher.reference
+        if reference is None:
+            return None
+        small = shrink(image, (reference.shape[1], reference.shape[0]))
+        return arm_in_first(reference, small, self._watcher_config().pixel_threshold)
 
     def _watcher_config(self) -> WatcherConfig:
         """The watcher's settings (the roll watcher's defaults for another watcher)."""
