@@ -48,7 +48,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--strategy", default=DEFAULT_STRATEGY,
                         help="the bots' strategy: silent, random, odds, bidder "
                         f"(default {DEFAULT_STRATEGY})")
-    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="the seed the dice and the bots' choices come from: the same "
+                        "seed, the same dice (default: with a person at the keyboard a new "
+                        "one each run, said as the demo opens; with bots alone 1)")
     parser.add_argument("--size", default="800x480", help="window size (default 800x480)")
     parser.add_argument("--fullscreen", action="store_true",
                         help="fill the whole screen instead of a window (ESC quits)")
@@ -162,15 +165,18 @@ def run(args: argparse.Namespace) -> int:
 
         calibration = load_profile(args.profile)
     command = command_name()
+    # (The one randomness the demo draws itself: a new seed where a person plays.)
+    people = len(seats) < len(names)
+    seed = demo_seed(args.seed, people, random.SystemRandom())
     options = DemoOptions(
         names=names, games=args.games, variant=find_variant(args.variant), bots=seats,
         strategy=args.strategy,
-        chance=random.Random(args.seed), seed=args.seed, size=parse_size(args.size),
+        chance=random.Random(seed), seed=seed, size=parse_size(args.size),
         fullscreen=args.fullscreen, rotate=args.rotate, screenshots=args.screenshots,
         state=args.state_dir,
         wall=lambda: datetime.now(UTC), fast=fast, resume=args.resume, new=args.new,
         mount=args.mount, calibration=calibration, calibration_path=args.profile,
-        command=command,
+        command=command, same_dice=same_dice_words(args, seed, people),
     )
     # (After the options' own mistakes, which the person fixes first.)
     if headless and len(seats) < len(names):
@@ -193,6 +199,37 @@ def run(args: argparse.Namespace) -> int:
     print(f"match {result.match_id} kept in {args.state_dir}; see it with `{command} "
           f"history --state-dir {args.state_dir} show {result.match_id}`", file=sys.stderr)
     return 0
+
+
+#: The seed of a demo that bots alone play, where ``--seed`` is not given: the same
+#: match every run (headless showcases, the tests, the README's figures).
+BOTS_SEED = 1
+#: The seeds a demo with a person at the keyboard draws from: a new one each run, short
+#: enough to type again after ``--seed`` (never the bots' own).
+FRESH_SEEDS = range(2, 1_000_000)
+
+
+def demo_seed(given: int | None, people: bool, fresh: random.Random) -> int:
+    """The seed the demo's dice and its bots' choices come from: ``--seed`` where it is
+    given; else, with a person at the keyboard, one drawn from ``fresh`` (other dice each
+    run), and with bots alone :data:`BOTS_SEED` (the same match each run)."""
+    if given is not None:
+        return given
+    if not people:
+        return BOTS_SEED
+    return fresh.choice(FRESH_SEEDS)
+
+
+def same_dice_words(args: argparse.Namespace, seed: int, people: bool) -> str | None:
+    """What the terminal says as the demo opens where it drew its seed (no ``--seed``, a
+    person at the keyboard, no ``--continue``): the seed, and the command that throws
+    the same dice again. None where ``--seed`` was given, bots play every seat (seed
+    :data:`BOTS_SEED`) or ``--continue`` goes on with a match (its dice begun before)."""
+    if args.seed is not None or not people or args.resume:
+        return None
+    again = argparse.Namespace(**{**vars(args), "seed": seed})
+    return (f"This run's dice come from seed {seed} (a new one each run); to throw the same "
+            f"dice again: {demo_command(again, bots=args.bots)}")
 
 
 def sideways_words(size: tuple[int, int], rotate: int | None, fullscreen: bool) -> str | None:
@@ -272,7 +309,7 @@ def players_going_on(args: argparse.Namespace, names: list[str]) -> list[str]:
 #: attribute, its default).
 KEPT_OPTIONS: tuple[tuple[str, str, object], ...] = (
     ("--variant", "variant", "einhorn"), ("--games", "games", None),
-    ("--strategy", "strategy", DEFAULT_STRATEGY), ("--seed", "seed", 1),
+    ("--strategy", "strategy", DEFAULT_STRATEGY), ("--seed", "seed", None),
     ("--size", "size", "800x480"), ("--rotate", "rotate", None),
     ("--screenshots", "screenshots", None),
     ("--state-dir", "state_dir", Path("einhorn-state")), ("--profile", "profile", None))
@@ -304,7 +341,7 @@ def demo_command(args: argparse.Namespace, *, bots: str, resume: bool = False) -
         words += ["--names", args.names]
     elif args.players is not None:
         words += ["--players", str(args.players)]
-    if bots.strip() not in ("", "none"):
+    if bots.strip().lower() not in ("", "none", "0"):  # (no bots: no --bots)
         words += ["--bots", bots]
     for option, name, default in KEPT_OPTIONS:
         value = getattr(args, name, default)

@@ -86,6 +86,10 @@ class DemoOptions:
     #: Degrees the picture is turned clockwise on the screen (``--rotate``, as the table
     #: file's ``[screen] rotate``); None: not turned.
     rotate: int | None = None
+    #: Where the seed was drawn for this run (no ``--seed``, a person at the keyboard): the
+    #: line saying it and how to throw the same dice again, printed with the keys as the
+    #: demo opens; None: nothing to say.
+    same_dice: str | None = None
 
 
 @dataclass
@@ -774,7 +778,7 @@ def run_demo(options: DemoOptions) -> DemoResult:
         except Exception:  # no keyboard without a display: bots only
             keyboard = None
         if keyboard is not None and (words := keys_words(options.names, options.bots)):
-            print(words, file=sys.stderr)
+            print("\n".join(filter(None, [words, options.same_dice])), file=sys.stderr)
         # (People at the keyboard: a key that does nothing is answered on the screen.)
         keys = DemoKeys(options.names, options.bots) if keyboard is not None and \
             len(options.bots) < players else None
