@@ -157,15 +157,15 @@ def _owner_rolls_with_top_ups_unsealed(counting: list[int]) -> TableController:
 def test_a_top_up_not_sealed_names_the_key_where_a_keyboard_stands_in() -> None:
     c = _owner_rolls_with_top_ups_unsealed([1])
     assert c.notice is not None and c.notice.text == (
-        "Ben's top-up of 1 was not sealed with key E before the unicorn owner rolled, so "
-        "it moves nothing")
+        "Ben's top-up of 1 was counted but not done with key E before the unicorn owner "
+        "rolled, so it moves nothing")
 
 
 def test_two_top_ups_not_sealed_were_not_sealed() -> None:
     c = _owner_rolls_with_top_ups_unsealed([1, 2])
     assert c.notice is not None and c.notice.text == (
-        "Ben's top-up of 1 and Cem's top-up of 1 were not sealed before the unicorn owner "
-        "rolled, so they move nothing")
+        "Ben's top-up of 1 and Cem's top-up of 1 were counted but not done before the "
+        "unicorn owner rolled, so they move nothing")
 
 
 # ---------------------------------------------------------------- the demo

@@ -216,7 +216,7 @@ def test_the_owners_roll_says_a_top_up_counted_but_not_sealed_moves_nothing() ->
     roll(c, [2, 2, 3], WHITE, t=3.0)  # ... and Cem rolls before he seals it
     assert [type(i) for i in r.items] == [Topup, Roll]
     assert c.notice is not None
-    assert c.notice.text.startswith("Ben's top-up of 3 was not sealed with OK")
+    assert c.notice.text.startswith("Ben's top-up of 3 was counted but not done with OK")
 
 
 def test_after_a_restart_in_the_owners_choice_the_screen_asks_it_with_the_dice() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from einhorn_table.cli.arguments import whole_number
 from einhorn_table.errors import EinhornError
-from einhorn_table.history.errors import HistoryError, StoreReadOnly
+from einhorn_table.history.errors import HistoryError, StoreNotReadable, StoreReadOnly
 from einhorn_table.history.export import is_spreadsheet_export, match_csv
 from einhorn_table.history.narrate import narrate
 from einhorn_table.history.paths import DATABASE, state_dir
@@ -124,8 +124,8 @@ def open_store(args: argparse.Namespace, *, reading: bool = True,
     try:
         there = (folder / DATABASE).is_file()
     except PermissionError:
-        raise StoreReadOnly(f"you may not read {folder}. "
-                            f"{_who_may(args, folder, writing=not reading)}") from None
+        raise _not_readable(args, folder, folder, changing=changing or not reading) \
+            from None
     if (reading or changing) and not there:
         raise HistoryError(
             f"no match history in {folder}. Name the folder the table keeps it in with "
@@ -133,12 +133,29 @@ def open_store(args: argparse.Namespace, *, reading: bool = True,
             "the service's user, sudo -u einhorn); a demo keeps its own, in its --state-dir.")
     if there and not os.access(folder / DATABASE, os.R_OK):  # (a folder looked into, its
         # history another user's own: not "check that the state directory exists")
-        raise StoreReadOnly(f"you may not read {folder / DATABASE}. "
-                            f"{_who_may(args, folder, writing=not reading)}")
+        raise _not_readable(args, folder, folder / DATABASE,
+                            changing=changing or not reading)
     if reading and not changing:  # (no write access needed: a copied folder, a card
         # mounted read-only)
         return MatchStore.for_reading(folder, now=lambda: datetime.now(UTC))
     return MatchStore(folder, now=lambda: datetime.now(UTC))
+
+
+def _not_readable(args: argparse.Namespace, folder: Path, refused: Path, *,
+                  changing: bool) -> StoreNotReadable:
+    """What is said where this user may not read the history (``refused``: its folder
+    or its file): for ``practice`` and ``import`` (``changing``), whose user may
+    change it, not "copy the folder" (a copy changed is not the table's history)."""
+    return StoreNotReadable(f"you may not read {refused}. " + _who_may(
+        args, folder, writing=changing, refused=refused if changing else None))
+
+
+def _not_done(error: StoreReadOnly, args: argparse.Namespace, undone: str) -> StoreReadOnly:
+    """``error`` of a ``practice`` or ``import`` (``undone``: what was not done): a
+    history this user may not read said so, else who may write it."""
+    if isinstance(error, StoreNotReadable):
+        return StoreNotReadable(f"{undone}: {error}")
+    return _not_writable(args, undone)
 
 
 def _not_writable(args: argparse.Namespace, undone: str) -> StoreReadOnly:
@@ -149,10 +166,13 @@ def _not_writable(args: argparse.Namespace, undone: str) -> StoreReadOnly:
                          f"{_who_may(args, folder, writing=True)}")
 
 
-def _who_may(args: argparse.Namespace, folder: Path, *, writing: bool) -> str:
+def _who_may(args: argparse.Namespace, folder: Path, *, writing: bool,
+             refused: Path | None = None) -> str:
     """Who may read (``writing``: change) the history in ``folder``, and the command to
     run as them: the table's service's user for its own folder (as ``doctor`` is run
-    there), else the folder's owner; or a card mounted to be written."""
+    there), else the folder's owner; or a card mounted to be written. ``refused``: what
+    this user may not even read (the history's file, or its folder), whose owner is
+    named: a card mounted read-only is no reason for that."""
     from einhorn_table.calibration.paths import SERVICE_USER, kept_by_the_service
 
     if kept_by_the_service(folder / DATABASE):
@@ -163,8 +183,11 @@ def _who_may(args: argparse.Namespace, folder: Path, *, writing: bool) -> str:
                  if copies else "")
         return (f"It is the table's service's folder, which only its user {SERVICE_USER} "
                 f"may read and change: run the command as that user{files}: `{command}`")
-    owner = (f"run the command as the user it belongs to (`ls -ld {shlex.quote(str(folder))}` "
+    owned = folder if refused is None else refused
+    owner = (f"run the command as the user it belongs to (`ls -ld {shlex.quote(str(owned))}` "
              "names them)")
+    if refused is not None:
+        return f"It belongs to another user: {owner}."
     if writing:
         return (f"It belongs to another user, or lies on a card mounted read-only: {owner}, "
                 "or mount the card so that it may be written.")
@@ -323,8 +346,8 @@ def write_whole(path: Path, text: str) -> None:
 def run_import(args: argparse.Namespace) -> int:
     try:
         store = open_store(args, reading=False)
-    except StoreReadOnly:
-        raise _not_writable(args, "nothing was imported") from None
+    except StoreReadOnly as error:
+        raise _not_done(error, args, "nothing was imported") from None
     with store:
         return _import_files(args, store)
 
@@ -402,8 +425,8 @@ def run_practice(args: argparse.Namespace) -> int:
     try:
         with open_store(args, changing=True) as store:
             changed = store.set_practice(args.match_id, not args.undo)
-    except StoreReadOnly:
-        raise _not_writable(args, f"match {args.match_id} was not " + (
+    except StoreReadOnly as error:
+        raise _not_done(error, args, f"match {args.match_id} was not " + (
             "counted again" if args.undo else "marked practice")) from None
     again = f"`{history_command(args)} practice {args.match_id}"
     if args.undo:

@@ -130,11 +130,16 @@ def held_buttons_words(held: Sequence[tuple[int, Button]],
              for station in by_station}
     whole = [s for s, buttons in by_station.items() if len(set(buttons)) == len(Button)]
     if whole:
-        stations = joined([whose[s] for s in whole])
-        plug = "plug and cable of" if len(whole) == 1 else "plugs and cables of"
-        station_s = "station" if len(whole) == 1 else "stations"
-        words = (f"All four of {stations} buttons read pressed with nobody touching them: "
-                 f"check the {plug} {stations} {station_s}.")
+        # ("Ben's station", "station 3": not "station 3's station".)
+        place = {s: f"{at[s]}'s station" if s in at else f"station {s + 1}" for s in whole}
+        if len(whole) == 1:
+            only = whole[0]
+            words = (f"All four of {whose[only]} buttons read pressed with nobody touching "
+                     f"them: check the plug and cable of {place[only]}.")
+        else:  # (not "All four of Ben's and Ana's buttons": four in all, or each four?)
+            stations = joined([f"of {place[s]}" for s in whole])
+            words = (f"All four buttons {stations} read pressed with nobody touching them: "
+                     "check the plug and cable of each of these stations.")
         rest = [(s, b) for s, b in held if s not in whole]
         more = held_buttons_words(rest, players)
         return f"{words} {more}" if more else words

@@ -33,6 +33,11 @@ class StoreReadOnly(HistoryError):
     """The history cannot be written: the state directory or file is read-only."""
 
 
+class StoreNotReadable(StoreReadOnly):
+    """This user may not read the history (or its folder): another user keeps it. Not
+    a read-only history: whoever may read it may change it too."""
+
+
 class StoreRefusing(HistoryError):
     """An earlier save failed; this recorder takes no more inputs until the table restarts.
 

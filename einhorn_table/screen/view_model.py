@@ -269,8 +269,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         last is not None and isinstance(last.outcome, AuctionResult) and age < REVEAL_SECONDS)
     if awaiting is Awaiting.NOTHING and not ending_shown:
         winner = names.index(ledger.winner) if ledger.winner else None
-        held = None if c.ok_held is None else \
-            max(0.0, min(1.0, (now - c.ok_held[1]) / GestureTiming().long_press))
+        held = _next_match_hold(c, now)
         return ScreenView(ScreenKind.FINAL, players=cards(set()), title="Final standings",
                           subtitle=f"{ledger.winner} wins!" if ledger.winner else "",
                           lines=tuple(filter(None, [ending_words(ledger), tie_words(ledger)])),
@@ -312,10 +311,10 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         # The cards say only the stones: nobody is to act yet (the auction's "to bid"
         # and its frames come with its own screen).
         banked = player_cards(ledger, c.seats, unicorn, set(), {})
+        banking, lines = _game_end_lines(c)
         return ScreenView(ScreenKind.GAME_END, players=banked,
                           title=f"Game {ledger.game - 1} is over",
-                          subtitle="Game stones go into each stash", chart=tuple(c.history),
-                          lines=_game_end_lines(c),
+                          subtitle=banking, chart=tuple(c.history), lines=lines,
                           **{**base, "game": ledger.game - 1})  # type: ignore[arg-type]
     if awaiting is Awaiting.COUNTERPARTY and to_act is not None:
         rolled = _roll_to_settle(c)
@@ -805,16 +804,32 @@ def _start_bonus(c: TableController) -> int:
     return max(0, now - last.before.players[starter].game_stones)
 
 
-def _game_end_lines(c: TableController) -> tuple[str, ...]:
-    """What each player moves into their stash at the game's end ("Ben +8": the game
-    stones the last roll left them; their cards show the stashes), or, where that roll is
-    not known (a restart), the stashes ("Ben stash 8")."""
+def _next_match_hold(c: TableController, now: float) -> float | None:
+    """How far the hold of OK at the final standings has come to count (0 to 1, its
+    ring), or None: nobody holds it, or the hold counts too early to be taken (the
+    table then says "hold again in N seconds": no ring fills for that)."""
+    if c.ok_held is None:
+        return None
+    long_press = GestureTiming().long_press
+    opens = c.next_match_opens_at()
+    since = c.ok_held[1]
+    if opens is not None and since + long_press < opens:
+        return None
+    return max(0.0, min(1.0, (now - since) / long_press))
+
+
+def _game_end_lines(c: TableController) -> tuple[str, tuple[str, ...]]:
+    """The game end's subtitle and lines: what each player moves into their stash ("Ben
+    +8": the game stones the last roll left them; their cards show the stashes), or,
+    where that roll is no longer the last input (a bid taken at once, where the bids
+    open with the game's end), what each stash holds now ("Ben's stash: 8")."""
     last = c.last
     if last is not None and isinstance(last.outcome, TurnResult) and last.outcome.game_over:
-        return tuple(f"{name} +{stones}"
-                     for name, stones in zip(c.names, last.outcome.left.game_stones,
-                                             strict=True))
-    return tuple(f"{p.name} stash {p.stash}" for p in c.match.ledger().players)
+        return "Game stones go into each stash", tuple(
+            f"{name} +{stones}"
+            for name, stones in zip(c.names, last.outcome.left.game_stones, strict=True))
+    return "The game stones went into the stashes", tuple(
+        f"{p.name}'s stash: {p.stash}" for p in c.match.ledger().players)
 
 
 def _flows(c: TableController, age: float) -> tuple[Flow, ...]:

@@ -726,7 +726,7 @@ class TableController:
     ) -> bool:
         name = self.names[roller]
         awaiting = self.awaiting
-        # The owner's roll closes the top-ups: a count not sealed with OK moves nothing.
+        # The owner's roll closes the top-ups: a count not done with OK moves nothing.
         unsealed = sorted((p, n) for p, n in self.drafts.items() if n > 0) \
             if awaiting is Awaiting.TOPUP else []
         items: list[Input]
@@ -748,8 +748,9 @@ class TableController:
             with_key = f" with {keys.pop()}" if len(keys) == 1 else ""
             who = joined([f"{self.names[p]}'s top-up of {n}" for p, n in unsealed])
             were, it = ("was", "it moves") if len(unsealed) == 1 else ("were", "they move")
-            self._say(f"{who} {were} not sealed{with_key} before the unicorn owner rolled, "
-                      f"so {it} nothing", time)
+            # (In the screen's words: "top up, OK when done", OK's "done".)
+            self._say(f"{who} {were} counted but not done{with_key} before the unicorn "
+                      f"owner rolled, so {it} nothing", time)
         self.pending = None
         self.entry = None
         self.call_locked = False
@@ -812,6 +813,17 @@ class TableController:
                 what = "the dice entry" if self.pending.by_hand else "the dice as read"
                 self._drop_question(gesture.time, f"Undone: {what}. ")
                 self.last_undo = UndoDone(player, gesture.time, what)
+                return
+            if context is Context.CALL and not self.call_locked \
+                    and self.call_draft is not None:
+                # The caller's own undo takes back their call (the wrong button they just
+                # pressed), not the roll before it, which was someone else's.
+                what = f"{self.names[player]}'s call of {self.call_draft.label}"
+                self.call_draft = None
+                self.called_at = gesture.time
+                self.last_undo = UndoDone(player, gesture.time, what)
+                self._say(f"Undone: {what} (silent now). Tap a category to call again, "
+                          "or roll.", gesture.time, player, until_thrown=True)
                 return
             withdrawn = self.match.inputs[-1] if self.match.inputs else None
             # Bids revealed (the auction was over) cannot be made secret again: undoing
@@ -878,12 +890,18 @@ class TableController:
         elif self.archive is not None:
             self.shown_history = HistoryShown(player, time, self.archive())
 
+    def next_match_opens_at(self) -> float | None:
+        """From when a hold of OK at the final standings is taken for a new match (the
+        match has been over long enough for everybody to see them); None: at once (a
+        match ended before a restart)."""
+        return None if self.last is None else self.last.time + NEXT_MATCH_AFTER_SECONDS
+
     def _ask_next_match(self, player: int, time: float) -> None:
         """A new match is asked for, once the match has been over long enough for everybody
         to see the final standings (a hold by accident right at the end loses nothing)."""
-        ended = self.last.time if self.last is not None else None
-        if ended is not None and time - ended < NEXT_MATCH_AFTER_SECONDS:
-            wait = math.ceil(NEXT_MATCH_AFTER_SECONDS - (time - ended))
+        opens = self.next_match_opens_at()
+        if opens is not None and time < opens:
+            wait = math.ceil(opens - time)
             ok = self.button_name(player, Button.EINHORN)
             self._say(f"The final standings stay a moment: hold {ok} again in "
                       f"{counted(wait, 'second')} for a new match.", time, player)
