@@ -162,3 +162,29 @@ def test_a_new_match_command_names_a_seed_only_where_given(
     assert "--seed" not in drawn and "None" not in drawn
     given = new_match_command(build_parser().parse_args(["demo", "--continue", "--seed", "1"]))
     assert given.endswith("demo --seed 1")
+
+
+def test_the_same_seed_throws_the_same_dice_however_long_the_person_waits(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A person takes their own time before SPACE: the camera shows the tray meanwhile.
+    Before, each frame shown drew from the dice's own stream, so the seed the terminal
+    said threw other dice unless SPACE came at the very same frame."""
+    thrown, _ = thrown_dice(monkeypatch)
+    firsts = []
+    for run, waited in (("prompt", 0), ("slow", 37)):
+
+        def person(loop: TableLoop, done: Callable[[], bool], waited: int = waited) -> None:
+            for _ in range(waited):
+                loop.step()
+            tap(loop, " ")
+            steps_until(loop, lambda: len(thrown) >= 1)
+            quit_demo(loop)
+
+        thrown.clear()
+        at_the_keyboard(monkeypatch, person)
+        assert main([*DEMO, "--bots", "1", "--seed", "4321",
+                     "--state-dir", str(tmp_path / run)]) == 0
+        firsts.append(thrown[0])
+    capsys.readouterr()
+    assert firsts[0] == firsts[1]

@@ -192,3 +192,35 @@ def test_holding_ok_at_the_final_standings_shows_it_filling_up(
     buttons.edges.append(RawButtonEvent(0, E, False, clock.now))
     loop.step()
     assert loop.view is not None and loop.view.held is None
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_a_notice_under_the_camera_banner_leaves_the_title_and_the_tiles_in_view(
+        monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
+    from dataclasses import replace
+
+    from screen_helpers import text_drawing
+    camera = ("Camera lost: check its cable. To go on without it, throw, then hold OK "
+              "(Einhorn) to enter your dice. (No frames for 2 s.)")
+    c, _ = table([setup_line(THREE), *START])
+    view = replace(build_view(c, 1.0), notice=LONG_NOTICE, banner=camera)
+    renderer, texts = text_drawing(monkeypatch, "size")(size)
+    box, rest = _notice_and_the_rest(lambda _: (renderer, texts), view, size)
+    notice_sizes = {font for text, font, _ in texts
+                    if text in LONG_NOTICE and len(text.split()) > 3}
+    banner = [(text, font, rect) for text, font, rect in texts
+              if text in camera and len(text.split()) > 3]
+    assert " ".join(text for text, _, _ in banner) == camera
+    title = [rect for text, rect in rest if text == view.title]
+    names = [rect for text, rect in rest
+             if text in ("Das", "Unvermeidliche", "Wunsch", "Einhorn", "Dreifaltigkeit")]
+    assert len(title) == 1 and len(names) == 5
+    # The title and the tiles' names: below the notice, above the cards, none hidden.
+    cards_top = renderer.h - renderer.s(154)
+    for rect in title + names:
+        assert rect.top >= box.bottom and rect.bottom <= cards_top, rect
+        assert not any(rect.colliderect(b) for _, _, b in banner)
+    apart = title + names
+    assert not [(a, b) for a in apart for b in apart if a is not b and a.colliderect(b)]
+    # Read from the chairs: the notice no smaller than its floor, no bigger than the banner.
+    assert min(notice_sizes) >= 22 and max(notice_sizes) <= min(f for _, f, _ in banner)

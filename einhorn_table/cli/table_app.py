@@ -166,6 +166,17 @@ def key_name(player: int, button: Button) -> str:
     return f"key {button_key(player, button)}"
 
 
+def keys_check(names: Sequence[str], players: Sequence[int]) -> str:
+    """What the demo's players whose input the table still waits for check: which keys
+    are theirs ("Ben, your keys are Q W E R.")."""
+    from einhorn_table.adapters.keyboard_controls import row_keys
+
+    if len(players) == 1:
+        return f"{names[players[0]]}, your keys are {row_keys(players[0])}."
+    rows = ", ".join(f"{names[p]} {row_keys(p)}" for p in players)
+    return f"Your keys: {rows}."
+
+
 def direct_performer(controller: TableController, throw: Callable[[int, Sequence[int]], None],
                      clock: Clock) -> Callable[[Move], None]:
     """Bots' moves straight into the controller (gestures) and the synthetic tray (throws)."""
@@ -783,6 +794,14 @@ def run_demo(options: DemoOptions) -> DemoResult:
         keys = DemoKeys(options.names, options.bots) if keyboard is not None and \
             len(options.bots) < players else None
 
+        # The faces a person's SPACE throws: from the seed alone, in the order thrown. (The
+        # synthetic tray's own stream is drawn by every frame it shows, so its faces
+        # would hang on how long the person waited: not the dice ``--seed`` throws again.)
+        faces = random.Random(f"{options.seed}: the people's dice")
+
+        def people_faces() -> list[int]:
+            return [faces.randint(1, 6) for _ in range(3)]
+
         def thrower() -> int | None:
             """The person whose dice SPACE throws now (None: SPACE does nothing now)."""
             roller = loops[-1].controller.roller() if loops else None
@@ -797,7 +816,7 @@ def run_demo(options: DemoOptions) -> DemoResult:
                     keyboard.button_of(event) is not None:
                 return
             if event.key == pg.K_SPACE and (roller := thrower()) is not None:
-                camera.roll(player=roller, settle_frames=2)
+                camera.roll(people_faces(), player=roller, settle_frames=2)
             elif keys is None:
                 return
             elif event.key == pg.K_SPACE and not camera.frames_queued:
@@ -861,6 +880,7 @@ def run_demo(options: DemoOptions) -> DemoResult:
                     # as the button tiles do, not the station's sign.
                     controller.button_name = key_name
                     controller.answers_idle_presses = False  # (the keyboard answers its keys)
+                    controller.controls_check = keys_check  # (no plug: which keys)
                 watched = people_at(options)  # (someone reads the screen before pressing)
                 if watched:
                     takes_bids_once_shown(controller)

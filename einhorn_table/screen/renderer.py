@@ -74,13 +74,23 @@ LEAD_NAME_LEAST = 24
 #: from the chairs) before the photo gives way and they take two columns.
 RESULT_LINE = 30
 RESULT_LEAST = 24
-#: The least height of a row of counterparty chips under a banner (a name at 32 in it).
+#: The least height of the call tiles (their names in two lines), and the least they
+#: show their category's dice in (above the names).
+TURN_TILE_LEAST = 64
+TURN_TILE_DICE = 100
+#: The least height of a row of counterparty chips under a banner (a name at 32 in it),
+#: and under a banner and a notice (the subtitle gives way for it).
 CHIP_ROW_LEAST = 27
+CHIP_ROW_CROWDED = 40
 #: A notice's font size, and the least it gets to stay in two lines (three at most).
 NOTICE_SIZE = 28
 NOTICE_SMALLEST = 24
+#: The least a notice gets under a banner where the screen has little room (still read
+#: from the chairs at 800x480).
+NOTICE_FLOOR = 22
 #: The least height the screen keeps between a notice's band and the cards (the title
-#: and the call tiles or a row of buttons); with less, the notice stands over the title.
+#: and the call tiles or a row of buttons); with less, under a banner, the banner and the
+#: notice are drawn smaller and the screen makes do (the call tiles without their dice).
 NOTICE_LEAVES = 150
 
 #: Signs pygame's default font lacks, and what stands in for them.
@@ -234,15 +244,21 @@ class Renderer:
         # The banner (the camera lost, the match not written) takes its own band under
         # the top bar, and the screen goes on below it: its title stays in view.
         banner, banner_size = self._banner_lines(view.banner) if view.banner else ([], 0)
-        top = self.s(BAR + 6) + (self._banner_height(banner, banner_size) if banner else 0)
         # A notice takes its own band under them too (drawn over the screen, it hid the
-        # button strip's words and the call tiles' names just when they were needed);
-        # where that would leave the screen too little room (a banner of four lines
-        # above), it stands over the title instead, the tiles still in view.
+        # button strip's words and the call tiles' names just when they were needed; over
+        # the title, the title and what it asks). Where both leave the screen too little
+        # room, both are drawn smaller (down to what is read from the chairs) and the
+        # screen below makes do with less (``_crowded``).
         notice, notice_size = self._notice_lines(view.notice) if view.notice else ([], 0)
+        self._crowded = False
+        if banner and notice and self._room_left(banner, banner_size, notice, notice_size) \
+                < self.s(NOTICE_LEAVES):
+            self._crowded = True  # (the notice's lines closer, and no bigger than the banner's)
+            notice, notice_size = self._notice_lines(view.notice, NOTICE_FLOOR,
+                                                     min(NOTICE_SMALLEST, banner_size))
+        top = self.s(BAR + 6) + (self._banner_height(banner, banner_size) if banner else 0)
         notice_top = top - self.s(2)
-        if notice and self.h - self.s(160) - (top + self._notice_height(
-                notice, notice_size)) >= self.s(NOTICE_LEAVES):
+        if notice:
             top += self._notice_height(notice, notice_size) + self.s(4)
         self._tight = bool(banner or notice)
         middle = self.pg.Rect(self.s(10), top, self.w - self.s(20),
@@ -692,11 +708,19 @@ class Renderer:
     def _turn(self, view: ScreenView, area: Any) -> None:
         """The call: four tiles, one per button left to right; the called one lit."""
         pg = self.pg
-        y = self._title(view, area)
+        _, title_room, _, step = self._title_sizes()
+        # (Under a banner and a notice: the subtitle gives way where the tiles would be
+        # too low for their names, and the tiles show their dice only where they fit.)
+        said = 2  # (the subtitle's lines)
+        while said > 0 and area.bottom - area.y - self.s(title_room + said * step + 6) \
+                < self.s(TURN_TILE_LEAST):
+            said -= 1
+        y = self._title(view, area, lines=said)
         gap = self.s(6)
         top = y + self.s(6)
         height = area.bottom - top
         width = (area.width - 3 * gap) / 4
+        with_dice = height >= self.s(TURN_TILE_DICE)
         for k, category in enumerate(ICON_DICE):
             rect = pg.Rect(round(area.x + k * (width + gap)), top, round(width), height)
             called = view.call is category
@@ -705,7 +729,9 @@ class Renderer:
             if called and view.call_locked:
                 pg.draw.rect(self.surface, BAD, rect, width=self.s(4), border_radius=self.s(10))
             size = min(self.s(34), (rect.width - self.s(20)) / 3.3)
-            self.category_icon(category, rect.centerx - size * 1.65, rect.y + self.s(10), size)
+            if with_dice:
+                self.category_icon(category, rect.centerx - size * 1.65, rect.y + self.s(10),
+                                   size)
             colour = BACKGROUND if called else TEXT
             words = category.label.split(" ")
             lines = [" ".join(words[:-1]), words[-1]] if len(words) > 1 else words
@@ -859,6 +885,9 @@ class Renderer:
                     self._chips_crowded(view.choices, area.x + self.s(190),
                                         area.right - self.s(8)):
                 lines = 1
+        while self._crowded and lines > 0 and area.bottom - self.s(12) - area.y - self.s(
+                title_room + lines * step) < self.s(CHIP_ROW_CROWDED):
+            lines -= 1  # (a banner and a notice above: the chips keep a row)
         y = self._title(view, area, lines=lines)
         room = area.bottom - y - self.s(6)  # (less under a banner)
         label = self.s(34) if view.category is not None and room >= self.s(74) else 0
@@ -1218,28 +1247,47 @@ class Renderer:
     _players_count = 2
     #: Whether a banner takes room from the screen (titles and tiles drawn smaller).
     _tight = False
+    #: Whether a banner and a notice both do, leaving the screen less than it needs.
+    _crowded = False
 
-    def _notice_lines(self, text: str) -> tuple[list[str], float]:
-        """The notice's lines and their size: two lines, a little smaller where its
-        words need it; else three at most."""
+    def _room_left(self, banner: list[str], banner_size: float, notice: list[str],
+                   notice_size: float) -> int:
+        """The height left to the screen between the notice's band and the cards."""
+        height: int = self.h
+        return height - self.s(160) - self.s(BAR + 6) - self._banner_height(
+            banner, banner_size) - self._notice_height(notice, notice_size) - self.s(4)
+
+    def _notice_lines(self, text: str, smallest: float = NOTICE_SMALLEST,
+                      largest: float = NOTICE_SIZE) -> tuple[list[str], float]:
+        """The notice's lines and their size: two lines at ``largest``, a little smaller
+        (down to ``smallest``) where its words need it; else three at most."""
         width = self.w - self.s(48)
-        for size in range(NOTICE_SIZE, NOTICE_SMALLEST - 1, -2):
+        for size in range(round(largest), round(smallest) - 1, -2):
             lines = self.wrap(text, size, width)
             if len(lines) <= 2:
                 return lines, size
-        return self.wrap(text, NOTICE_SMALLEST, width)[:3], NOTICE_SMALLEST
+        return self.wrap(text, smallest, width)[:3], smallest
+
+    def _notice_step(self, size: float) -> int:
+        """The notice's line step: its size, or where the screen is crowded just the
+        letters' height and a little."""
+        if self._crowded:
+            height: int = self.font(size).get_height()
+            return height + self.s(3)
+        return self.s(size)
 
     def _notice_height(self, lines: list[str], size: float) -> int:
-        return self.s(12) + len(lines) * self.s(size)
+        return self.s(12) + len(lines) * self._notice_step(size)
 
     def _notice(self, lines: list[str], size: float, top: int) -> None:
         pg = self.pg
         rect = pg.Rect(self.s(10), top, self.w - self.s(20), self._notice_height(lines, size))
         pg.draw.rect(self.surface, (70, 60, 20), rect, border_radius=self.s(8))
         pg.draw.rect(self.surface, ACCENT, rect, width=self.s(2), border_radius=self.s(8))
+        step = self._notice_step(size)
+        pad = (rect.height - len(lines) * step) // 2
         for k, line in enumerate(lines):
-            self.text(line, size, TEXT,
-                      (rect.x + self.s(14), rect.y + self.s(6) + k * self.s(size)))
+            self.text(line, size, TEXT, (rect.x + self.s(14), rect.y + pad + k * step))
 
     def _banner_lines(self, text: str) -> tuple[list[str], float]:
         """The banner's lines and their size: two lines (the screens below are laid out

@@ -1,0 +1,104 @@
+"""A station that does nothing: with pull-ups an unplugged station reads as buttons let
+go, the same as a player thinking. Where the table has waited a while for one player's
+bid, top-up or choice, and that player has pressed nothing since it was asked, the
+screen says whose it waits for and what to check (the plug; in the demo, the keys). Not
+for the player to call and roll, nor while the table itself waits (the camera lost)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from table_helpers import tap
+from test_table_moments import AUCTION, START, roll_line, setup_line, table
+
+from einhorn_table.ports import Button
+from einhorn_table.screen.view_model import ScreenKind, ScreenView, build_view
+from einhorn_table.table.controller import STILL_WAITING_SECONDS
+from einhorn_table.table.events import CameraLost
+
+U, W, E, D = Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
+PLUG = "if your buttons do nothing, check your station's plug and cable."
+
+
+def test_an_unplugged_station_in_the_auction_is_told_after_a_while_in_the_real_play(
+    mock_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("gpiozero")
+    pytest.importorskip("pygame")
+    from pin_table import PinTable, play_with_pins
+
+    seen: dict[str, ScreenView] = {}
+    silent: list[int] = []
+
+    def script(table: PinTable) -> None:
+        view = table.bots_until(lambda v: v.kind is ScreenKind.AUCTION)
+        c = table.loop.controller
+        quiet, *others = c.match.state.owing()
+        silent.append(quiet)
+        for seat in others:  # the others bid 0 at once; one station is unplugged
+            table.tap(seat, E)
+        seen["thinking"] = table.run_for(STILL_WAITING_SECONDS - 2)
+        seen["waited"] = table.run_for(3.0)
+        table.tap(quiet, W)  # the plug pushed in: a press
+        seen["pressed"] = table.run_for(1.0)
+        seen["pressed later"] = table.run_for(STILL_WAITING_SECONDS - 5)
+        assert view.kind is ScreenKind.AUCTION
+
+    assert play_with_pins(script, mock_factory, tmp_path, monkeypatch) == 0
+    name = ("Ana", "Ben", "Cem")[silent[0]]
+    assert seen["thinking"].kind is ScreenKind.AUCTION
+    assert "Still waiting" not in seen["thinking"].notice
+    assert seen["waited"].kind is ScreenKind.AUCTION
+    assert seen["waited"].notice == f"Still waiting for {name}'s bid. {name}: {PLUG}"
+    assert "Still waiting" not in seen["pressed"].notice
+    assert "Still waiting" not in seen["pressed later"].notice
+
+
+def test_the_owners_choice_and_two_players_top_ups_are_told_alike() -> None:
+    c, _ = table([setup_line(["Ana", "Ben"]), *START[:2], roll_line("Ana", [1, 3, 5]),
+                  roll_line("Ben", [2, 2, 3]), roll_line("Ana", [2, 2, 4])])
+    assert build_view(c, 100.0).kind is ScreenKind.COUNTERPARTY
+    assert build_view(c, 100.0 + STILL_WAITING_SECONDS - 1).notice == ""
+    assert build_view(c, 100.0 + STILL_WAITING_SECONDS).notice == (
+        f"Still waiting for Ana's choice of who pays or is paid. Ana: {PLUG}")
+    call = '{"type": "call", "player": "Ana", "call": "einhorn"}'
+    rounds = [call, roll_line("Ana", [2, 2, 3]), roll_line("Ben", [2, 2, 3]),
+              roll_line("Cem", [2, 2, 3])]
+    c, _ = table([setup_line(["Ana", "Ben", "Cem"]), *START, *rounds * 3, call,
+                  roll_line("Ana", [2, 2, 3]), '{"type": "bid", "player": "Ana", "stones": 0}',
+                  '{"type": "bid", "player": "Ben", "stones": 0}',
+                  '{"type": "bid", "player": "Cem", "stones": 2}'])  # Cem owns the unicorn
+    assert build_view(c, 10.0).kind is ScreenKind.TOPUP
+    c.on_gesture(tap(2, E, 11.0))  # Cem tops up 0 and may call
+    build_view(c, 11.0)
+    assert build_view(c, 11.0 + STILL_WAITING_SECONDS).notice == (
+        "Still waiting for Ana's and Ben's top-ups. If your buttons do nothing, check your "
+        "station's plug and cable.")
+    c.on_gesture(tap(1, W, 50.0))  # Ben counts one up: his station works
+    assert build_view(c, 50.0 + STILL_WAITING_SECONDS - 1).notice == (
+        f"Still waiting for Ana's top-up. Ana: {PLUG}")
+
+
+def test_the_player_to_roll_and_a_table_without_its_camera_are_not_told() -> None:
+    c, _ = table([setup_line(["Ana", "Ben", "Cem"]), *START])
+    assert build_view(c, 1.0).kind is ScreenKind.TURN
+    assert build_view(c, 1.0 + 10 * STILL_WAITING_SECONDS).notice == ""  # (thinking)
+    c, _ = table(AUCTION)
+    assert build_view(c, 1.0).kind is ScreenKind.AUCTION
+    c.on_tray(CameraLost(2.0, "no frames"))
+    assert build_view(c, 1.0 + 2 * STILL_WAITING_SECONDS).notice == ""
+
+
+def test_the_demo_names_the_keys_instead_of_the_plug() -> None:
+    from einhorn_table.cli.table_app import keys_check
+
+    c, _ = table(AUCTION)
+    c.controls_check = keys_check
+    build_view(c, 1.0)
+    c.on_gesture(tap(0, E, 2.0))  # Ana bids 0
+    c.on_gesture(tap(2, E, 2.0))  # Cem too; Ben's keys do nothing
+    build_view(c, 2.0)
+    assert build_view(c, 2.0 + STILL_WAITING_SECONDS).notice == (
+        "Still waiting for Ben's bid. Ben, your keys are Q W E R.")
