@@ -188,3 +188,23 @@ def test_the_same_seed_throws_the_same_dice_however_long_the_person_waits(
         firsts.append(thrown[0])
     capsys.readouterr()
     assert firsts[0] == firsts[1]
+
+
+@pytest.mark.parametrize("answer", ["go on", "new"])
+def test_the_seed_is_said_only_once_a_new_match_is_chosen_at_the_question(
+        answer: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Asked on the screen whether to go on with a match left unfinished: the "same dice
+    again" line comes only where the person starts a new match (going on, a new match
+    of that seed would not be the match they played)."""
+    from einhorn_table.cli import table_app
+    from einhorn_table.table.resume import Choice
+
+    state = tmp_path / "state"
+    first_throws(monkeypatch, capsys, [*DEMO, "--bots", "1", "--state-dir", str(state)])
+    chosen = Choice.CONTINUE if answer == "go on" else Choice.NEW
+    monkeypatch.setattr(table_app, "ask_to_go_on", lambda *_: chosen)
+    at_the_keyboard(monkeypatch, lambda loop, done: quit_demo(loop))
+    assert main([*DEMO, "--bots", "1", "--state-dir", str(state)]) == 0
+    said = SAME_DICE.search(capsys.readouterr().err) is not None
+    assert said is (answer == "new")

@@ -789,7 +789,7 @@ def run_demo(options: DemoOptions) -> DemoResult:
         except Exception:  # no keyboard without a display: bots only
             keyboard = None
         if keyboard is not None and (words := keys_words(options.names, options.bots)):
-            print("\n".join(filter(None, [words, options.same_dice])), file=sys.stderr)
+            print(words, file=sys.stderr)
         # (People at the keyboard: a key that does nothing is answered on the screen.)
         keys = DemoKeys(options.names, options.bots) if keyboard is not None and \
             len(options.bots) < players else None
@@ -845,6 +845,10 @@ def run_demo(options: DemoOptions) -> DemoResult:
                 print(f"Match {unfinished.match_id} ({joined(list(unfinished.players))}) was "
                       "not finished; it is kept in the history as abandoned.",
                       file=sys.stderr)
+        if options.same_dice and keyboard is not None and choice is Choice.NEW:
+            # (Once a new match is chosen: the seed throws a new match's dice again, not
+            # those of a match gone on with.)
+            print(options.same_dice, file=sys.stderr)
         reader = tray_reader_for(options.calibration, options.calibration_path)
         tray = VisionTray(camera, make_watcher(), reader, clock, follower=reader)
         started = start_match(log, setup, unfinished, choice)
