@@ -15,8 +15,8 @@ from test_table_moments import AUCTION, START, roll_line, setup_line, table
 
 from einhorn_table.ports import Button
 from einhorn_table.screen.view_model import ScreenKind, ScreenView, build_view
-from einhorn_table.table.controller import STILL_WAITING_SECONDS
 from einhorn_table.table.events import CameraLost
+from einhorn_table.table.still_waiting import STILL_WAITING_SECONDS
 
 U, W, E, D = Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
 PLUG = "if your buttons do nothing, check your station's plug and cable."

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from einhorn_table.ports import Button, Gesture, GestureKind
 from einhorn_table.rules import (
     CENTRAL,
-    AuctionResult,
     Awaiting,
     Bid,
     Call,
@@ -66,8 +65,16 @@ from einhorn_table.table.events import (
 )
 from einhorn_table.table.history import stash_history
 from einhorn_table.table.lying_at_start import looks_at_start, unread_among
+from einhorn_table.table.opening import not_open_words, opens_at
 from einhorn_table.table.photos import PhotoStore
 from einhorn_table.table.recorder import Halt, MatchRecorder, RecorderError
+from einhorn_table.table.still_waiting import (
+    ControlsCheck,
+    asked_now,
+    station_check,
+    still_waiting_words,
+    waited_too_long,
+)
 from einhorn_table.table.together import rolls_at_once
 from einhorn_table.vision.results import FrameReading
 from einhorn_table.words import counted, input_words, joined
@@ -92,15 +99,6 @@ UNDO_ECHO_SECONDS = 1.5
 FOUND_AGAIN_SECONDS = 1.0
 #: The inputs that are rolls (a roll taken while dice move was entered by hand).
 ROLL_INPUTS = (Roll, StartRoll, TiebreakRoll)
-#: How long the table waits for a bid, a top-up or the unicorn owner's choice from a
-#: player who has pressed nothing since it was asked before the screen says whose it
-#: waits for, and what to check: an unplugged station reads as buttons let go, the same
-#: as a player thinking (a family's bid takes a few seconds, rarely half a minute).
-STILL_WAITING_SECONDS = 30.0
-#: What the table waits for from each player, in words ("Ben's bid").
-_ASKED_WORDS = {Awaiting.BID: ("bid", "bids"), Awaiting.TOPUP: ("top-up", "top-ups"),
-                Awaiting.COUNTERPARTY: ("choice of who pays or is paid",
-                                        "choices of who pays or is paid")}
 
 
 @dataclass(frozen=True)
@@ -244,15 +242,6 @@ class Seat:
         return None
 
 
-def station_check(names: Sequence[str], players: Sequence[int]) -> str:
-    """What the players whose input the table still waits for should check where their
-    buttons do nothing: their station's plug (an unplugged station reads as released)."""
-    if len(players) == 1:
-        return (f"{names[players[0]]}: if your buttons do nothing, check your station's "
-                "plug and cable.")
-    return "If your buttons do nothing, check your station's plug and cable."
-
-
 def station_sign(player: int, button: Button) -> str:
     """How the table's notices name ``player``'s ``button``: by the sign it carries
     besides its category ("OK", "✗")."""
@@ -343,7 +332,7 @@ class TableController:
     pressed_at: dict[int, float] = field(default_factory=dict)
     #: What the players the table still waits for should check where their buttons do
     #: nothing ("check your station's plug"; the demo: which keys are theirs).
-    controls_check: Callable[[Sequence[str], Sequence[int]], str] = station_check
+    controls_check: ControlsCheck = station_check
     #: Since when the players' input now asked for has been asked: how many lines the
     #: match had recorded then, and the time of the input that asked it (after a
     #: restart: the time the screen was first built for it).
@@ -899,25 +888,17 @@ class TableController:
         opens = self._opens_at(context)
         if opens is None or time >= opens:
             return False
-        what = ("The game is over: the auction for the unicorn opens in a moment"
-                if context is Context.BID else
-                "The auction is over: the top-up opens in a moment")
-        self.notice = Notice(f"{what}. {self.names[player]}, wait for its screen, then "
-                             "press again.", time, player, idle=True, until=opens)
+        self.notice = Notice(not_open_words(context, self.names[player]), time, player,
+                             idle=True, until=opens)
         return True
 
     def _opens_at(self, context: Context) -> float | None:
         """From when the bids (``context`` BID) or top-ups (TOPUP) are taken, where their
         screen waits for the game's end or the auction's result to be seen; None: at once."""
-        last = self.last
-        since, wait = None, 0.0
-        if context is Context.BID:
-            since, wait = self.game_ended_at, self.auction_opens_after
-        elif last is not None and isinstance(last.outcome, AuctionResult):
-            since, wait = last.time, self.topup_opens_after
-        elif last is not None and isinstance(last.item, TiebreakRoll):
-            since, wait = last.time, self.roll_shown_for
-        return None if since is None or wait <= 0 else since + wait
+        return opens_at(context, last=self.last, game_ended_at=self.game_ended_at,
+                        auction_opens_after=self.auction_opens_after,
+                        topup_opens_after=self.topup_opens_after,
+                        roll_shown_for=self.roll_shown_for)
 
     def _toggle_history(self, player: int, time: float) -> None:
         if self.shown_history is not None:
@@ -1268,37 +1249,23 @@ class TableController:
         station may be unplugged). Not the player to call and roll (the dice show them
         thinking), nor while the table itself waits (the camera lost, dice asked about,
         the match not saved, the history open)."""
-        state = self.match.state
-        awaiting = state.awaiting
         recorded = len(self.match.record)
         if self.asked_since is None or self.asked_since[0] != recorded:
             self.asked_since = (recorded, now)
-        if awaiting not in _ASKED_WORDS or self.pending is not None \
-                or self.camera_lost is not None or self.halted is not None \
-                or self.shown_history is not None:
+        asked = asked_now(self.match.state)
+        if asked is None or self.pending is not None or self.camera_lost is not None \
+                or self.halted is not None or self.shown_history is not None:
             return []
-        if awaiting is Awaiting.COUNTERPARTY:
-            asked = [] if state.to_act is None else [state.to_act]
-            context = Context.COUNTERPARTY
-        else:
-            asked = list(state.owing())
-            context = Context.BID if awaiting is Awaiting.BID else Context.TOPUP
+        players, context = asked
         opens = self._opens_at(context) if context is not Context.COUNTERPARTY else None
         since = max(self.asked_since[1], opens or -math.inf)
-        return [p for p in asked
-                if now - max(since, self.pressed_at.get(p, -math.inf))
-                >= STILL_WAITING_SECONDS]
+        return waited_too_long(players, since, self.pressed_at, now)
 
     def still_waiting_words(self, now: float) -> str:
         """Whose input the table has waited for a while at ``now``, and what they check
         where their buttons do nothing ("" while nobody's)."""
-        players = self.still_waiting_for(now)
-        if not players:
-            return ""
-        one, more = _ASKED_WORDS[self.awaiting]
-        whose = joined([f"{self.names[p]}'s" for p in players])
-        return (f"Still waiting for {whose} {one if len(players) == 1 else more}. "
-                f"{self.controls_check(self.names, players)}")
+        return still_waiting_words(self.awaiting, self.names, self.still_waiting_for(now),
+                                   self.controls_check)
 
     def _reading_extra(self, roller: int, reading: FrameReading, photo: str | None,
                        time: float) -> dict[str, Any]:
