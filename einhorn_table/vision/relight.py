@@ -17,7 +17,9 @@ only dice the light field took in (white dice on a pale tray). Light that change
 over only part of the picture (a person's shadow, a patch of sunlight from a window)
 is soft and wide: taken over cells so large that no die sways their median, the
 change of light still explains everything, and still changed a good part of the
-picture (dice change little of it, and none of that field). A knocked camera
+picture (dice change little of it, and none of that field), or over less of it,
+explains every changed pixel to within half the change it makes there (a die
+changes pixels where the light did not). A knocked camera
 turns and shifts the whole picture alike: lined up again (:func:`registration`),
 the two pictures differ only by the light (:func:`same_scene`).
 """
@@ -56,6 +58,12 @@ SOFT_CELL = 40
 #: Share of the picture such soft light changes at least. (Synthetic shadows and
 #: patches of sunlight over part of the tray: 0.2 or more.)
 SOFT_SHARE = 0.1
+#: Soft light over less of the picture still explains what changed where each pixel
+#: is as that light makes it to within this share of the change it makes there (the
+#: soft cells measure it coarsely). Dice change pixels where the light did not: on
+#: synthetic trays no die thrown (8 colours, 15 to 80 px, 3 lamps, 4 trays) is so
+#: explained; the last of a patch of shade going at once from the picture's edge is.
+SOFT_DOUBT = 0.5
 
 
 def _ratio(now: SmallImage, before: SmallImage) -> npt.NDArray[np.float32]:
@@ -111,6 +119,19 @@ def unexplained(
     return int(np.count_nonzero(off))
 
 
+def _unexplained_by_soft(now: SmallImage, before: SmallImage, field: LightField,
+                         threshold: int) -> int:
+    """How many pixels of ``now`` the soft light ``field`` on ``before`` does not explain,
+    taken as right to within :data:`SOFT_DOUBT` of the change it makes at each pixel
+    (none where the light did not change: a faint die there stays as it changed)."""
+    level = before.astype(np.float32) * field
+    doubt = SOFT_DOUBT * np.abs(field - 1.0) * np.minimum(level, 255.0)
+    off = np.abs(now.astype(np.float32) - level) > threshold + doubt
+    if off.ndim == 3:
+        off = off.any(axis=2)
+    return int(np.count_nonzero(off))
+
+
 def light_changed_share(now: SmallImage, before: SmallImage) -> float:
     """The share of the picture brightened or darkened by more than :data:`LIGHT_STEP`."""
     return _stepped_share(_ratio(now, before))
@@ -129,6 +150,34 @@ def in_light(image: SmallImage, field: LightField) -> SmallImage:
     """``image`` as it looks under the change of light ``field``."""
     lit = np.clip(image.astype(np.float32) * field + 0.5, 0, 255)
     return np.asarray(lit, dtype=np.uint8)
+
+
+def relearnt(reference: SmallImage, now: SmallImage, covered: SmallImage) -> SmallImage:
+    """The empty tray's picture ``reference`` learnt again from ``now``, which shows the
+    same tray in other light with things lying on it where ``covered`` is set (255): the
+    tray as ``now`` shows it around them, and under them ``reference`` in the light seen
+    around them (the change of light spread smoothly inwards). Learnt so at each rest,
+    slow light (a shadow or the sun creeping over dice lying) leaves the picture as
+    right as the frame, where relighting it step by step would gather each step's
+    error."""
+    seen = (covered == 0).astype(np.float32)
+    if not seen.any():
+        return reference.copy()
+    ratio = _ratio(now, reference)
+    weight = seen[..., None] if ratio.ndim == 3 else seen
+    sigma = SOFT_CELL / 4.0
+    spread = cv2.GaussianBlur(ratio * weight, (0, 0), sigma)
+    reach = cv2.GaussianBlur(seen, (0, 0), sigma)
+    if ratio.ndim == 3:
+        reach = reach[..., None]
+    field = np.asarray(spread / np.maximum(reach, 1e-6), dtype=np.float32)
+    far = np.broadcast_to(reach <= 1e-3, field.shape)
+    if far.any():  # (far from anything seen, the soft light of the whole picture)
+        field = np.where(far, light_field(now, reference, SOFT_CELL), field)
+    learnt = in_light(reference, np.asarray(field, dtype=np.float32))
+    where = seen > 0
+    learnt[where] = now[where]
+    return learnt
 
 
 def overall_gain(now: SmallImage, before: SmallImage) -> npt.NDArray[np.float32]:
@@ -239,6 +288,10 @@ def same_scene(
         if (_stepped_share(soft) >= SOFT_SHARE
                 and unexplained(now, before, soft, threshold, tolerance) <= most_pixels):
             return SameScene(soft)  # a shadow or sunlight over part of the picture
+        if _unexplained_by_soft(now, before, soft, threshold) <= most_pixels:
+            # Soft light over a little of the picture (a shadow's or the sun's edge
+            # crept on, or went): it explains every pixel that changed.
+            return SameScene(soft)
         return None  # a few places changed, too faintly to stand out: dice, not light
     warp = registration(now, before, shifted_only=True)
     if warp is None:

@@ -43,8 +43,11 @@ Events (:class:`WatchEvent`):
   locked; a person's shadow or sunlight from a window over part of the tray) or
   with the camera knocked a little on its mount: no roll. The empty tray's picture
   follows (``einhorn_table.vision.relight``), also where the light changed too
-  little to tell at a rest of the same dice (a shadow creeping over them); it
-  follows the overall light too when the light changes while dice are thrown, and
+  little to tell at a rest of the same dice (a shadow creeping over them): under
+  other light it is learnt anew from the frame, as the tray shows around the dice
+  and, under them, in the light seen around them, so a shadow or the sun creeping
+  over the dice for long leaves it as right as the frame. It follows the overall
+  light too when the light changes while dice are thrown, and
   :attr:`RollWatcher.camera_warp` puts the knocks together (the reader's tray
   corners follow them).
 
@@ -70,17 +73,16 @@ import numpy.typing as npt
 from einhorn_table.errors import EinhornError
 from einhorn_table.vision.knocks import after, no_move
 from einhorn_table.vision.relight import (
-    SOFT_CELL,
     SameScene,
     Warp,
     a_knock,
     displacement,
     in_light,
-    light_field,
     lined_up,
     off_mask,
     overall_gain,
     registration,
+    relearnt,
     same_scene,
     unseen_edge,
 )
@@ -716,9 +718,7 @@ class RollWatcher:
                 # The light changed little, if at all (the same dice, a hand gone again):
                 # the empty tray's picture follows it, a shadow or the sun creeping over
                 # the tray a little at each rest (else, crept far, it looks like an arm).
-                assert self._reference is not None
-                self.set_reference(in_light(self._reference,
-                                            light_field(small, before, SOFT_CELL)))
+                self.set_reference(self._relearnt_around_dice(small))
             return []  # the light did not change (the same dice, or the empty tray)
         scene = same_scene(small, before, threshold=cfg.pixel_threshold,
                            tolerance=cfg.relit_tolerance, most_pixels=most)
@@ -728,7 +728,8 @@ class RollWatcher:
             self._camera = after(self._camera, scene.warp)
         if settled:
             assert self._reference is not None
-            self.set_reference(scene.apply(self._reference, small))
+            self.set_reference(scene.apply(self._reference, small) if scene.warp is not None
+                               else self._relearnt_around_dice(small))
             self._settled_small = small
             self._settled_occupied = self._occupied(small)[1]
             self._state = TrayState.SETTLED
@@ -746,6 +747,17 @@ class RollWatcher:
                 camera_moved=scene.moved_px,
             )
         ]
+
+    def _relearnt_around_dice(self, small: SmallImage) -> SmallImage:
+        """The empty tray's picture learnt again from ``small``, which shows the dice
+        lying as they lay at the last rest, only lit otherwise: the tray as it shows
+        around where they lay, and under them the light seen around them."""
+        assert self._reference is not None
+        lay = self._settled_occupied
+        if lay is None:
+            lay = self._occupied(small)[1]
+        covered = cv2.dilate(lay, np.ones((5, 5), np.uint8))
+        return relearnt(self._reference, small, np.asarray(covered, dtype=np.uint8))
 
     def _follow_overall_light(self, small: SmallImage) -> None:
         """Brighten or darken the empty tray's picture by as much as the whole picture
