@@ -27,12 +27,10 @@ from test_watcher_resting_hand import (
     _Source,
     _Watcher,
 )
+from tray_rig import replayed_tray
 
 from einhorn_table.adapters.clock import FakeClock
-from einhorn_table.adapters.replay_source import ReplaySource
-from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
-from einhorn_table.calibration.tray_finder import find_tray
-from einhorn_table.calibration.tray_reading import TrayReader
+from einhorn_table.adapters.vision_tray import VisionTray
 from einhorn_table.ports import Button, Gesture, GestureKind
 from einhorn_table.rules import Roll, replay
 from einhorn_table.stations.gesture_table import NEXT_MATCH_AFTER_SECONDS, Context
@@ -44,7 +42,6 @@ from einhorn_table.table.events import (
     Settled,
     TrayEvent,
 )
-from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.results import FrameReading
 from einhorn_table.vision.synth import EdgeThing, SynthFrame, SynthTable, mount_guide_view
 from einhorn_table.vision.watcher import EventKind, WatchEvent
@@ -109,12 +106,7 @@ def _thrown_by_the_rim(thing: str, seconds: float, seed: int = 21
 def _play(frames: list[SynthFrame], synth: SynthTable, c: TableController
           ) -> list[tuple[int, TrayEvent]]:
     """The frames through the tray (as ``play`` runs it) to the controller."""
-    calibrated = find_tray(synth.empty().image)
-    reader = TrayReader(ReaderProfile(), calibrated, 40.0, anchor=calibrated)
-    times = synth.frame_times(len(frames))
-    clock = FakeClock(0.0)
-    tray = VisionTray(ReplaySource([f.image for f in frames], times), make_watcher(), reader,
-                      clock, follower=reader, hold_seconds=HOLD)
+    tray, clock, times = replayed_tray(frames, synth, hold_seconds=HOLD)
     told: list[tuple[int, TrayEvent]] = []
     for i, t in enumerate(times):
         clock.now = t

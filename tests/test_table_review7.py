@@ -21,12 +21,8 @@ from pathlib import Path
 from table_helpers import MemoryRecorder, reading, tap
 from table_rig import WallClock
 from test_table_review6 import rolls, setup_line, table
+from tray_rig import replayed_tray
 
-from einhorn_table.adapters.clock import FakeClock
-from einhorn_table.adapters.replay_source import ReplaySource
-from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
-from einhorn_table.calibration.tray_finder import find_tray
-from einhorn_table.calibration.tray_reading import TrayReader
 from einhorn_table.cli.table_app import start_match
 from einhorn_table.history import MatchStore, TableLog
 from einhorn_table.ports import Button, Gesture, GestureKind
@@ -41,7 +37,6 @@ from einhorn_table.table.events import (
     TrayEvent,
 )
 from einhorn_table.table.resume import Choice
-from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.synth import SynthTable, mount_guide_view
 
 U, W, E, D = Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
@@ -246,12 +241,7 @@ def test_the_tray_tells_the_dice_lying_in_its_first_picture_once() -> None:
     frames = synth.settled_frames(20)
     frames += [synth.empty() for _ in range(25)]
     frames += synth.roll_sequence([2, 3, 5], settle_frames=40, empty_frames=0)
-    calibrated = find_tray(synth.empty().image)
-    reader = TrayReader(ReaderProfile(), calibrated, 40.0, anchor=calibrated)
-    times = synth.frame_times(len(frames))
-    clock = FakeClock(0.0)
-    tray = VisionTray(ReplaySource([f.image for f in frames], times), make_watcher(), reader,
-                      clock, follower=reader)
+    tray, clock, times = replayed_tray(frames, synth)
     tray.dice_at_start = lambda: True  # (a match going on at a turn)
     told: list[tuple[int, TrayEvent]] = []
     for i, t in enumerate(times):

@@ -20,12 +20,8 @@ from __future__ import annotations
 from table_helpers import reading
 from test_table_review6 import rolls, setup_line, table
 from test_table_review7 import after_anas_roll
+from tray_rig import replayed_tray
 
-from einhorn_table.adapters.clock import FakeClock
-from einhorn_table.adapters.replay_source import ReplaySource
-from einhorn_table.adapters.vision_tray import VisionTray, make_watcher
-from einhorn_table.calibration.tray_finder import find_tray
-from einhorn_table.calibration.tray_reading import TrayReader
 from einhorn_table.cli.play import SeatControls
 from einhorn_table.ports import Button, Gesture, GestureKind, RawButtonEvent
 from einhorn_table.rules import Category, StartRoll, Undo
@@ -33,7 +29,6 @@ from einhorn_table.stations.gesture_table import Context
 from einhorn_table.stations.gestures import GestureDecoder
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.events import LyingAtStart, MotionStarted, Settled
-from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.synth import SynthFrame, SynthTable, mount_guide_view
 
 U, W, E, D = Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN, Button.DREIFALTIGKEIT
@@ -206,12 +201,7 @@ def _played(again: TableController, frames: list[SynthFrame], synth: SynthTable,
     """``frames`` through a vision tray into the table ``again`` (started again, or a
     new match), with ``lying`` in the tray at start (told as such, if at all): (time,
     notice) after each of the tray's news."""
-    calibrated = find_tray(synth.empty().image)
-    reader = TrayReader(ReaderProfile(), calibrated, 40.0, anchor=calibrated)
-    times = synth.frame_times(len(frames))
-    clock = FakeClock(0.0)
-    tray = VisionTray(ReplaySource([f.image for f in frames], times), make_watcher(), reader,
-                      clock, follower=reader)
+    tray, clock, times = replayed_tray(frames, synth)
     tray.dice_at_start = again.looks_at_start
     noted: list[tuple[float, str]] = []
     for t in times:

@@ -21,17 +21,13 @@ from dataclasses import replace
 import pytest
 from test_table_review6 import rolls, setup_line, table
 from test_table_review7 import after_anas_roll
+from tray_rig import replayed_tray
 
-from einhorn_table.adapters.clock import FakeClock
-from einhorn_table.adapters.replay_source import ReplaySource
-from einhorn_table.adapters.vision_tray import STALE_START_SECONDS, VisionTray, make_watcher
-from einhorn_table.calibration.tray_finder import find_tray
-from einhorn_table.calibration.tray_reading import TrayReader
+from einhorn_table.adapters.vision_tray import STALE_START_SECONDS
 from einhorn_table.rules import StartRoll
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.events import LyingAtStart, MotionStarted, TrayEvent
 from einhorn_table.vision.arm_side import arm_in_first
-from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.synth import SynthFrame, SynthTable, mount_guide_view
 from einhorn_table.vision.synth.room_light import flickering
 from einhorn_table.vision.watcher import shrink
@@ -41,12 +37,7 @@ def _played(c: TableController, frames: list[SynthFrame], synth: SynthTable
             ) -> tuple[list[TrayEvent], list[str]]:
     """``frames`` through a vision tray into the table ``c``: the tray's news, and the
     table's notice after each."""
-    calibrated = find_tray(synth.empty().image)
-    reader = TrayReader(ReaderProfile(), calibrated, 40.0, anchor=calibrated)
-    times = synth.frame_times(len(frames))
-    clock = FakeClock(0.0)
-    tray = VisionTray(ReplaySource([f.image for f in frames], times), make_watcher(), reader,
-                      clock, follower=reader)
+    tray, clock, times = replayed_tray(frames, synth)
     tray.dice_at_start = c.looks_at_start
     told: list[TrayEvent] = []
     noted: list[str] = []
