@@ -27,6 +27,23 @@ def decode_picture(data: bytes) -> Image | None:
     return None if image is None else np.asarray(image, np.uint8)
 
 
+#: The brands an HEIF file's ``ftyp`` box names where its picture is HEVC: an iPhone's
+#: photos (.HEIC), which OpenCV decodes nowhere (AVIF, the other HEIF, it may).
+HEVC_BRANDS = frozenset({b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"hevm",
+                         b"hevs"})
+
+
+def is_heic(data: bytes) -> bool:
+    """Whether a file's bytes are an HEIC photo (an iPhone's own format), by the brands
+    its first box, ``ftyp``, names: its main brand or one it is compatible with (a
+    photo of the brand ``mif1`` compatible with ``heic`` is one too)."""
+    if len(data) < 16 or data[4:8] != b"ftyp":
+        return False
+    size = min(int.from_bytes(data[:4], "big"), len(data))
+    brands = {data[at:at + 4] for at in (8, *range(16, size - 3, 4))}
+    return bool(brands & HEVC_BRANDS)
+
+
 def read_picture(path: Path) -> Image | None:
     """The picture in the file ``path`` (see :func:`decode_picture`); ``OSError`` where
     the file cannot be read."""

@@ -13,8 +13,11 @@ reading is timed (see :func:`timed_reading`). ``image`` is the path as given, wi
 any byte of it that is not UTF-8 written as ``\\xNN`` (so that every JSON reader
 takes the line). The text line names the photo by its path as given too. With
 ``--debug DIR`` each line also names its photo's drawing (``"drawing": ...`` in
-JSON): see :class:`DrawingNames`. A file that cannot be read as a picture is reported on
-stderr and the others are still read; the exit status is then 1.
+JSON): see :class:`DrawingNames`; DIR may not be a folder of the photos' (see
+:func:`check_not_a_photos_folder`). Boxes are in the picture as it is shown: a phone's
+photo turned by its EXIF orientation. A file that cannot be read as a picture is
+reported on stderr (an iPhone's HEIC, a pattern that matched no file and names in other
+capitals told with what to do) and the others are still read; the exit status is then 1.
 """
 
 from __future__ import annotations
@@ -55,8 +58,8 @@ def register(subparsers: Any) -> None:
         "--debug",
         type=Path,
         metavar="DIR",
-        help="write each photo with boxes, values and confidences drawn on it into DIR "
-        "(each photo's line names its drawing)",
+        help="write each photo with boxes, values and confidences drawn on it into DIR, "
+        "a folder of their own, not the photos' (each photo's line names its drawing)",
     )
     parser.set_defaults(handler=run)
 
@@ -73,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
         profile = load_profile(args.profile).reader_profile()
     if args.debug is not None:
+        check_not_a_photos_folder(args.debug, args.images)
         make_folder(args.debug, "the drawings of what was read")
         check_writable(args.debug)
     failed = 0
@@ -174,6 +178,27 @@ def drawing_stem(photo: Path) -> str:
     return kept.strip(".") or "photo"
 
 
+def check_not_a_photos_folder(folder: Path, photos: list[Path]) -> None:
+    """Refuse, before any photo is read, a drawings folder that holds one of the photos:
+    a drawing is named as its photo with ``.png``, so there it would be written over a
+    PNG photo (``roll.png``), or over another photo of the name (``roll.jpg``'s drawing
+    over ``roll.png``)."""
+    if not folder.is_dir():
+        return
+    for photo in photos:
+        try:
+            same = photo.is_file() and os.path.samefile(photo.parent, folder)
+        except OSError:
+            continue
+        if same:
+            drawings = Path("drawings") if str(folder) == "." else folder / "drawings"
+            raise FolderError(
+                f"--debug {shown_path(folder)} is the folder of the photo "
+                f"{shown_path(photo)}: its drawings, named as the photos with .png, "
+                "would be written over photos there; name a folder of their own, e.g. "
+                f"--debug {shown_path(drawings)}")
+
+
 def check_writable(folder: Path) -> None:
     """Refuse, before any photo is read, a drawings folder that is there but takes no
     file (read-only, another user's, a full disk)."""
@@ -209,10 +234,10 @@ def _load(path: Path) -> tuple[Image | None, str]:
     """The photo's pixels, or None and why not (said for the person who named it)."""
     import cv2
 
-    from einhorn_table.adapters.image_files import decode_picture
+    from einhorn_table.adapters.image_files import decode_picture, is_heic
 
     if not path.exists():
-        return None, "no such file; check the name and path"
+        return None, missing_words(path)
     if path.is_dir():
         return None, f"is a folder; name the photo files in it (e.g. {path}/*.jpg)"
     if not path.is_file():
@@ -231,12 +256,61 @@ def _load(path: Path) -> tuple[Image | None, str]:
         if "CV_IO_MAX_IMAGE_PIXELS" in str(error):  # OpenCV's limit: a gigapixel
             return None, ("a picture too large to decode (over a gigapixel); shrink it "
                           "to a camera photo's size, e.g. 4000 x 3000 pixels")
+        if is_heic(data):
+            return None, HEIC_WORDS
         return None, (f"a picture OpenCV could not decode ({_opencv_words(error)}); "
                       "re-save it as a JPEG or PNG photo")
+    if image is None and (is_heic(data) or path.suffix.lower() in (".heic", ".heif")):
+        return None, HEIC_WORDS
     if image is None:
         return None, ("not a picture OpenCV can decode; pass a JPEG or PNG photo "
                       "(re-save or re-take it if it is damaged)")
     return image, ""
+
+
+#: Why an iPhone's HEIC photo is not read, and how to get one that is.
+HEIC_WORDS = ("an HEIC photo (an iPhone's own format), which OpenCV cannot decode: "
+              "make a JPEG of it (on a computer, open it and export or save it as "
+              "JPEG), and for the next photos set the iPhone's Settings > Camera > "
+              "Formats to Most Compatible, which takes JPEG photos")
+
+
+def missing_words(path: Path) -> str:
+    """Why there is no file ``path``, said for the person who typed it: a pattern of
+    the shell's (``*.jpg``) that matched no file, which the shell then passes on as it
+    is, and a name or pattern that differs from the files' only in capitals (a phone's
+    ``IMG_0001.JPG``), are told with what to type instead."""
+    import fnmatch
+
+    folder, name = path.parent, path.name
+    where = "this folder" if str(folder) == "." else f"the folder {shown_path(folder)}"
+    try:
+        names = sorted(entry.name for entry in os.scandir(folder))
+    except FileNotFoundError:
+        return f"no such file: there is no folder {shown_path(folder)}; check the path"
+    except OSError:
+        return "no such file; check the name and path"
+    if any(sign in name for sign in "*?["):
+        pattern = shown_path(Path(name))
+        like = [n for n in names if fnmatch.fnmatchcase(n.casefold(), name.casefold())]
+        if not like:
+            return (f"no file in {where} matched the pattern {pattern} (the shell "
+                    "passes a pattern that matches nothing on as it is); check the "
+                    "folder and the photos' names")
+        suffix = Path(like[0]).suffix
+        same_suffix = all(Path(n).suffix == suffix for n in like)
+        typed = (f" (e.g. {shown_path(path.with_suffix(suffix))})"
+                 if same_suffix and path.suffix.casefold() == suffix.casefold() else "")
+        files = "1 file matches" if len(like) == 1 else f"{len(like)} files match"
+        return (f"no file in {where} matched the pattern {pattern}; "
+                f"{files} it if capitals are not told apart, e.g. "
+                f"{shown_path(Path(like[0]))}: type the pattern as the names are "
+                f"written{typed}")
+    like = [n for n in names if n.casefold() == name.casefold()]
+    if like:
+        return (f"no such file, but there is {shown_path(Path(like[0]))} (the capitals "
+                "differ): type the name as it is written")
+    return "no such file; check the name and path"
 
 
 def reading_as_json(path: Path, reading: FrameReading, ms: float,

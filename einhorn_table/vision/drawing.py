@@ -17,6 +17,17 @@ from einhorn_table.vision.scoring import LabelledDie, boxes_overlap
 DRAWN_MIN_HEIGHT = 400
 DRAWN_MAX_SIDE = 1280
 
+#: A die's text: its value large and bold, then its confidence smaller, so that "1 1.00"
+#: cannot be read as one number, nor the value taken for the confidence.
+_VALUE_SCALE, _VALUE_WEIGHT = 0.7, 2
+_CONFIDENCE_SCALE = 0.5
+#: Pixels kept clear between one text and the next (and the frame's edge), so that
+#: neighbouring dice's texts do not run together ("3 0.98" and "1 1.00" into "3 0.981 1.00").
+_TEXT_GAP = 4
+
+#: Text drawn in pieces on one baseline: (text, scale, weight) each.
+Pieces = tuple[tuple[str, float, int], ...]
+
 _SURE = (60, 200, 60)
 _UNSURE = (0, 160, 255)
 _LABEL = (255, 80, 200)
@@ -48,18 +59,18 @@ def draw_reading(
         factor = DRAWN_MAX_SIDE / max(height, width)
         size = (round(width * factor), round(height * factor))
         canvas = np.asarray(cv2.resize(canvas, size, interpolation=cv2.INTER_AREA), np.uint8)
-    font_scale = 0.5
     # Where text is drawn already: the dice's values keep clear of the labels'.
     taken: list[tuple[int, int, int, int]] = []
     for label in labels:
+        pieces: Pieces
         if label.box is None:
-            text, origin = f"label {label.value}", (4, canvas.shape[0] - 8)
+            pieces, origin = ((f"label {label.value}", 0.5, 1),), (4, canvas.shape[0] - 8)
         else:
             x0, y0, x1, y1 = (round(v * factor) for v in label.box)
             cv2.rectangle(canvas, (x0, y0), (x1, y1), _LABEL, 1)
-            text, origin = str(label.value), (x0, y1 + 14)
-        _outlined_text(canvas, text, origin, font_scale, _LABEL)
-        taken.append(_text_area(origin, _text_size(text, font_scale)))
+            pieces, origin = ((str(label.value), 0.5, 1),), (x0, y1 + 14)
+        _outlined_text(canvas, pieces, origin, _LABEL)
+        taken.append(_text_area(origin, _text_size(pieces)))
     boxes: list[tuple[int, int, int, int]] = []
     for die in reading.dice:
         left, top, right, bottom = (round(v * factor) for v in die.box)
@@ -68,18 +79,23 @@ def draw_reading(
         x0, y0, x1, y1 = box
         colour = _SURE if die.value is not None else _UNSURE
         cv2.rectangle(canvas, (x0, y0), (x1, y1), colour, 2)
-        text = f"{die.value if die.value is not None else '?'}  {die.confidence:.2f}"
+        pieces = die_text(die.value, die.confidence)
         others = [b for b in boxes if b is not box] + taken
-        origin, area = _text_place(canvas, text, font_scale, box, others)
+        origin, area = _text_place(canvas, pieces, box, others)
         taken.append(area)
-        _outlined_text(canvas, text, origin, font_scale, colour)
+        _outlined_text(canvas, pieces, origin, colour)
     return canvas
+
+
+def die_text(value: int | None, confidence: float) -> Pieces:
+    """A die's text: its value (``?`` if unsure), large and bold, then its confidence."""
+    return ((str(value) if value is not None else "?", _VALUE_SCALE, _VALUE_WEIGHT),
+            (f"{confidence:.2f}", _CONFIDENCE_SCALE, 1))
 
 
 def _text_place(
     canvas: npt.NDArray[np.uint8],
-    text: str,
-    scale: float,
+    pieces: Pieces,
     box: tuple[int, int, int, int],
     others: Sequence[tuple[int, int, int, int]],
 ) -> tuple[tuple[int, int], tuple[int, int, int, int]]:
@@ -87,7 +103,7 @@ def _text_place(
     its box, else below it, else right or left of it, the first that stays in the
     frame and clear of other dice's boxes and texts (where dice touch, text drawn
     across a neighbour's box reads as that die's); above it if none is clear."""
-    size = _text_size(text, scale)
+    size = _text_size(pieces)
     width, height = size
     frame_height, frame_width = canvas.shape[:2]
     x0, y0, x1, y1 = box
@@ -102,16 +118,25 @@ def _text_place(
     return (left, baseline), _text_area((left, baseline), size)
 
 
-def _text_size(text: str, scale: float) -> tuple[int, int]:
-    """The width and height of outlined text (:func:`_outlined_text`)."""
-    (width, height), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 3)
+def _piece_size(text: str, scale: float, weight: int) -> tuple[int, int]:
+    """The width and height of one piece of outlined text (:func:`_outlined_text`)."""
+    (width, height), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, weight + 2)
     return width, height
 
 
+def _text_size(pieces: Pieces) -> tuple[int, int]:
+    """The width and height of outlined text in pieces, a space between each two."""
+    sizes = [_piece_size(*piece) for piece in pieces]
+    space = _piece_size(" ", min(scale for _, scale, _ in pieces), 1)[0]
+    width = sum(w for w, _ in sizes) + space * (len(sizes) - 1)
+    return width, max(h for _, h in sizes)
+
+
 def _text_area(origin: tuple[int, int], size: tuple[int, int]) -> tuple[int, int, int, int]:
-    """The area (x0, y0, x1, y1) that outlined text of ``size`` drawn from ``origin`` covers."""
+    """The area (x0, y0, x1, y1) that outlined text of ``size`` drawn from ``origin``
+    covers, with :data:`_TEXT_GAP` kept clear on its left and right."""
     (left, baseline), (width, height) = origin, size
-    return (left, baseline - height - 2, left + width, baseline + 3)
+    return (left - _TEXT_GAP, baseline - height - 2, left + width + _TEXT_GAP, baseline + 3)
 
 
 def _within(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
@@ -120,11 +145,17 @@ def _within(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
 
 def _outlined_text(
     canvas: npt.NDArray[np.uint8],
-    text: str,
+    pieces: Pieces,
     origin: tuple[int, int],
-    scale: float,
     colour: tuple[int, int, int],
 ) -> None:
-    """Text in ``colour`` with a dark outline, legible on light and dark tables alike."""
-    cv2.putText(canvas, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3, cv2.LINE_AA)
-    cv2.putText(canvas, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
+    """Text in ``colour`` with a dark outline, legible on light and dark tables alike,
+    its pieces one after the other on one baseline, a space between each two."""
+    left, baseline = origin
+    space = _piece_size(" ", min(scale for _, scale, _ in pieces), 1)[0]
+    for text, scale, weight in pieces:
+        font = cv2.FONT_HERSHEY_SIMPLEX
+        cv2.putText(canvas, text, (left, baseline), font, scale, (0, 0, 0), weight + 2,
+                    cv2.LINE_AA)
+        cv2.putText(canvas, text, (left, baseline), font, scale, colour, weight, cv2.LINE_AA)
+        left += _piece_size(text, scale, weight)[0] + space
