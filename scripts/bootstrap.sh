@@ -1,8 +1,9 @@
 # Sourced by ./start and ./check: makes .venv beside this repository and
 # installs the companion into it (with EXTRAS, e.g. "[dev]").
-# On a Raspberry Pi the camera and GPIO libraries come from Raspberry Pi OS:
-# they are installed with apt (with the display libraries the screen needs) and
-# the venv sees them (--system-site-packages).
+# On a Raspberry Pi the camera and GPIO libraries come from Raspberry Pi OS
+# (Bookworm with Python 3.11, or Trixie with Python 3.13): they are installed with
+# apt (with the display libraries the screen needs) and the venv sees them
+# (--system-site-packages).
 set -eu
 here="$(cd "$(dirname "$0")" && pwd)"
 venv="$here/.venv"
@@ -42,9 +43,12 @@ if [ "$is_pi" = 1 ]; then
     missing=""
     # The camera and GPIO libraries; EGL, GLES and GBM for the screen on the console
     # (SDL's kmsdrm driver loads them; Raspberry Pi OS Lite may lack them); fonts with
-    # the letters of names pygame's own font lacks (Chinese, Japanese, Korean, Arabic...).
+    # the letters of names pygame's own font lacks (Chinese, Japanese, Korean, Arabic...);
+    # Python's venv module, which Debian keeps apart and some Lite images lack (else
+    # the venv below fails and the parent must install it and start again). The same
+    # names on Bookworm and Trixie.
     for pkg in python3-picamera2 python3-lgpio libegl1 libgles2 libgbm1 libgl1-mesa-dri \
-               fonts-dejavu-core fonts-droid-fallback; do
+               fonts-dejavu-core fonts-droid-fallback python3-venv; do
         dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
     done
     if [ -n "$missing" ]; then
@@ -112,8 +116,9 @@ if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ] \
     "$venv/bin/python" -m pip install --quiet -e "$here${EXTRAS:-}" \
         || offline_help "Einhorn Table's Python packages"
     if [ "$is_pi" = 1 ]; then
-        # Raspberry Pi OS builds picamera2's JPEG library (simplejpeg) for its own numpy
-        # 1; the venv's numpy 2 needs the PyPI build, which the venv then finds first.
+        # Raspberry Pi OS Bookworm builds picamera2's JPEG library (simplejpeg) for its
+        # own numpy 1; the venv's numpy 2 needs the PyPI build, which the venv then finds
+        # first. (Trixie's own is built for numpy 2: there this does no harm.)
         "$venv/bin/python" -m pip install --quiet --no-deps --ignore-installed \
             "simplejpeg>=1.8.1" || offline_help "the JPEG library simplejpeg"
     fi

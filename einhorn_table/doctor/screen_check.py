@@ -47,9 +47,9 @@ def check_screen(machine: Machine, environ: Mapping[str, str] | None = None, *,
                 Status.FAIL,
                 f"SDL could not open the screen with the {requested} driver ({error})",
                 "Boot to the console, not the desktop (sudo raspi-config > System Options > "
-                "Boot / Auto Login > Console), since the desktop holds the screen; check the "
-                "HDMI cable (the port next to the power socket) and that this user is in "
-                "the video and render groups.",
+                "Boot > Console; on Bookworm: System Options > Boot / Auto Login > Console), "
+                "since the desktop holds the screen; check the HDMI cable (the port next to "
+                "the power socket) and that this user is in the video and render groups.",
             )
         return _simulated_screen(f"no display could be opened ({error})")
     if driver in SIMULATED_DRIVERS:
