@@ -519,20 +519,49 @@ class Renderer:
 
     def _outlines(self, view: ScreenView, rect: Any, crop: Any, scale: float) -> None:
         pg = self.pg
+        shown: list[tuple[DieView, Any]] = []
         for die in view.dice:
             if die.box is None:
                 continue
             x0, y0, x1, y1 = ((v - off) * scale for v, off in
                               zip(die.box, (crop.x, crop.y, crop.x, crop.y), strict=True))
-            outline = pg.Rect(rect.x + x0, rect.y + y0, x1 - x0, y1 - y0).inflate(6, 6)
-            colour = GOOD if die.sure else BAD
-            pg.draw.rect(self.surface, colour, outline, width=max(2, self.s(3)))
-            label = "?" if die.value is None else str(die.value)
-            tag = pg.Rect(0, 0, self.s(28), self.s(28))
-            tag.midbottom = (outline.centerx, outline.top - 2)
-            tag.clamp_ip(rect)
-            pg.draw.rect(self.surface, colour, tag, border_radius=self.s(5))
-            self.text(label, 30, BACKGROUND, tag.center, "center")
+            shown.append((die, pg.Rect(rect.x + x0, rect.y + y0, x1 - x0,
+                                       y1 - y0).inflate(6, 6)))
+        outlines = [outline for _, outline in shown]
+        for die, outline in shown:
+            pg.draw.rect(self.surface, GOOD if die.sure else BAD, outline,
+                         width=max(2, self.s(3)))
+        for (die, _), tag in zip(shown, self._tag_places(outlines, rect), strict=True):
+            pg.draw.rect(self.surface, GOOD if die.sure else BAD, tag,
+                         border_radius=self.s(5))
+            self.text("?" if die.value is None else str(die.value), 30, BACKGROUND,
+                      tag.center, "center")
+
+    def _tag_places(self, outlines: Sequence[Any], bounds: Any) -> list[Any]:
+        """Where each die's value tag goes: above its outline, or, where that would cover
+        another die (dice lying close) or another tag, below, right or left of it; the
+        tag of a die must never be read as another's."""
+        pg = self.pg
+        side = self.s(28)
+        placed: list[Any] = []
+        for k, outline in enumerate(outlines):
+            others = [o for i, o in enumerate(outlines) if i != k] + placed
+            first: Any = None
+            for anchor, point in (("midbottom", (outline.centerx, outline.top - 2)),
+                                  ("midtop", (outline.centerx, outline.bottom + 2)),
+                                  ("midleft", (outline.right + 2, outline.centery)),
+                                  ("midright", (outline.left - 2, outline.centery))):
+                tag = pg.Rect(0, 0, side, side)
+                setattr(tag, anchor, point)
+                tag.clamp_ip(bounds)
+                if first is None:
+                    first = tag
+                if tag.collidelist(others) < 0 and not tag.colliderect(outline):
+                    break
+            else:
+                tag = first  # crowded all round: above, as always
+            placed.append(tag)
+        return placed
 
     def _crop(self, dice: tuple[DieView, ...], size: tuple[int, int], aspect: float) -> Any:
         """The part of the photo around the dice (zoomed in, never past the photo)."""

@@ -247,8 +247,11 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         "unicorn": unicorn,
         "banner": _banner(c),
         "notice": c.notice_at(now),
-        "flows": _flows(c, age),
     }
+    # Stones fly only over the screen that says what they pay (the roll's result, the
+    # bids revealed): where that screen gave way early (the next roller called, a hand
+    # lifted the dice out), they have landed; the cards already show where they lie.
+    flows = _flows(c, age)
     if c.help is not None and c.help.shown(now):
         base["help_title"] = help_title(c.help.context, names[c.help.player])
         base["help"] = help_lines(c.help.context,  # type: ignore[assignment]
@@ -256,7 +259,6 @@ def build_view(controller: TableController, now: float) -> ScreenView:
     to_act = state.to_act
 
     if c.shown_history is not None:
-        base["flows"] = ()  # no stones fly over the history
         return ScreenView(ScreenKind.HISTORY, players=cards(set()), title="Match history",
                           archive=c.shown_history.summary,
                           buttons=button_hints(Context.HISTORY), **base)  # type: ignore[arg-type]
@@ -345,7 +347,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
             photo=last.photo, lines=(*(
                 f"{name}: {' '.join(map(str, dice))} = {sum(dice)}" for name, dice in rolls),
                 *_round_lines(c)),
-            **base,  # type: ignore[arg-type]
+            flows=flows, **base,  # type: ignore[arg-type]
         )
     if shown_roll and last is not None and age < RESULT_SECONDS:
         rolloff = _in_rolloff(c)
@@ -367,7 +369,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
             title=_result_title(last, rolloff), dice=_rollers_dice(c, last),
             photo=last.photo,
             photo_dice=_seen(last), category=None if by_sum else _category_of(last),
-            lines=_result_lines(last) + _round_lines(c),
+            lines=_result_lines(last) + _round_lines(c), flows=flows,
             **{**result_base, "game": game},  # type: ignore[arg-type]
         )
     if last is not None and isinstance(last.outcome, AuctionResult) and age < REVEAL_SECONDS:
@@ -380,7 +382,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         revealed = player_cards(ledger, c.seats, unicorn, set(), {})
         return ScreenView(ScreenKind.AUCTION, players=revealed, title=title,
                           subtitle="The bids, all paid to the central stash", lines=lines,
-                          **base)  # type: ignore[arg-type]
+                          flows=flows, **base)  # type: ignore[arg-type]
     if awaiting is Awaiting.BID:
         return ScreenView(
             ScreenKind.AUCTION, players=cards(owing), title="Auction: bid for the unicorn",
