@@ -174,3 +174,60 @@ def test_a_die_s_value_is_drawn_larger_than_its_confidence() -> None:
     rest_rows = np.flatnonzero(ink[:, rest_columns].any(axis=1))
     # On one baseline, the value's digit stands taller than the confidence's digits.
     assert value_rows.min() < rest_rows.min() - 2
+
+
+def test_a_pattern_in_quotes_that_matches_photos_says_to_leave_out_the_quotes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # 'read "*.jpg"' (or 'IMG_*'): the shell leaves a quoted pattern as it is, though it
+    # matches photos named exactly so; "capitals differ" would send the parent astray.
+    for name in ("roll.jpg", "IMG_0001.JPG"):
+        shutil.copy(FIXTURES / ROLL, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    assert run_read("*.jpg", "IMG_*") == 1
+    lower, upper = capsys.readouterr().err.splitlines()
+    assert lower == (
+        "einhorn-table read: *.jpg: a pattern, which this command does not expand itself; "
+        "1 file matches it in this folder, e.g. roll.jpg: type the pattern without "
+        "quotes, so that the shell names each photo")
+    assert upper.endswith("1 file matches it in this folder, e.g. IMG_0001.JPG: type the "
+                          "pattern without quotes, so that the shell names each photo")
+
+
+
+#: The dice read in epanemu_dice3__valid_dice_433.jpg (640 x 640), twenty lying close.
+CROWDED = ((2, (72, 260, 99, 287)), (5, (79, 401, 98, 428)), (None, (128, 15, 149, 36)),
+           (None, (164, 155, 187, 177)), (None, (197, 227, 226, 256)),
+           (6, (209, 176, 229, 199)), (None, (219, 298, 234, 312)),
+           (None, (224, 109, 237, 130)), (6, (234, 245, 257, 270)),
+           (None, (243, 300, 265, 322)), (None, (244, 199, 273, 228)),
+           (4, (269, 274, 291, 304)), (5, (278, 143, 295, 160)), (1, (283, 88, 303, 107)),
+           (2, (303, 292, 325, 314)), (None, (349, 83, 366, 99)), (5, (375, 442, 400, 477)),
+           (None, (380, 100, 394, 114)), (3, (452, 368, 466, 383)),
+           (3, (490, 509, 507, 525)))
+
+
+def test_a_crowded_die_s_text_is_not_drawn_over_a_neighbour_s_text(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Boxed in all round, the 4 had its text drawn above it all the same, over the text
+    # of the 6 beside it: "6 0.98" and "4 0.99" read as "640.99".
+    from einhorn_table.vision import drawing
+
+    areas: list[tuple[int, int, int, int]] = []
+    place = drawing._text_place
+
+    def noted(*args: object, **kwargs: object) -> object:
+        origin, area = place(*args, **kwargs)  # type: ignore[arg-type]
+        areas.append(area)
+        return origin, area
+
+    monkeypatch.setattr(drawing, "_text_place", noted)
+    dice = tuple(DieReading(box=tuple(map(float, box)),  # type: ignore[arg-type]
+                            value=value, confidence=0.98 if value else 0.0,
+                            color=(0, 0, 0)) for value, box in CROWDED)
+    draw_reading(np.full((640, 640, 3), 128, np.uint8), FrameReading(dice))
+    assert len(areas) == len(CROWDED)
+    for k, (x0, y0, x1, y1) in enumerate(areas):
+        for a0, b0, a1, b1 in areas[k + 1:]:
+            assert x1 <= a0 or a1 <= x0 or y1 <= b0 or b1 <= y0, \
+                f"two dice's texts drawn over each other at {(x0, y0, x1, y1)}"

@@ -16,8 +16,9 @@ takes the line). The text line names the photo by its path as given too. With
 JSON): see :class:`DrawingNames`; DIR may not be a folder of the photos' (see
 :func:`check_not_a_photos_folder`). Boxes are in the picture as it is shown: a phone's
 photo turned by its EXIF orientation. A file that cannot be read as a picture is
-reported on stderr (an iPhone's HEIC, a pattern that matched no file and names in other
-capitals told with what to do) and the others are still read; the exit status is then 1.
+reported on stderr (an iPhone's HEIC, a pattern that matched no file or was typed in
+quotes, and names in other capitals told with what to do) and the others are still
+read; the exit status is then 1.
 """
 
 from __future__ import annotations
@@ -278,8 +279,9 @@ HEIC_WORDS = ("an HEIC photo (an iPhone's own format), which OpenCV cannot decod
 def missing_words(path: Path) -> str:
     """Why there is no file ``path``, said for the person who typed it: a pattern of
     the shell's (``*.jpg``) that matched no file, which the shell then passes on as it
-    is, and a name or pattern that differs from the files' only in capitals (a phone's
-    ``IMG_0001.JPG``), are told with what to type instead."""
+    is, a name or pattern that differs from the files' only in capitals (a phone's
+    ``IMG_0001.JPG``), and a pattern in quotes (``"*.jpg"``), which the shell leaves as
+    it is though files match it, are told with what to type instead."""
     import fnmatch
 
     folder, name = path.parent, path.name
@@ -292,6 +294,12 @@ def missing_words(path: Path) -> str:
         return "no such file; check the name and path"
     if any(sign in name for sign in "*?["):
         pattern = shown_path(Path(name))
+        matched = [n for n in names if fnmatch.fnmatchcase(n, name)]
+        if matched:  # a pattern in quotes, which the shell leaves to the program
+            return (f"a pattern, which this command does not expand itself; "
+                    f"{_files_match(matched)} it "
+                    f"in {where}, e.g. {shown_path(Path(matched[0]))}: type the pattern "
+                    "without quotes, so that the shell names each photo")
         like = [n for n in names if fnmatch.fnmatchcase(n.casefold(), name.casefold())]
         if not like:
             return (f"no file in {where} matched the pattern {pattern} (the shell "
@@ -301,9 +309,8 @@ def missing_words(path: Path) -> str:
         same_suffix = all(Path(n).suffix == suffix for n in like)
         typed = (f" (e.g. {shown_path(path.with_suffix(suffix))})"
                  if same_suffix and path.suffix.casefold() == suffix.casefold() else "")
-        files = "1 file matches" if len(like) == 1 else f"{len(like)} files match"
         return (f"no file in {where} matched the pattern {pattern}; "
-                f"{files} it if capitals are not told apart, e.g. "
+                f"{_files_match(like)} it if capitals are not told apart, e.g. "
                 f"{shown_path(Path(like[0]))}: type the pattern as the names are "
                 f"written{typed}")
     like = [n for n in names if n.casefold() == name.casefold()]
@@ -311,6 +318,11 @@ def missing_words(path: Path) -> str:
         return (f"no such file, but there is {shown_path(Path(like[0]))} (the capitals "
                 "differ): type the name as it is written")
     return "no such file; check the name and path"
+
+
+def _files_match(names: list[str]) -> str:
+    """How many of ``names`` match: "1 file matches", "3 files match"."""
+    return "1 file matches" if len(names) == 1 else f"{len(names)} files match"
 
 
 def reading_as_json(path: Path, reading: FrameReading, ms: float,

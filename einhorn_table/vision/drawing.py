@@ -80,8 +80,8 @@ def draw_reading(
         colour = _SURE if die.value is not None else _UNSURE
         cv2.rectangle(canvas, (x0, y0), (x1, y1), colour, 2)
         pieces = die_text(die.value, die.confidence)
-        others = [b for b in boxes if b is not box] + taken
-        origin, area = _text_place(canvas, pieces, box, others)
+        others = [b for b in boxes if b is not box]
+        origin, area = _text_place(canvas, pieces, box, others, taken)
         taken.append(area)
         _outlined_text(canvas, pieces, origin, colour)
     return canvas
@@ -97,12 +97,15 @@ def _text_place(
     canvas: npt.NDArray[np.uint8],
     pieces: Pieces,
     box: tuple[int, int, int, int],
-    others: Sequence[tuple[int, int, int, int]],
+    boxes: Sequence[tuple[int, int, int, int]],
+    texts: Sequence[tuple[int, int, int, int]],
 ) -> tuple[tuple[int, int], tuple[int, int, int, int]]:
     """Where a die's text goes (its baseline origin, and the area it covers): above
     its box, else below it, else right or left of it, the first that stays in the
-    frame and clear of other dice's boxes and texts (where dice touch, text drawn
-    across a neighbour's box reads as that die's); above it if none is clear."""
+    frame and clear of other dice's ``boxes`` and ``texts`` (where dice touch, text
+    drawn across a neighbour's box reads as that die's); where dice crowd round it,
+    the first clear of the texts only (text over text reads as neither: "6 0.98" and
+    "4 0.99" as "640.99"); above it if none is."""
     size = _text_size(pieces)
     width, height = size
     frame_height, frame_width = canvas.shape[:2]
@@ -110,10 +113,12 @@ def _text_place(
     middle = (y0 + y1 + height) // 2
     places = ((x0, y0 - 4), (x0, y1 + height + 4), (x1 + 4, middle), (x0 - width - 4, middle))
     frame = (0, 0, frame_width, frame_height)
-    for left, baseline in places:
-        covered = _text_area((left, baseline), size)
-        if _within(covered, frame) and not any(boxes_overlap(covered, o) for o in others):
-            return (left, baseline), covered
+    for avoided in ([*boxes, *texts], texts):
+        for left, baseline in places:
+            covered = _text_area((left, baseline), size)
+            if _within(covered, frame) and not any(boxes_overlap(covered, o)
+                                                   for o in avoided):
+                return (left, baseline), covered
     left, baseline = min(max(0, x0), max(0, frame_width - width)), max(height + 2, y0 - 4)
     return (left, baseline), _text_area((left, baseline), size)
 
