@@ -11,7 +11,11 @@ that report an edge once the level has held steady that long (lgpio, pigpio): th
 also keep a glitch on a long cable from being a press. The others (native, RPi.GPIO)
 debounce by dropping any edge too soon after the last, a quick tap's release
 included: the button would count as held (a long press nobody made, and the next
-press lost). The gesture decoder debounces whatever edges it is given.
+press lost). The gesture decoder debounces whatever edges it is given, and on every
+pin factory takes a press as one only once the button has stayed down
+:data:`~einhorn_table.stations.gestures.SHORTEST_PRESS` (15 ms; a finger's quickest tap
+is 40 ms and more): a glitch of a millisecond or so on a station's cable, which the
+native and RPi.GPIO factories report as a press and a release, is no tap and no chord.
 """
 
 from __future__ import annotations
@@ -20,11 +24,12 @@ import os
 import queue
 import warnings
 from collections.abc import Callable, Collection
+from dataclasses import replace
 from typing import Any
 
 from einhorn_table.errors import EinhornError
 from einhorn_table.ports import Button, Clock, Gesture, RawButtonEvent
-from einhorn_table.stations.gestures import GestureDecoder, GestureTiming
+from einhorn_table.stations.gestures import SHORTEST_PRESS, GestureDecoder, GestureTiming
 from einhorn_table.stations.pin_map import PinMap
 from einhorn_table.stations.setup_advice import (
     factory_advice,
@@ -121,14 +126,21 @@ class ButtonStations:
 
         A station in ``stations`` (of players 1 to ``players``) that the pin map lacks
         is refused: its player would have no buttons (named, where ``stations`` are the
-        table's file's :class:`~einhorn_table.table.config.SeatedStations`)."""
+        table's file's :class:`~einhorn_table.table.config.SeatedStations`).
+
+        A press counts once its button has stayed down ``SHORTEST_PRESS`` (``timing``'s
+        ``shortest_press`` where that is longer): shorter is a glitch on the cable."""
         check_seated(pin_map, players, stations)
         try:
             from gpiozero import Button as GpioButton
             from gpiozero import Device
         except ImportError as error:
             raise ButtonSetupError(f"{INSTALL_GPIOZERO} (Python said: {error})") from None
-        self.timing = timing or GestureTiming()
+        timing = timing or GestureTiming()
+        # (A press shorter than a finger's is a glitch on the cable, whatever the pins'
+        # factory and whatever timing is asked for.)
+        self.timing = replace(timing, shortest_press=max(timing.shortest_press,
+                                                         SHORTEST_PRESS))
         self._clock = clock
         self._queue: queue.Queue[RawButtonEvent] = queue.Queue()
         self._decoder = GestureDecoder(self.timing)

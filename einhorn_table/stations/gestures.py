@@ -6,8 +6,13 @@ and then (every frame is plenty), and it returns :class:`Gesture`s.
 
 * **Debouncing** (per button): the first edge counts at once; further edges in
   the next ``bounce`` seconds are chatter and only remembered; when that time is
-  up the button takes the level it was last seen at. A press reacts without
-  delay, and chatter never makes two presses of one.
+  up the button takes the level it was last seen at. Chatter never makes two
+  presses of one.
+* **Glitches**: where ``shortest_press`` is more than 0 (real buttons: the GPIO
+  stations use :data:`SHORTEST_PRESS`), a press counts once the button has stayed
+  down that long, with the time it went down; one let go sooner (a spike on a long
+  cable from a motor, a lamp switching, static) is nothing at all: no tap, and no
+  part of a chord. With 0 (keys) a press reacts without delay.
 * **Tap**: a button pressed and released within ``long_press`` seconds; told at
   its release, with when it was pressed (``Gesture.pressed``).
 * **Long press**: a button held ``long_press`` seconds; it is reported once, at
@@ -29,10 +34,18 @@ from dataclasses import dataclass, field
 
 from einhorn_table.ports import Button, Gesture, GestureKind, RawButtonEvent
 
+#: Seconds a real button must stay down for a press: a finger's quickest tap holds a
+#: button 40 ms and more (a child's jab 20 ms at the very least), a glitch on a long
+#: station cable (a motor, a lamp switching, static from a child's jumper) a millisecond
+#: or so. The room left below the quickest tap is for a press told a little late (the
+#: pin library's thread waiting its turn) and its release told on time.
+SHORTEST_PRESS = 0.015
+
 
 @dataclass(frozen=True)
 class GestureTiming:
-    """Seconds: chatter lock-out, the long-press threshold and the chord window."""
+    """Seconds: chatter lock-out, the long-press threshold and the chord window, and
+    how long a press must last to count (0: at once, as keys do)."""
 
     bounce: float = 0.03
     long_press: float = 0.7
@@ -41,12 +54,19 @@ class GestureTiming:
     #: the auction was + and then OK, sealing a bid; the undo chord while calling
     #: changed the call).
     chord_window: float = 0.6
+    #: A press let go sooner than this is no press (see :data:`SHORTEST_PRESS`).
+    shortest_press: float = 0.0
 
     def __post_init__(self) -> None:
         if not 0 <= self.bounce < self.chord_window < self.long_press:
             raise ValueError(
                 "gesture timing must satisfy 0 <= bounce < chord_window < long_press, "
                 f"not {self.bounce}, {self.chord_window}, {self.long_press}"
+            )
+        if not 0 <= self.shortest_press < self.chord_window:
+            raise ValueError(
+                "gesture timing must satisfy 0 <= shortest_press < chord_window, "
+                f"not {self.shortest_press}, {self.chord_window}"
             )
 
 
@@ -57,38 +77,60 @@ Key = tuple[int, Button]
 class _Line:
     level: bool = False  # the debounced state: True is pressed
     raw: bool = False  # the last level seen, chatter included
+    raw_since: float = float("-inf")  # when it was last seen to change
+    #: When the press seen now began: its first edge, the contact's bounce after it
+    #: (let go for less than the bounce time) included.
+    down_since: float = float("-inf")
     locked_until: float = float("-inf")
 
 
 class Debouncer:
-    """Per-button lock-out debouncing of raw edges (see the module's description)."""
+    """Per-button lock-out debouncing of raw edges, and presses shorter than
+    ``shortest_press`` dropped (see the module's description)."""
 
-    def __init__(self, bounce: float) -> None:
+    def __init__(self, bounce: float, shortest_press: float = 0.0) -> None:
         self.bounce = bounce
+        self.shortest_press = shortest_press
         self._lines: dict[Key, _Line] = {}
 
     def feed(self, event: RawButtonEvent) -> list[RawButtonEvent]:
         """The accepted edges after ``event`` (lock-outs that ended before it come first)."""
         accepted = self.flush(event.time)
-        line = self._lines.setdefault((event.player, event.button), _Line())
-        line.raw = event.pressed
-        if event.time >= line.locked_until and event.pressed != line.level:
-            line.level = event.pressed
-            line.locked_until = event.time + self.bounce
-            accepted.append(event)
+        key = (event.player, event.button)
+        line = self._lines.setdefault(key, _Line())
+        if event.pressed != line.raw:
+            if event.pressed and event.time - line.raw_since > self.bounce:
+                line.down_since = event.time  # (not the bounce of a press begun)
+            line.raw = event.pressed
+            line.raw_since = event.time
+        accepted += self._settle(key, line, event.time)
         return accepted
 
     def flush(self, now: float) -> list[RawButtonEvent]:
-        """Edges that become true at the end of lock-outs up to ``now``, oldest first."""
+        """Edges that become true at the end of lock-outs (and of presses long enough to
+        count) up to ``now``, oldest first."""
         accepted: list[RawButtonEvent] = []
-        for (player, button), line in self._lines.items():
-            while line.raw != line.level and line.locked_until <= now:
-                when = line.locked_until
-                line.level = line.raw
-                line.locked_until = when + self.bounce
-                accepted.append(RawButtonEvent(player, button, line.level, when))
+        for key, line in self._lines.items():
+            accepted += self._settle(key, line, now)
         accepted.sort(key=lambda e: e.time)
         return accepted
+
+    def _settle(self, key: Key, line: _Line, now: float) -> list[RawButtonEvent]:
+        """The edge of ``line`` that is due by ``now``: a release at once (or at the end
+        of the lock-out), a press once it has lasted ``shortest_press`` since its last
+        bounce (or at the end of the lock-out, if later); told at the time it happened,
+        a press when it first went down (or when the lock-out ended)."""
+        if line.raw == line.level:
+            return []
+        due = line.locked_until
+        if line.raw:
+            due = max(due, line.raw_since + self.shortest_press)
+        if due > now:
+            return []
+        when = max(line.down_since if line.raw else line.raw_since, line.locked_until)
+        line.level = line.raw
+        line.locked_until = when + self.bounce
+        return [RawButtonEvent(key[0], key[1], line.level, when)]
 
     def is_pressed(self, player: int, button: Button) -> bool:
         line = self._lines.get((player, button))
@@ -112,7 +154,7 @@ class GestureDecoder:
 
     def __init__(self, timing: GestureTiming | None = None) -> None:
         self.timing = timing or GestureTiming()
-        self._debouncer = Debouncer(self.timing.bounce)
+        self._debouncer = Debouncer(self.timing.bounce, self.timing.shortest_press)
         self._stations: dict[int, _Station] = {}
 
     def feed(self, event: RawButtonEvent) -> list[Gesture]:
