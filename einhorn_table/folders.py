@@ -58,7 +58,7 @@ def why_not_writable(folder: Path) -> str | None:
         return (f"the disk is read-only: {parent} lies on a disk (an SD card, a USB stick) "
                 "mounted so that nothing can be written on it")
     if error.errno in (errno.EACCES, errno.EPERM):
-        owner, me = _owner(parent), _this_user()
+        owner, me = owner_name(parent), this_user()
         if owner is not None and me is not None and owner != me:
             return (f"it belongs to another user: {parent} is {owner}'s, and this user "
                     f"({me}) may not write in it")
@@ -99,7 +99,7 @@ def _write_trial(folder: Path) -> tuple[Path, OSError, bool] | None:
                 part.rmdir()
 
 
-def _owner(path: Path) -> str | None:
+def owner_name(path: Path) -> str | None:
     """The name of the user ``path`` belongs to (None where it cannot be looked at)."""
     try:
         return _user_name(path.stat().st_uid)
@@ -107,7 +107,7 @@ def _owner(path: Path) -> str | None:
         return None
 
 
-def _this_user() -> str | None:
+def this_user() -> str | None:
     """The name of the user running this (None where the system has no users' numbers)."""
     geteuid = getattr(os, "geteuid", None)
     return None if geteuid is None else _user_name(geteuid())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -42,3 +43,22 @@ def undated(lines: list[str]) -> list[str]:
     assert isinstance(setup, Setup) and "started" in setup.extra
     extra = {k: v for k, v in setup.extra.items() if k != "started"}
     return [format_input(replace(setup, extra=extra)), *lines[1:]]
+
+
+#: The user a file is given to, to be another user's.
+NOBODY = 65534
+
+
+def why_not_mine(file: Path, again: str) -> str:
+    """Why a history file given to NOBODY (mode 000) may not be read, and what to do
+    (``again``: the
+    command after ``einhorn-table history --state-dir FOLDER``): said to root with its
+    power dropped, or to its owner where the tests run as another user."""
+    if os.geteuid() != 0:
+        return (f"its permissions forbid even you, its owner, to read it (`ls -ld {file}` "
+                f"shows them). `chmod u+rw {file}` gives them back.")
+    import pwd
+
+    other = pwd.getpwuid(NOBODY).pw_name
+    return (f"it belongs to {other}, not to you (root). Run the command as {other}: "
+            f"`sudo -u {other} einhorn-table history --state-dir {file.parent} {again}`")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
-from history_helpers import bot_match, open_store
+from history_helpers import NOBODY, bot_match, open_store, why_not_mine
 from test_history_review3 import _as_a_user
 
 from einhorn_table.cli import main
@@ -158,10 +158,12 @@ def test_a_history_another_user_keeps_in_a_folder_one_may_look_into_says_who_may
     it exists, and it is not this user's to read."""
     with open_store(tmp_path) as store:
         store.import_notation(bot_match(2).notation().splitlines())
-    (tmp_path / DATABASE).chmod(0o000)
+    file = tmp_path / DATABASE
+    file.chmod(0o000)
+    if os.geteuid() == 0:  # (root, its power dropped, is the file's owner: give it away)
+        os.chown(file, NOBODY, -1)
     try:
-        probe = subprocess.run(_as_a_user(["test", "-r", str(tmp_path / DATABASE)]),
-                               check=False)
+        probe = subprocess.run(_as_a_user(["test", "-r", str(file)]), check=False)
         if probe.returncode != 1:
             pytest.skip("cannot run a command here that chmod stops from reading")
         env = {**os.environ, "PYTHONPATH": str(REPO), "EINHORN_COMMAND": "einhorn-table"}
@@ -170,8 +172,14 @@ def test_a_history_another_user_keeps_in_a_folder_one_may_look_into_says_who_may
                               capture_output=True, text=True, env=env, timeout=120,
                               check=False)
     finally:
-        (tmp_path / DATABASE).chmod(0o644)
+        if os.geteuid() == 0:
+            os.chown(file, 0, -1)
+        file.chmod(0o644)
     assert done.returncode == 1 and "Traceback" not in done.stderr
+    # It said "(`ls -ld FOLDER` names them)": the folder is readable, and may be the
+    # person's own; it is the file that is refused.
+    assert f"ls -ld {tmp_path}`" not in done.stderr
     assert done.stderr.startswith(
-        f"einhorn-table: you may not read {tmp_path / DATABASE}. It belongs to another user: "
-        f"run the command as the user it belongs to (`ls -ld {tmp_path}` names them)")
+        f"einhorn-table: you may not read the history file {file}: " + why_not_mine(
+            file, "list") + (", or ask them to copy the whole folder for you and name that "
+                             "copy with --state-dir." if os.geteuid() == 0 else ""))

@@ -78,8 +78,11 @@ def test_practice_on_a_history_that_may_not_be_written_says_who_may(kept: Path) 
     # It said "Everything saved before this is safe ... then restart the table": the
     # table's words for a full card in the middle of a match, no help here.
     assert "restart the table" not in said
-    assert "match 2 was not marked practice: you may not write" in said
-    assert f"ls -ld {kept}" in said and "mount the card so that it may be written" in said
+    # Then "It belongs to another user, or lies on a card mounted read-only": neither
+    # is so (the folder is this user's, on a disk that may be written): its mode is.
+    assert f"match 2 was not marked practice: you may not write in the history's folder {kept}"\
+        f": its permissions forbid even you, its owner, to write in it (`ls -ld {kept}` shows " \
+        f"them). `chmod u+rwx {kept}` gives them back." in said
     assert "Traceback" not in said
 
 
@@ -107,7 +110,9 @@ def test_a_folder_the_user_may_not_read_is_said_so_not_a_traceback(kept: Path) -
     state = ["history", "--state-dir", str(kept)]
     listed = _as_the_pi_user([*state, "list", "--all"], STATE_DIRECTORY=str(kept))
     assert listed.returncode == 1 and "Traceback" not in listed.stderr
-    assert listed.stderr.startswith(f"einhorn-table: you may not read {kept}.")
+    assert listed.stderr.startswith(
+        f"einhorn-table: you may not read the history's folder {kept}. It is the table's "
+        "service's folder")
     assert (f"`sudo -u einhorn einhorn-table history --state-dir {kept} list --all`"
             in listed.stderr)
     # An export as that user goes to the file through the shell, which `pi` writes.
@@ -116,7 +121,9 @@ def test_a_folder_the_user_may_not_read_is_said_so_not_a_traceback(kept: Path) -
     assert "export 1 > 'my match.jsonl'`" in exported.stderr
     elsewhere = _as_the_pi_user([*state, "stats"])
     assert elsewhere.returncode == 1 and "Traceback" not in elsewhere.stderr
-    assert "It belongs to another user" in elsewhere.stderr and "sudo" not in elsewhere.stderr
+    # (It said "It belongs to another user": the folder is this user's, mode 000.)
+    assert f"`chmod u+rwx {kept}` gives them back" in elsewhere.stderr
+    assert "sudo" not in elsewhere.stderr and "another user" not in elsewhere.stderr
 
 
 def test_practice_refused_by_the_store_is_explained_without_capsh(

@@ -156,6 +156,9 @@ def test_table_log_offers_begin_append_close(tmp_path: Path) -> None:
 
 def test_unknown_match_is_a_clear_error(tmp_path: Path) -> None:
     store = open_store(tmp_path)
+    with pytest.raises(UnknownMatch, match="keeps no matches yet"):  # (list shows none)
+        store.lines("99")
+    store.import_notation(bot_match(1).notation().splitlines())
     with pytest.raises(UnknownMatch, match="history list"):
         store.lines("99")
     with pytest.raises(UnknownMatch, match="numbers"):

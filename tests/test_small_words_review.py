@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
-from history_helpers import bot_match, open_store
+from history_helpers import NOBODY, bot_match, open_store, why_not_mine
 from table_helpers import RED, tap
 from test_game_end_cards import _game_one_ended
 from test_history_review3 import _as_a_user
@@ -36,7 +36,11 @@ def not_mine(tmp_path: Path) -> Iterator[Path]:
         store.import_notation(bot_match(1).notation().splitlines())
         store.import_notation(bot_match(2).notation().splitlines())
     (tmp_path / DATABASE).chmod(0o000)
+    if os.geteuid() == 0:  # (root, its power dropped, is the file's owner: give it away)
+        os.chown(tmp_path / DATABASE, NOBODY, -1)
     yield tmp_path
+    if os.geteuid() == 0:
+        os.chown(tmp_path / DATABASE, 0, -1)
     (tmp_path / DATABASE).chmod(0o644)
 
 
@@ -56,14 +60,16 @@ def _as_another_user(folder: Path, *args: str,
 def test_practice_on_a_history_another_user_keeps_says_it_may_not_be_read(
         not_mine: Path) -> None:
     """It said "you may not write FOLDER ... or mount the card so that it may be
-    written": the folder is writable, and it is the file that may not be read."""
+    written": the folder is writable, and it is the file that may not be read. Then
+    "run the command as the user it belongs to (`ls -ld FILE` names them)": it names
+    them now, and gives the command as them (no copy: a copy changed is no help)."""
     done = _as_another_user(not_mine, "practice", "2")
     assert done.returncode == 1 and "Traceback" not in done.stderr
     file = not_mine / DATABASE
     assert done.stderr.strip() == (
-        f"einhorn-table: match 2 was not marked practice: you may not read {file}. It "
-        "belongs to another user: run the command as the user it belongs to "
-        f"(`ls -ld {file}` names them).")
+        f"einhorn-table: match 2 was not marked practice: you may not read the history "
+        f"file {file}: {why_not_mine(file, 'practice 2')}" + (
+            "." if os.geteuid() == 0 else ""))
 
 
 def test_import_into_a_history_another_user_keeps_says_it_may_not_be_read(
@@ -73,7 +79,8 @@ def test_import_into_a_history_another_user_keeps_says_it_may_not_be_read(
     done = _as_another_user(not_mine, "import", str(match))
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith(
-        f"einhorn-table: nothing was imported: you may not read {not_mine / DATABASE}.")
+        f"einhorn-table: nothing was imported: you may not read the history file "
+        f"{not_mine / DATABASE}: {why_not_mine(not_mine / DATABASE, f'import {match}')}")
     assert "you may not write" not in done.stderr and "mount the card" not in done.stderr
 
 

@@ -15,10 +15,19 @@ from typing import Any
 
 from einhorn_table.cli.arguments import whole_number
 from einhorn_table.errors import EinhornError
-from einhorn_table.history.errors import HistoryError, StoreNotReadable, StoreReadOnly
+from einhorn_table.folders import why_not_writable
+from einhorn_table.history.access import Refusal, refusal, refused_words
+from einhorn_table.history.errors import (
+    HistoryError,
+    StoreFull,
+    StoreNotReadable,
+    StoreReadOnly,
+    StoreRefused,
+    UnknownMatch,
+)
 from einhorn_table.history.export import is_spreadsheet_export, match_csv
 from einhorn_table.history.narrate import narrate
-from einhorn_table.history.paths import DATABASE, state_dir
+from einhorn_table.history.paths import DATABASE, PHOTOS, state_dir
 from einhorn_table.history.state_lock import PLAY, held_by
 from einhorn_table.history.stats import format_statistics, gather
 from einhorn_table.history.store import MatchStore
@@ -80,28 +89,38 @@ def register(subparsers: Any) -> None:
     stats.set_defaults(handler=_naming_the_folder(run_stats))
 
 
-def history_command(args: argparse.Namespace) -> str:
+def history_command(args: argparse.Namespace, folder: Path | None = None) -> str:
     """The history's command as the person runs the companion, with the folder they
-    named (--state-dir): the commands a message gives then look in the same history."""
+    named (--state-dir): the commands a message gives then look in the same history.
+    ``folder``: named whether or not they did (a command to run as another user, whose
+    own state directory is elsewhere)."""
     words = f"{command_name()} history"
-    if args.state_dir is not None:
-        words += f" --state-dir {shlex.quote(str(args.state_dir))}"
+    named = folder if folder is not None else args.state_dir
+    if named is not None:
+        words += f" --state-dir {shlex.quote(str(named))}"
     return words
 
 
 def _naming_the_folder(handler: Callable[[argparse.Namespace], int]
                        ) -> Callable[[argparse.Namespace], int]:
     """``handler``, whose errors' commands (`einhorn-table history list` shows the
-    matches kept...) name the folder given with --state-dir."""
+    matches kept...) name the folder given with --state-dir; a match not kept in the
+    person's own history is looked for in the service's too (see :func:`_service_note`)."""
     def run(args: argparse.Namespace) -> int:
         try:
             return handler(args)
         except HistoryError as error:
             plain = f"`{command_name()} history "
             said = str(error)
-            if args.state_dir is None or plain not in said or history_command(args) in said:
+            if args.state_dir is not None and plain in said \
+                    and history_command(args) not in said:
+                said = said.replace(plain, f"`{history_command(args)} ")
+            note = _service_note(args) if isinstance(error, UnknownMatch) else None
+            if note is not None:  # (a match kept in the service's history, maybe)
+                said = f"{said}. {note}"
+            if said == str(error):
                 raise  # (no folder named, no command given, or given with the folder)
-            raise type(error)(said.replace(plain, f"`{history_command(args)} ")) from None
+            raise type(error)(said) from None
     return run
 
 
@@ -117,82 +136,133 @@ def open_store(args: argparse.Namespace, *, reading: bool = True,
     """The history in the state directory; only ``import`` (``reading=False``) makes one
     where there is none: looking at a folder without one (a typo, another user's home)
     says so instead of leaving an empty history there. ``changing``: a history there
-    already, opened to be written (``practice``). A folder the user may not read, or
-    (for ``practice`` and ``import``) not write, is refused with the command that
-    may: the same one as the table's service's user, for the service's own folder."""
+    already, opened to be written (``practice``). A folder or history file the user may
+    not read, or (for ``practice`` and ``import``) not change, is refused with which of
+    them it is, why, and what to do: the same command as the table's service's user,
+    for the service's own folder."""
     folder = state_dir(args.state_dir, os.environ, Path.home())
-    try:
-        there = (folder / DATABASE).is_file()
-    except PermissionError:
-        raise _not_readable(args, folder, folder, changing=changing or not reading) \
-            from None
+    writing = changing or not reading
+    refused = refusal(folder, writing=writing)
+    if refused is not None:
+        raise _refused(args, folder, refused)
+    there = (folder / DATABASE).is_file()
     if (reading or changing) and not there:
-        raise HistoryError(
-            f"no match history in {folder}. Name the folder the table keeps it in with "
-            "--state-dir (the Pi's service keeps it in /var/lib/einhorn-table: read it as "
-            "the service's user, sudo -u einhorn); a demo keeps its own, in its --state-dir.")
-    if there and not os.access(folder / DATABASE, os.R_OK):  # (a folder looked into, its
-        # history another user's own: not "check that the state directory exists")
-        raise _not_readable(args, folder, folder / DATABASE,
-                            changing=changing or not reading)
+        raise HistoryError(f"no match history in {folder}. {_where_else(args, folder)}")
     if reading and not changing:  # (no write access needed: a copied folder, a card
         # mounted read-only)
         return MatchStore.for_reading(folder, now=lambda: datetime.now(UTC))
     return MatchStore(folder, now=lambda: datetime.now(UTC))
 
 
-def _not_readable(args: argparse.Namespace, folder: Path, refused: Path, *,
-                  changing: bool) -> StoreNotReadable:
-    """What is said where this user may not read the history (``refused``: its folder
-    or its file): for ``practice`` and ``import`` (``changing``), whose user may
-    change it, not "copy the folder" (a copy changed is not the table's history)."""
-    return StoreNotReadable(f"you may not read {refused}. " + _who_may(
-        args, folder, writing=changing, refused=refused if changing else None))
+def _refused(args: argparse.Namespace, folder: Path,
+             refused: Refusal) -> StoreNotReadable | StoreRefused:
+    """What is said where this user may not read (or change) the history in ``folder``:
+    :class:`StoreNotReadable` where even reading is refused."""
+    from einhorn_table.calibration.paths import SERVICE_USER, kept_by_the_service
+
+    service = (_service_words(args, folder)
+               if kept_by_the_service(folder / DATABASE) else None)
+    again = f"{history_command(args, folder)} {_action_words(args, service=False)}"
+    words = refused_words(refused, folder, as_another=again, service_user=SERVICE_USER,
+                          service=service)
+    return StoreNotReadable(words) if refused.reading else StoreRefused(words)
+
+
+def _where_else(args: argparse.Namespace, folder: Path) -> str:
+    """Where the person's matches may be, when ``folder`` (chosen for them) keeps none:
+    the table's service's history where this computer has one, with the command that
+    reads it."""
+    from einhorn_table.calibration.paths import SERVICE_STATE_DIR, SERVICE_USER
+
+    if _service_history_elsewhere(args, folder):
+        return ("The table's service keeps its matches in its own folder, "
+                f"{SERVICE_STATE_DIR}, which only its user {SERVICE_USER} may read: "
+                f"`{_as_the_service(args)}`.")
+    return ("Name the folder the table keeps it in with --state-dir (the Pi's service keeps "
+            f"it in {SERVICE_STATE_DIR}: read it as the service's user, sudo -u "
+            f"{SERVICE_USER}); a demo keeps its own, in its --state-dir.")
+
+
+def _service_history_elsewhere(args: argparse.Namespace, folder: Path) -> bool:
+    """Whether this computer's table service keeps a history of its own, other than
+    ``folder``, which the person did not choose (no --state-dir, no EINHORN_STATE_DIR):
+    their matches at the table are there, not in their own ~/.local/state."""
+    from einhorn_table.calibration.paths import SERVICE_STATE_DIR
+
+    if args.state_dir is not None or os.environ.get("EINHORN_STATE_DIR"):
+        return False
+    try:
+        return (SERVICE_STATE_DIR.is_dir()
+                and not os.path.samefile(SERVICE_STATE_DIR, folder))
+    except OSError:  # (``folder`` is not there)
+        return True
+
+
+def _service_note(args: argparse.Namespace) -> str | None:
+    """Where the history read (chosen for the person: their own ~/.local/state) is not
+    the table's service's, which this computer has: which one was read, and the command
+    that reads the service's, where the matches played at the table are."""
+    folder = state_dir(args.state_dir, os.environ, Path.home())
+    if not _service_history_elsewhere(args, folder):
+        return None
+    from einhorn_table.calibration.paths import SERVICE_STATE_DIR
+
+    return (f"This is the history in {folder}, of the table run by hand; the table's "
+            f"service keeps its own in {SERVICE_STATE_DIR}: `{_as_the_service(args)}`.")
+
+
+def _as_the_service(args: argparse.Namespace) -> str:
+    """This history command as the table's service's user, in its folder."""
+    from einhorn_table.calibration.paths import SERVICE_STATE_DIR, SERVICE_USER
+
+    return (f"sudo -u {SERVICE_USER} {command_name()} history --state-dir "
+            f"{shlex.quote(str(SERVICE_STATE_DIR))} {_action_words(args)}")
 
 
 def _not_done(error: StoreReadOnly, args: argparse.Namespace, undone: str) -> StoreReadOnly:
-    """``error`` of a ``practice`` or ``import`` (``undone``: what was not done): a
-    history this user may not read said so, else who may write it."""
-    if isinstance(error, StoreNotReadable):
-        return StoreNotReadable(f"{undone}: {error}")
+    """``error`` of a ``practice`` or ``import`` (``undone``: what was not done): as it
+    said which part of the history refused, else (SQLite refused to write) why."""
+    if isinstance(error, StoreNotReadable | StoreRefused):
+        return type(error)(f"{undone}: {error}")
     return _not_writable(args, undone)
 
 
 def _not_writable(args: argparse.Namespace, undone: str) -> StoreReadOnly:
-    """What ``practice`` and ``import`` say where the history may not be written: not
-    the table's "restart the table" (which does not help), but who may write it."""
+    """What ``practice`` and ``import`` say where SQLite would not write the history: not
+    the table's "restart the table" (which does not help), but which part of it refused
+    and who may write it."""
     folder = state_dir(args.state_dir, os.environ, Path.home())
-    return StoreReadOnly(f"{undone}: you may not write {folder}. "
-                         f"{_who_may(args, folder, writing=True)}")
-
-
-def _who_may(args: argparse.Namespace, folder: Path, *, writing: bool,
-             refused: Path | None = None) -> str:
-    """Who may read (``writing``: change) the history in ``folder``, and the command to
-    run as them: the table's service's user for its own folder (as ``doctor`` is run
-    there), else the folder's owner; or a card mounted to be written. ``refused``: what
-    this user may not even read (the history's file, or its folder), whose owner is
-    named: a card mounted read-only is no reason for that."""
-    from einhorn_table.calibration.paths import SERVICE_USER, kept_by_the_service
+    refused = refusal(folder, writing=True)
+    if refused is not None:
+        return StoreRefused(f"{undone}: {_refused(args, folder, refused)}")
+    from einhorn_table.calibration.paths import kept_by_the_service
 
     if kept_by_the_service(folder / DATABASE):
-        copies = _copies_for_the_service(args) if args.action == "import" else ""
-        command = (f"{copies}sudo -u {SERVICE_USER} {command_name()} history --state-dir "
-                   f"{shlex.quote(str(folder))} {_action_words(args)}")
-        files = (", with the files copied where that user may read them (/tmp)"
-                 if copies else "")
-        return (f"It is the table's service's folder, which only its user {SERVICE_USER} "
-                f"may read and change: run the command as that user{files}: `{command}`")
-    owned = folder if refused is None else refused
-    owner = (f"run the command as the user it belongs to (`ls -ld {shlex.quote(str(owned))}` "
-             "names them)")
-    if refused is not None:
-        return f"It belongs to another user: {owner}."
-    if writing:
-        return (f"It belongs to another user, or lies on a card mounted read-only: {owner}, "
-                "or mount the card so that it may be written.")
-    return (f"It belongs to another user: {owner}, or ask them to copy the whole folder "
-            "for you and name that copy with --state-dir.")
+        return StoreReadOnly(f"{undone}: you may not write {folder}. "
+                             f"{_service_words(args, folder)}")
+    why = why_not_writable(folder)
+    if why is not None:
+        return StoreReadOnly(f"{undone}: you may not write {folder}: {why}. Make it "
+                             "writable, or name another folder with --state-dir.")
+    quoted = shlex.quote(str(folder))
+    return StoreReadOnly(
+        f"{undone}: you may not write {folder}. It belongs to another user, or lies on a "
+        f"card mounted read-only: run the command as the user it belongs to (`ls -ld "
+        f"{quoted}` names them), or mount the card so that it may be written.")
+
+
+def _service_words(args: argparse.Namespace, folder: Path) -> str:
+    """What to do in the table's service's own folder, which only its user may read and
+    change: the same command as that user (as ``doctor`` is run there)."""
+    from einhorn_table.calibration.paths import SERVICE_USER
+
+    copies = _copies_for_the_service(args) if args.action == "import" else ""
+    command = (f"{copies}sudo -u {SERVICE_USER} {command_name()} history --state-dir "
+               f"{shlex.quote(str(folder))} {_action_words(args)}")
+    files = (", with the files copied where that user may read them (/tmp)"
+             if copies else "")
+    return (f"It is the table's service's folder, which only its user {SERVICE_USER} "
+            f"may read and change: run the command as that user{files}: `{command}`")
 
 
 def _copies_for_the_service(args: argparse.Namespace) -> str:
@@ -216,10 +286,12 @@ def _readable_copy(file: str) -> str:
     return os.path.join(SHARED_FOLDER, os.path.basename(path))
 
 
-def _action_words(args: argparse.Namespace) -> str:
+def _action_words(args: argparse.Namespace, *, service: bool = True) -> str:
     """The history's action as it was given (``practice 12 --undo``), for a command to
     run again as another user. An export goes to the file through the shell
-    (``> FILE``), which the person at the terminal writes, not that user."""
+    (``> FILE``), which the person at the terminal writes, not that user. An import
+    takes the files from /tmp for the table's service's user (``service``), else
+    where they lie (named in full)."""
     match args.action:
         case "list":
             return "list --all" if args.all else "list" if args.limit == 20 else \
@@ -230,8 +302,10 @@ def _action_words(args: argparse.Namespace) -> str:
             words = f"export {shlex.quote(args.match_id)}"
             words += " --format csv" if args.format == "csv" else ""
             return words + (f" > {shlex.quote(args.output)}" if args.output else "")
-        case "import":  # (from /tmp: that user may not read the person's home)
+        case "import" if service:  # (from /tmp: that user may not read the person's home)
             return "import " + shlex.join(_readable_copy(file) for file in args.files)
+        case "import":
+            return "import " + shlex.join(os.path.abspath(file) for file in args.files)
         case "practice":
             return f"practice {shlex.quote(args.match_id)}" + (" --undo" if args.undo else "")
         case _:
@@ -247,8 +321,9 @@ def run_list(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         rows = store.matches(limit=None if args.all else args.limit)
         total = store.count()
+    note = _service_note(args)
     if not rows:
-        print(f"No matches kept yet in {store.path}.")
+        print(f"No matches kept yet in {store.path}." + (f" {note}" if note else ""))
         return 0
     now = _played_now(store.state_dir)
     lines = [history_line(row) for row in rows]
@@ -261,6 +336,8 @@ def run_list(args: argparse.Namespace) -> int:
     sys.stdout.write(_aligned(table))
     if len(rows) < total:
         print(f"({len(rows)} of {total} matches; --all shows every one)")
+    if note is not None:
+        print(note)
     return 0
 
 
@@ -322,13 +399,19 @@ def run_show(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         lines = store.export_lines(args.match_id)
+        row = store.get(args.match_id)
     text = "".join(line + "\n" for line in lines) if args.format == "notation" else \
         match_csv(lines)
+    now = _played_now(store.state_dir)
     if args.output is None:
         sys.stdout.write(text)
-        return 0
-    write_whole(Path(args.output), text)
-    print(f"match {args.match_id} written to {args.output}")
+    else:
+        write_whole(Path(args.output), text)
+        print(f"match {args.match_id} written to {args.output}")
+    if now is not None and now[0] == row.match_id:  # (on stderr: the file stays whole)
+        print(f"match {row.match_id} is being played now {now[1]}: this file holds it as "
+              "far as it went, and is kept as abandoned where it is imported; export it "
+              "again once the match is over", file=sys.stderr)
     return 0
 
 
@@ -343,11 +426,24 @@ def write_whole(path: Path, text: str) -> None:
                            + ("; nothing was written there" if plain else "")) from None
 
 
+def _disk_full(args: argparse.Namespace, undone: str) -> StoreFull:
+    """What ``practice`` and ``import`` say on a full disk: not the table's "restart the
+    table; it will offer to continue the match", but what to free and to run the
+    command again."""
+    folder = state_dir(args.state_dir, os.environ, Path.home())
+    return StoreFull(
+        f"{undone}: the disk holding {folder} is full; the history is as it was. Free some "
+        f"space (old roll photos in {folder / PHOTOS}, files you no longer need; `df -h "
+        f"{shlex.quote(str(folder))}` shows the space left), then run the command again.")
+
+
 def run_import(args: argparse.Namespace) -> int:
     try:
         store = open_store(args, reading=False)
     except StoreReadOnly as error:
         raise _not_done(error, args, "nothing was imported") from None
+    except StoreFull:
+        raise _disk_full(args, "nothing was imported") from None
     with store:
         return _import_files(args, store)
 
@@ -382,9 +478,11 @@ def _import_files(args: argparse.Namespace, store: MatchStore) -> int:
                   f"{_cut_short(text, error)}", file=sys.stderr)
             status = 1
             continue
-        except StoreReadOnly:
+        except (StoreReadOnly, StoreFull) as error:
             rest = "nothing was imported" if number == 0 else \
                 f"{path} and the files after it were not imported"
+            if isinstance(error, StoreFull):
+                raise _disk_full(args, rest) from None
             raise _not_writable(args, rest) from None
         except EinhornError as error:
             print(f"{path}: {error}", file=sys.stderr)
@@ -425,9 +523,12 @@ def run_practice(args: argparse.Namespace) -> int:
     try:
         with open_store(args, changing=True) as store:
             changed = store.set_practice(args.match_id, not args.undo)
-    except StoreReadOnly as error:
-        raise _not_done(error, args, f"match {args.match_id} was not " + (
-            "counted again" if args.undo else "marked practice")) from None
+    except (StoreReadOnly, StoreFull) as error:
+        undone = f"match {args.match_id} was not " + (
+            "counted again" if args.undo else "marked practice")
+        if isinstance(error, StoreFull):
+            raise _disk_full(args, undone) from None
+        raise _not_done(error, args, undone) from None
     again = f"`{history_command(args)} practice {args.match_id}"
     if args.undo:
         print(f"match {args.match_id} counts in the statistics again" if changed else
@@ -455,7 +556,9 @@ def run_stats(args: argparse.Namespace) -> int:
                 else f"the players kept are {', '.join(known[:12])}"
                 + (f" and {len(known) - 12} more" if len(known) > 12 else "") if known
                 else f"`{history_command(args)} list` shows who played")
-        raise HistoryError(f"no matches of a player called {args.player!r} are kept; {hint}")
+        note = _service_note(args)
+        raise HistoryError(f"no matches of a player called {args.player!r} are kept; {hint}"
+                           + (f". {note}" if note else ""))
     print(format_statistics(stats))
     if args.charts:
         from einhorn_table.history.charts import chart_names, stand_in_words, write_charts
@@ -466,4 +569,7 @@ def run_stats(args: argparse.Namespace) -> int:
         told = stand_in_words(names)
         if told is not None:
             print(told)
+    note = _service_note(args)
+    if note is not None:
+        print(note)
     return 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -36,6 +38,12 @@ class StoreReadOnly(HistoryError):
 class StoreNotReadable(StoreReadOnly):
     """This user may not read the history (or its folder): another user keeps it. Not
     a read-only history: whoever may read it may change it too."""
+
+
+class StoreRefused(StoreReadOnly):
+    """This user may not change a part of the history (its folder, its file, a file
+    SQLite keeps beside it), found before SQLite was asked: the message names it, why,
+    and what to do."""
 
 
 class StoreRefusing(HistoryError):
@@ -94,12 +102,28 @@ def failure_kind(error: sqlite3.Error) -> str | None:
     return None
 
 
+#: Below this much free space a disk is full for the history: SQLite makes a file of
+#: 32 KiB beside it to read it (``-shm``), and each match line needs a few KiB more.
+FULL_BELOW_BYTES = 256 * 1024
+
+
+def disk_full(folder: Path) -> bool:
+    """Whether the disk holding ``folder`` is (all but) full: False where that cannot be
+    told (the folder is gone)."""
+    try:
+        return shutil.disk_usage(folder).free < FULL_BELOW_BYTES
+    except OSError:
+        return False
+
+
 def explain(error: sqlite3.Error, path: Path, doing: str,
             choose: str = CHOOSE_STATE) -> HistoryError:
     """The HistoryError for a failure of SQLite while ``doing`` something with ``path``;
     ``choose``: how the command run chooses another state directory
     (:data:`~einhorn_table.history.paths.CHOOSE_STATE`)."""
     kind = failure_kind(error)
+    if kind in ("io", "cannot-open") and disk_full(path.parent):
+        kind = "full"  # (SQLite says "disk I/O error" where it cannot make its -shm file)
     if kind == "full":
         return StoreFull(
             f"could not {doing}: the disk holding {path} is full. Everything saved before "
@@ -115,8 +139,9 @@ def explain(error: sqlite3.Error, path: Path, doing: str,
     if kind == "unreadable":
         return StoreUnreadable(
             f"{path} is not a readable match history (it is damaged or belongs to another "
-            "program). Move it aside (rename it) and start again: a new, empty history will be "
-            "made; keep the old file if you want to rescue it."
+            f"program). Move it aside (`mv {_quoted(path)} {_quoted(path)}.damaged`) and start "
+            "again: a new, empty history will be made; keep the old file if you want to "
+            "rescue it."
         )
     if kind == "cannot-open":
         return StoreReadOnly(
@@ -138,3 +163,8 @@ def explain(error: sqlite3.Error, path: Path, doing: str,
         )
     return HistoryError(f"could not {doing} in {path}: {error}. Try again; if it keeps "
                         "happening, move the file aside and restart.")
+
+
+def _quoted(path: Path) -> str:
+    """``path`` as the shell takes it (a folder "My Games")."""
+    return shlex.quote(str(path))

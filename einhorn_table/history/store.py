@@ -8,6 +8,7 @@ exports as match notation that replays to the same ledger.
 from __future__ import annotations
 
 import json
+import shlex
 import sqlite3
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
@@ -23,6 +24,7 @@ from einhorn_table.history import schema
 from einhorn_table.history.errors import (
     AlreadyKept,
     HistoryError,
+    StoreFull,
     StoreReadOnly,
     StoreRefusing,
     StoreUnreadable,
@@ -249,14 +251,16 @@ class MatchStore:
         )
 
     @classmethod
-    def for_reading(cls, state_dir: Path, *, now: WallClock) -> MatchStore:
+    def for_reading(cls, state_dir: Path, *, now: WallClock,
+                    connect: Connector = connect_file) -> MatchStore:
         """The history opened to read it (``history list``, ``show``, ``stats``): as
         usual where it may be written (a history of an older companion is updated), else
-        only to read, so that a folder copied off the Pi or a card mounted read-only
-        can be read."""
+        only to read, so that a folder copied off the Pi, a card mounted read-only or a
+        full card (where SQLite cannot make the file it reads a history through) can be
+        read."""
         try:
-            return cls(state_dir, now=now)
-        except StoreReadOnly:
+            return cls(state_dir, now=now, connect=connect)
+        except (StoreReadOnly, StoreFull):
             return cls(state_dir, now=now, connect=connect_read_only, read_only=True)
 
     def _open(self) -> None:
@@ -275,13 +279,16 @@ class MatchStore:
         if app != schema.APPLICATION_ID and (app != 0 or found != 0 or tables):
             raise StoreUnreadable(
                 f"{self.path} is a database of another program, not an Einhorn Table "
-                "history. Move it aside (or choose another --state-dir); a new history will "
-                "be made."
+                f"history. Move it aside (`mv {shlex.quote(str(self.path))} "
+                f"{shlex.quote(str(self.path))}.other`) or choose another --state-dir; a new "
+                "history will be made."
             )
         if found > schema.LATEST:
             raise StoreUnreadable(
                 f"{self.path} was written by a newer Einhorn Table (history version {found}; "
-                f"this one reads up to {schema.LATEST}). Update the companion."
+                f"this one reads up to {schema.LATEST}). Update this companion to read it: in "
+                "its folder, `git pull && ./start --version` (docs/install.md, \"update the "
+                "companion\"); nothing was changed in the history."
             )
         if self.read_only:
             if found < schema.LATEST:
@@ -561,9 +568,17 @@ class MatchStore:
         rows = self._read(f"SELECT {_ROW_COLUMNS} FROM matches WHERE id = ?",
                           (_as_id(match_id),))
         if not rows:
-            raise UnknownMatch(f"there is no match {match_id}; `{command_name()} history list` "
-                               "shows the matches kept")
+            raise self._unknown(match_id)
         return _row(rows[0])
+
+    def _unknown(self, match_id: str) -> UnknownMatch:
+        """No match ``match_id`` is kept: the command that lists those kept, or that
+        none is (not "`history list` shows the matches kept", which shows none)."""
+        if self.count() == 0:
+            return UnknownMatch(f"there is no match {match_id}: the history in "
+                                f"{self.state_dir} keeps no matches yet")
+        return UnknownMatch(f"there is no match {match_id}; `{command_name()} history list` "
+                            "shows the matches kept")
 
     def matches(self, *, limit: int | None = None) -> list[MatchRow]:
         """The stored matches, newest first."""
@@ -581,8 +596,7 @@ class MatchStore:
         """The match file: the setup line, then every input line exactly as written."""
         rows = self._read("SELECT setup FROM matches WHERE id = ?", (_as_id(match_id),))
         if not rows:
-            raise UnknownMatch(f"there is no match {match_id}; `{command_name()} history list` "
-                               "shows the matches kept")
+            raise self._unknown(match_id)
         inputs = self._read("SELECT line FROM inputs WHERE match_id = ? ORDER BY seq",
                             (_as_id(match_id),))
         return [rows[0][0], *(line for (line,) in inputs)]
