@@ -392,5 +392,5 @@ def test_the_question_counts_the_dice_in_good_english() -> None:
 
     assert said([4]) == "1 die seen, not 3"
     assert said([4, 5]) == "2 dice seen, not 3"
-    assert said([]) == "no dice seen, not 3"
+    assert said([]) == "No dice seen, not 3"
     assert said([4, 5, 6]) is None

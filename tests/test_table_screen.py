@@ -110,7 +110,7 @@ def test_a_doubtful_reading_shows_what_was_read() -> None:
     c, _ = controller()
     roll(c, [6, None, 5])
     view = build_view(c, 1.5)
-    assert view.kind is ScreenKind.DOUBT and "unclear" in view.subtitle
+    assert view.kind is ScreenKind.DOUBT and "could not be read" in view.subtitle
     assert [d.value for d in view.dice] == [6, None, 5]
     assert view.entry == (6, 1, 5) and view.entry_position == 0
     # On the first die ✗ leaves the entry: the roller throws again.

@@ -16,6 +16,7 @@ from typing import Any
 from einhorn_table.rules import Category
 from einhorn_table.screen.contrast import needs_edge, pip_colour
 from einhorn_table.screen.fonts import FallbackFont, machine_chooser
+from einhorn_table.screen.stone_flight import drawn, stone_position
 from einhorn_table.screen.view_model import (
     ButtonHint,
     DieView,
@@ -201,6 +202,19 @@ class Renderer:
         if current:
             lines.append(current)
         return lines
+
+    def subtitle_lines(self, text: str, size: float, width: float) -> list[str]:
+        """``text`` wrapped; where it takes more than a line, its last sentence starts a
+        line of its own if that takes no more lines (not "... You can / also roll
+        again")."""
+        lines = self.wrap(text, size, width)
+        if len(lines) < 2:
+            return lines
+        head, stop, tail = plain(text).rpartition(". ")
+        if not stop:
+            return lines
+        broken = self.wrap(head + ".", size, width) + self.wrap(tail, size, width)
+        return broken if len(broken) <= len(lines) else lines
 
     def fit(self, text: str, size: float, width: float) -> str:
         """``text`` cut at a word and ended with "..." so that it fits ``width`` ("" if
@@ -602,7 +616,7 @@ class Renderer:
         big, row, small, step = self._title_sizes()
         self.text(view.title, big, colour, (left, area.y + self.s(4)), max_width=width)
         y: float = area.y + self.s(row)
-        wrapped = self.wrap(view.subtitle, small, width) if view.subtitle else []
+        wrapped = self.subtitle_lines(view.subtitle, small, width) if view.subtitle else []
         if len(wrapped) > lines > 0:
             wrapped[lines - 1] = self.fit(" ".join(wrapped[lines - 1:]), small, width)
         for line in wrapped[:lines]:
@@ -978,7 +992,9 @@ class Renderer:
         y = self._title(view, sub, left)
         size = min(self.s(58), area.bottom - y - self.s(14))  # (less under a banner)
         if view.entry:
-            self._dice_row(view.entry, left + self.s(6), y + self.s(10), size,
+            # The dice entered, in the roller's dice colour (as the result draws them).
+            entered = tuple(DieView(v, None, True, view.entry_colour) for v in view.entry)
+            self._dice_row(entered, left + self.s(6), y + self.s(10), size,
                            marked=view.entry_position)
         else:
             self._dice_row(view.dice, left + self.s(6), y + self.s(10), size)
@@ -1262,10 +1278,8 @@ class Renderer:
             players = self._players_count
             a = self._slot_pos(flow.source, players)
             b = self._slot_pos(flow.target, players)
-            shown = min(flow.stones, 8)
-            for k in range(shown):
-                t = flow.progress * 1.4 - k * 0.05
-                t = max(0.0, min(1.0, t))
+            for k in range(drawn(flow.stones)):
+                t = stone_position(flow.progress, k)
                 if t <= 0.0 or t >= 1.0:
                     continue
                 ease = t * t * (3 - 2 * t)

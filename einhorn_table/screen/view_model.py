@@ -29,10 +29,11 @@ from einhorn_table.rules import (
     categorize,
 )
 from einhorn_table.screen.banner import save_banner
+from einhorn_table.screen.stone_flight import gone_and_landed
 from einhorn_table.standings import ending_words, tie_words
 from einhorn_table.stations.gesture_table import Context, HelpLine, help_lines, help_title
 from einhorn_table.stations.gestures import GestureTiming
-from einhorn_table.table.controller import Seat, TableController
+from einhorn_table.table.controller import PendingRoll, Seat, TableController
 from einhorn_table.table.doubt import DoubtKind, alike_seats, dice_owners
 from einhorn_table.table.together import told_apart
 from einhorn_table.words import counted, joined, number_word
@@ -141,6 +142,8 @@ class ScreenView:
     choices: tuple[str, ...] = ()
     chosen: int = 0
     entry: tuple[int, ...] = ()
+    #: The colour the dice entered by hand are drawn in (None: white).
+    entry_colour: tuple[int, int, int] | None = None
     entry_position: int = 0
     number: int | None = None
     buttons: tuple[ButtonHint, ...] = ()
@@ -211,6 +214,21 @@ def player_cards(ledger: Ledger, seats: Sequence[Seat], unicorn: int | None, act
         )
         for i, p in enumerate(ledger.players)
     )
+
+
+def in_flight(players: tuple[PlayerCard, ...], central: int, flows: Sequence[Flow],
+              ) -> tuple[tuple[PlayerCard, ...], int]:
+    """The cards' game stones and the central stash as the stones ``flows`` fly (to the
+    ledger's figures once they all landed): a payer's number goes down as its stones
+    leave, a payee's goes up as they land."""
+    change = {k: 0 for k in range(-1, len(players))}
+    for flow in flows:
+        gone, landed = gone_and_landed(flow.stones, flow.progress)
+        change[flow.source] += flow.stones - gone  # not left yet
+        change[flow.target] -= flow.stones - landed  # not landed yet
+    cards = tuple(replace(card, game_stones=card.game_stones + change[k])
+                  if change[k] else card for k, card in enumerate(players))
+    return cards, central + change[-1]
 
 
 def after_roll(before: Ledger, result: TurnResult) -> Ledger:
@@ -302,6 +320,7 @@ def build_view(controller: TableController, now: float) -> ScreenView:
             subtitle=message + pending.doubt.again,
             dice=dice, photo=pending.photo,
             entry=tuple(c.entry.values) if c.entry else (),
+            entry_colour=_entry_colour(c, pending),
             entry_position=c.entry.position if c.entry else 0,
             buttons=entry_hints(c.entry.position) if c.entry else button_hints(context),
             **base,  # type: ignore[arg-type]
@@ -341,13 +360,14 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         # name everyone.
         who = joined([name for name, _ in rolls]) if len(rolls) <= 3 else \
             f"{len(rolls)} players"
+        players, central = in_flight(cards(set()), ledger.central, flows)
         return ScreenView(
-            ScreenKind.RESULT, players=cards(set()),
+            ScreenKind.RESULT, players=players,
             title=f"{who} rolled together",
             photo=last.photo, lines=(*(
                 f"{name}: {' '.join(map(str, dice))} = {sum(dice)}" for name, dice in rolls),
                 *_round_lines(c)),
-            flows=flows, **base,  # type: ignore[arg-type]
+            flows=flows, **{**base, "central": central},  # type: ignore[arg-type]
         )
     if shown_roll and last is not None and age < RESULT_SECONDS:
         rolloff = _in_rolloff(c)
@@ -356,7 +376,9 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         # The counter says the game the roll was in: the roll that ends a game said
         # "Game over" under the next game's number.
         game = last.before.game if isinstance(last.outcome, TurnResult) else ledger.game
-        players, result_base = cards(set()), dict(base)
+        # Each card's number (and the central stash's) changes as its stones land.
+        players, central = in_flight(cards(set()), ledger.central, flows)
+        result_base = {**base, "central": central}
         if isinstance(last.outcome, TurnResult) and last.outcome.game_over:
             # The cards as this roll left them: the game's end (game stones into each
             # stash, the unicorn back, "to bid") comes with its own screen after.
@@ -625,6 +647,16 @@ def _dice_colour(c: TableController, shown: object) -> tuple[int, int, int] | No
     if name not in c.names:
         return None
     return c.seats[c.names.index(name)].dice_colour
+
+
+def _entry_colour(c: TableController, pending: PendingRoll) -> tuple[int, int, int] | None:
+    """The colour of the dice the roller enters by hand: their own dice's, as the roll's
+    result will draw them (the question before showed the dice in the colour read);
+    without one registered, the colour read, so the dice keep theirs (None: none read)."""
+    own = c.seats[pending.roller].dice_colour
+    if own is not None:
+        return own
+    return next((die.color for die in pending.reading.dice), None)
 
 
 def _rollers_dice(c: TableController, shown: object) -> tuple[DieView, ...]:

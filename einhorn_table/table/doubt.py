@@ -22,10 +22,11 @@ class DoubtKind(StrEnum):
 @dataclass(frozen=True)
 class Doubt:
     kind: DoubtKind
-    #: For players, short: shown big on the screen.
+    #: For players, short: shown big on the screen, where it starts a sentence.
     message: str
-    #: What rolling again does, after the message ("" where the message says it).
-    again: str = " - or roll again"
+    #: What else the roller may do, after the message: roll again ("" where the message
+    #: says it). The two read as one line of short sentences a child follows.
+    again: str = ". You can also roll again"
 
 
 def judge_reading(
@@ -36,13 +37,13 @@ def judge_reading(
     """``None`` when the reading is three sure dice of the roller's colour, else why not."""
     dice = reading.dice
     if len(dice) != 3:
-        seen = "no dice seen" if not dice else "1 die seen" if len(dice) == 1 \
+        seen = "No dice seen" if not dice else "1 die seen" if len(dice) == 1 \
             else f"{len(dice)} dice seen"
         return Doubt(DoubtKind.COUNT, f"{seen}, not 3")
     unsure = sum(1 for die in dice if die.value is None)
     if unsure:
-        return Doubt(DoubtKind.ABSTAINED, f"{unsure} die unclear" if unsure == 1
-                     else f"{unsure} dice unclear")
+        return Doubt(DoubtKind.ABSTAINED, "1 die could not be read" if unsure == 1
+                     else f"{unsure} dice could not be read")
     if seat_colours[roller] is not None and sum(c is not None for c in seat_colours) >= 2:
         owners = dice_owners(reading, seat_colours)
         # Players whose dice the camera cannot tell apart (a family's one colour of
