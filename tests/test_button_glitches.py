@@ -159,10 +159,18 @@ presses = st.lists(
     st.tuples(
         st.sampled_from(list(Button)),
         st.floats(min_value=0.1, max_value=2.0),  # quiet time before the press
-        st.floats(min_value=0.04, max_value=1.5),  # how long a finger holds it
+        # how long a finger holds it (not within twice the bounce time of a long press:
+        # a spike just before a press is its bounce for all the decoder can tell)
+        st.floats(min_value=0.04, max_value=1.5).filter(
+            lambda held: abs(held - GestureTiming().long_press) > 2 * GestureTiming().bounce),
         st.lists(st.floats(min_value=0.0005, max_value=0.003), max_size=6),  # bounce
         st.sampled_from(list(Button)),  # a glitch's button, in the quiet time before
         st.floats(min_value=0.0002, max_value=0.003),  # and how long it lasts
+        # a motor's spikes on the pressed button's wire before the press: how many,
+        # how far apart, and how long before the press the last one is
+        st.tuples(st.integers(min_value=0, max_value=80),
+                  st.floats(min_value=0.004, max_value=0.025),
+                  st.floats(min_value=0.002, max_value=0.025)),
     ),
     min_size=1,
     max_size=10,
@@ -172,19 +180,28 @@ presses = st.lists(
 @settings(max_examples=150, deadline=None)
 @given(presses=presses)
 def test_glitches_and_bounce_never_change_what_a_fingers_presses_mean(
-    presses: list[tuple[Button, float, float, list[float], Button, float]],
+    presses: list[tuple[Button, float, float, list[float], Button, float,
+                        tuple[int, float, float]]],
 ) -> None:
     """Presses of 40 ms and more with contact bounce, and a glitch of up to 3 ms in the
-    quiet before each: the gestures are those of the clean presses alone."""
+    quiet before each, and a train of such spikes on its wire up to the press: the
+    gestures are those of the clean presses alone, each pressed when it was (give or
+    take the bounce time)."""
     timing = GestureTiming(shortest_press=SHORTEST_PRESS)
     clean: list[RawButtonEvent] = []
     noisy: list[RawButtonEvent] = []
     t = 0.0
-    for button, quiet, held, bounce, glitched, glitch in presses:
+    for button, quiet, held, bounce, glitched, glitch, (spikes, period, lead) in presses:
         spike = t + quiet / 2
         noisy += [RawButtonEvent(0, glitched, True, spike),
                   RawButtonEvent(0, glitched, False, spike + glitch)]
-        t += quiet
+        released, t = t, t + quiet
+        for k in range(spikes):
+            spike = t - lead - glitch - k * period
+            if spike <= released:
+                break
+            noisy += [RawButtonEvent(0, button, True, spike),
+                      RawButtonEvent(0, button, False, spike + glitch)]
         clean.append(RawButtonEvent(0, button, True, t))
         noisy.append(RawButtonEvent(0, button, True, t))
         flip, level = t, True
@@ -209,4 +226,21 @@ def test_glitches_and_bounce_never_change_what_a_fingers_presses_mean(
     assert kinds(got) == kinds(expected)
     for mine, theirs in zip(got, expected, strict=True):
         assert abs(mine.time - theirs.time) <= timing.bounce + 1e-9
+        if theirs.pressed is not None:
+            assert mine.pressed is not None
+            assert abs(mine.pressed - theirs.pressed) <= timing.bounce + 1e-9
     assert len(expected) == len(presses)
+
+
+def test_a_tap_amid_a_motors_spikes_is_a_tap_not_a_long_press(
+    stations: ButtonStations, mock_factory: MockFactory, clock: FakeClock,
+) -> None:
+    """A vacuum cleaner runs beside the cable: + reads pressed 1 ms in every 10 ms for a
+    second and a half, and a finger taps it (60 ms) meanwhile. Before, the press counted
+    from the first spike: a long press at once ("five stones more"), not one stone."""
+    edges = [(0.3 + 0.01 * k + lag, W, lag == 0) for k in range(150) for lag in (0, 0.001)]
+    edges += [(1.805, W, True), (1.865, W, False)]
+    gestures = play(stations, mock_factory, clock, edges, until=3.0)
+    assert kinds(gestures) == [(GestureKind.TAP, (W,))]
+    assert gestures[0].pressed is not None
+    assert START + 1.805 - GestureTiming().bounce <= gestures[0].pressed <= START + 1.805

@@ -329,3 +329,46 @@ def test_a_match_exported_while_it_is_played_says_the_file_is_not_the_whole_matc
         assert _history_at(tmp_path, "export", "1") == 0  # (the finished match: nothing)
         assert capsys.readouterr().err == ""
     assert len(out.read_text(encoding="utf-8").splitlines()) == 12
+
+
+def test_a_folder_above_the_history_that_is_root_s_is_not_given_away(
+        tmp_path: Path) -> None:
+    """`--state-dir` below a folder of root's that pi may not look into (/root, a stick
+    root mounted): it said "most likely since einhorn-table was run with sudo. Give the
+    history back: `sudo chown -R pi: FOLDER`", which leaves root's folder above shut."""
+    folder = tmp_path / "einhorn-table"
+    said = refused_words(Refusal(tmp_path, True, True, "root", "pi"), folder,
+                         as_another=f"einhorn-table history --state-dir {folder} list",
+                         service_user="einhorn")
+    assert said.startswith(f"you may not read the folder {tmp_path}, which holds the "
+                           "history's: it belongs to root, not to you (pi). Run the command "
+                           f"as root: `sudo -u root einhorn-table history --state-dir {folder} "
+                           "list`")
+    assert "chown" not in said and "was run with sudo" not in said
+
+
+def test_the_folder_above_named_is_the_one_that_may_not_be_passed_through(
+        tmp_path: Path) -> None:
+    """A folder above the history one may pass through but not list (mode 311 for its
+    owner: x, no r) was named, not the one below it that shuts the way (mode 000)."""
+    passable = tmp_path / "passable"
+    shut = passable / "shut"
+    (shut / "einhorn-table").mkdir(parents=True)
+    shut.chmod(0o000)
+    passable.chmod(0o311)
+    try:
+        probe = subprocess.run(_as_a_user(["test", "-x", str(shut)]), check=False)
+        if probe.returncode != 1:
+            pytest.skip("cannot run a command here that chmod stops")
+        env = {key: value for key, value in os.environ.items() if key != "STATE_DIRECTORY"}
+        env.update(PYTHONPATH=str(REPO), EINHORN_COMMAND="einhorn-table")
+        done = subprocess.run(
+            _as_a_user([sys.executable, "-m", "einhorn_table", "history", "--state-dir",
+                        str(shut / "einhorn-table"), "list"]),
+            capture_output=True, text=True, env=env, timeout=120, check=False)
+    finally:
+        passable.chmod(0o700)
+        shut.chmod(0o700)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(
+        f"einhorn-table: you may not read the folder {shut}, which holds the history's: ")

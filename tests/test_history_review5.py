@@ -60,7 +60,8 @@ def kept(tmp_path: Path) -> Iterator[Path]:
         _keep(store, bot_match(1))
         _keep(store, bot_match(2))
     yield folder
-    for path in (folder, *folder.iterdir()):
+    folder.chmod(0o700)  # (first: a folder of mode 000 may not be listed but by root)
+    for path in folder.iterdir():
         path.chmod(0o700)
 
 

@@ -47,9 +47,10 @@ def refusal(folder: Path, *, writing: bool) -> Refusal | None:
     try:
         if not folder.is_dir():
             return None
-    except PermissionError:  # (a folder above it may not be looked into)
+    except PermissionError:  # (a folder above it may not be passed through: the first
+        # without x for this user, not one it may pass through but not list)
         above = next((part for part in reversed(folder.absolute().parents)
-                      if not os.access(part, os.R_OK | os.X_OK)), folder)
+                      if not os.access(part, os.X_OK)), folder)
         return Refusal(above, True, True, owner_name(above), me, changing=writing)
     if not os.access(folder, os.R_OK | os.X_OK):
         return Refusal(folder, True, True, owner_name(folder), me, changing=writing)
@@ -99,8 +100,10 @@ def refused_words(refused: Refusal, folder: Path, *, as_another: str,
         return (f"{said}: it lies on a disk (an SD card, a USB stick) mounted read-only. Mount "
                 "it so that it may be written, or copy the whole folder somewhere you may "
                 "write and name that copy with --state-dir.")
-    if refused.owner == "root" and refused.me not in (None, "root"):
-        # (made by a command run with sudo: given back, it is theirs to read and change)
+    above = refused.is_folder and path != folder  # (a folder above the history's)
+    if refused.owner == "root" and refused.me not in (None, "root") and not above:
+        # (made by a command run with sudo: given back, it is theirs to read and change;
+        # not a folder above it, root's own, which the history given back leaves shut)
         rightful = service_user if service is not None else refused.me
         return (f"{said}: it belongs to root, not to {'the service' if service else 'you'} "
                 f"({rightful}), most likely since einhorn-table was run with sudo. Give the "

@@ -79,7 +79,7 @@ class _Line:
     raw: bool = False  # the last level seen, chatter included
     raw_since: float = float("-inf")  # when it was last seen to change
     #: When the press seen now began: its first edge, the contact's bounce after it
-    #: (let go for less than the bounce time) included.
+    #: (let go for less than the bounce time, all within the bounce time) included.
     down_since: float = float("-inf")
     locked_until: float = float("-inf")
 
@@ -99,8 +99,11 @@ class Debouncer:
         key = (event.player, event.button)
         line = self._lines.setdefault(key, _Line())
         if event.pressed != line.raw:
-            if event.pressed and event.time - line.raw_since > self.bounce:
-                line.down_since = event.time  # (not the bounce of a press begun)
+            if event.pressed and (event.time - line.raw_since > self.bounce
+                                  or event.time - line.down_since > self.bounce):
+                # (Not the bounce of a press begun: let go longer than a bounce, or
+                # edges for longer than one, a motor's spikes, lasts: noise before it.)
+                line.down_since = event.time
             line.raw = event.pressed
             line.raw_since = event.time
         accepted += self._settle(key, line, event.time)
