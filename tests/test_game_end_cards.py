@@ -13,6 +13,7 @@ from test_screen_review8 import GAME_ONE
 from einhorn_table.rules import CENTRAL, Ledger, Roll, RulesError, StonesLeft, TurnResult, replay
 from einhorn_table.rules.match import replay_steps
 from einhorn_table.screen.view_model import (
+    FLOW_SECONDS,
     GAME_END_SECONDS,
     RESULT_SECONDS,
     ScreenKind,
@@ -39,7 +40,7 @@ def test_the_cards_under_game_over_show_the_stones_as_the_roll_left_them() -> No
     # Before: every card said 0 game stones, the stash already banked and "to bid", and
     # the top bar "nobody" beside "Cem takes the unicorn".
     c = _game_one_ended()
-    view = build_view(c, 101.0)
+    view = build_view(c, 100.0 + FLOW_SECONDS)  # (its stones landed)
     assert view.kind is ScreenKind.RESULT and "Game over" in view.lines
     assert [(p.game_stones, p.stash) for p in view.players] == [(1, 0), (8, 0), (0, 0)]
     assert [p.status for p in view.players] == ["", "", ""]

@@ -4,8 +4,11 @@ landed the cards show the ledger's figures."""
 
 from __future__ import annotations
 
+from table_helpers import RED, tap
 from test_screen_stones_land import SHOWN, _anas_einhorn
+from test_table_moments import START, roll, setup_line, table
 
+from einhorn_table.ports import Button
 from einhorn_table.screen.stone_flight import gone_and_landed
 from einhorn_table.screen.view_model import (
     FLOW_SECONDS,
@@ -53,3 +56,19 @@ def test_more_stones_than_drawn_count_in_to_the_last() -> None:
     assert gone_and_landed(20, 1.0) == (20, 20)
     gone, landed = gone_and_landed(20, 0.8)
     assert 0 < landed < 20 == gone
+
+
+def test_the_roll_that_ends_a_game_counts_its_stones_in_as_they_land() -> None:
+    c, _ = table([setup_line(["Ana", "Ben"]), *START[:2]])
+    c.on_gesture(tap(0, Button.DREIFALTIGKEIT, 1.0))
+    roll(c, [4, 4, 4], RED, t=2.0)  # read at 3.0: Ben pays Ana his 6, the game is over
+    frames = [build_view(c, 3.0 + t) for t in (0.0, 0.3, 0.6, 0.9, 1.1, 1.3, FLOW_SECONDS)]
+    assert all(v.kind is ScreenKind.RESULT and v.lines[-1] == "Game over" for v in frames)
+    anas = [v.players[0].game_stones for v in frames]
+    bens = [v.players[1].game_stones for v in frames]
+    # Before, Ana's card showed the 13 and Ben's the 0 before a stone had left him.
+    assert (anas[0], bens[0]) == (7, 6)
+    assert anas == sorted(anas) and len(set(anas)) > 2 and anas[-1] == 13
+    assert bens == sorted(bens, reverse=True) and bens[2:] == [0] * 5
+    # Still the cards as the roll left them: the game stones go into the stashes after.
+    assert all(p.stash == 0 for v in frames for p in v.players)

@@ -382,10 +382,12 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         if isinstance(last.outcome, TurnResult) and last.outcome.game_over:
             # The cards as this roll left them: the game's end (game stones into each
             # stash, the unicorn back, "to bid") comes with its own screen after.
+            # Their numbers, too, follow the stones.
             left = after_roll(last.before, last.outcome)
             owner = names.index(left.unicorn) if left.unicorn is not None else None
-            players = player_cards(left, c.seats, owner, set(), {})
-            result_base.update(central=left.central, unicorn=owner)
+            players, central = in_flight(player_cards(left, c.seats, owner, set(), {}),
+                                         left.central, flows)
+            result_base.update(central=central, unicorn=owner)
         return ScreenView(
             ScreenKind.RESULT, players=players, focus=names.index(_player(last)),
             title=_result_title(last, rolloff), dice=_rollers_dice(c, last),
