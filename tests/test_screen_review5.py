@@ -143,7 +143,9 @@ def test_a_long_title_takes_two_lines_rather_than_a_tiny_one(drawing: Any) -> No
     view = result(TOGETHER, "", dice=False)
     long = f"{SIX[0]}, {SIX[5]} and {SIX[3]} rolled together"
     renderer.draw(ScreenView(**{**view.__dict__, "title": long}))
-    parts = [(w, r) for w, _, r in texts if w and w in long and r.top >= renderer.s(56)]
+    cards_top = renderer.h - renderer.s(154)  # (a card's name whole is in the title too)
+    parts = [(w, r) for w, _, r in texts
+             if w and w in long and renderer.s(56) <= r.top and r.bottom <= cards_top]
     assert " ".join(w for w, _ in parts) == long
     assert all(r.height >= renderer.font(30).get_height() for _, r in parts), parts
 

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from einhorn_table.adapters.source_base import BaseSource, CameraView
     from einhorn_table.adapters.systemd_notify import FrameWatchdog
     from einhorn_table.calibration.profile import CalibrationProfile
+    from einhorn_table.rules import Setup
     from einhorn_table.table.config import TableConfig
     from einhorn_table.table.events import TrayEvent
     from einhorn_table.table.loop import TrayFeed
@@ -175,6 +176,39 @@ def seats_for(names: Sequence[str], players: Sequence[PlayerConfig],
                    "station in the table's configuration: add them to go on with this match, "
                    "or press X for a new one.")
     return seats, stations, blocked
+
+
+def next_match_setup(path: Path, config: TableConfig, setup: Setup,
+                     ) -> tuple[TableConfig, Setup, str]:
+    """The table's file read again for the match after ``setup`` (a player changed
+    between matches needs no restart), and what the terminal is told ("": nothing).
+
+    Where the file no longer reads, or seats a player at a station whose buttons were
+    not in use at the start (they are opened at the start only), the next match has the
+    players of ``config`` and ``setup`` as before, and the words say why."""
+    from einhorn_table.errors import EinhornError
+    from einhorn_table.rules import Setup, find_variant
+    from einhorn_table.table.config import load_config
+    from einhorn_table.words import joined
+
+    try:
+        again = load_config(path)
+        variant = find_variant(again.variant)
+    except EinhornError as error:
+        return config, setup, (f"einhorn-table: {path} does not read now, so the next match "
+                               f"has the same players as before; mend it for the one "
+                               f"after: {error}")
+    unopened = sorted(again.stations - config.stations)
+    if unopened:
+        who = joined([f"{again.stations.names[k]} at station {k + 1}" for k in unopened])
+        return config, setup, (
+            f"einhorn-table: {path} now seats {who}, whose buttons were not in use when "
+            "the table started: the next match has the same players as before. To play "
+            "with them, restart the table (sudo systemctl restart einhorn-table).")
+    names = [p.name for p in again.players]
+    told = "" if names == list(setup.players) else (
+        f"einhorn-table: the next match as {path} now says: {', '.join(names)}")
+    return again, Setup.for_variant(variant, names, games=again.games), told
 
 
 def dice_colours_note(profile: Path, names: Sequence[str], measured: Mapping[str, RGB]) -> str:
@@ -461,6 +495,9 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
             controller = play(started)
             # Held OK at the final standings: the next match, as the table's file says.
             while controller.next_match_asked is not None and not screen.quit_requested:
+                config, setup, told_file = next_match_setup(args.config, config, setup)
+                if told_file:
+                    print(told_file, file=sys.stderr)
                 started = next_match(log, setup, started)
                 controller = play(started)
         finally:

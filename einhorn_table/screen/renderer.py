@@ -94,6 +94,10 @@ NOTICE_FLOOR = 22
 #: notice are drawn smaller and the screen makes do (the call tiles without their dice).
 NOTICE_LEAVES = 150
 
+#: The margin of a card's name where the card stacks its marker, dice and unicorn
+#: beside the stones (six players, long names) and the name has the whole row.
+CARD_EDGE = 10
+
 #: Signs pygame's default font lacks, and what stands in for them.
 _PLAIN = str.maketrans({"\u2717": "X", "\u2212": "-", "\u2192": "->"})
 
@@ -231,16 +235,21 @@ class Renderer:
     def shortened(self, text: str, size: float, smallest: float, width: float,
                   ) -> tuple[str, float]:
         """``text`` and a font size from ``size`` down to ``smallest`` at which it fits
-        ``width``; cut short with "." where even the smallest does not fit."""
+        ``width``; cut short with "." where even the smallest does not fit (never after
+        a hyphen or a space: "Friedrich-." read as a name of its own)."""
         text = plain(text)
         while self.font(size).size(text)[0] > width and size > smallest:
             size = max(smallest, size - 2)
         font = self.font(size)
         if font.size(text)[0] <= width:
             return text, size
-        while len(text) > 1 and font.size(text.rstrip() + ".")[0] > width:
+
+        def cut(part: str) -> str:
+            return (part.rstrip(" -\u2010\u2011,.'") or part[:1]) + "."
+
+        while len(text) > 1 and font.size(cut(text))[0] > width:
             text = text[:-1]
-        return text.rstrip() + ".", size
+        return cut(text), size
 
     def s(self, value: float) -> int:
         scaled: float = value * self.u
@@ -371,11 +380,16 @@ class Renderer:
                              border_radius=self.s(10))
             pg.draw.rect(self.surface, card.colour, (rect.x + self.s(6), rect.y + self.s(6),
                                                      rect.width - self.s(12), self.s(5)))
-            self._marker(card.marker, card.colour, (rect.x + self.s(22), rect.y + self.s(30)),
-                         self.s(12))
+            # Stacked, the marker stands left of the stones as the dice stand right of
+            # them, and the name has the card's whole width: six players' names were cut
+            # to "Maximilia." beside an empty corner.
+            self._marker(card.marker, card.colour,
+                         (rect.x + self.s(22 if beside else 20),
+                          rect.y + self.s(30 if beside else 62)), self.s(12))
             if size != name_size:  # (a name fitted at the row's size is drawn as fitted)
                 name, size = self.shortened(card.name, name_size, name_size, room)
-            self.text(name, size, TEXT, (rect.x + self.s(40), rect.y + self.s(30)), "midleft")
+            self.text(name, size, TEXT, (rect.x + self.s(40 if beside else CARD_EDGE),
+                                         rect.y + self.s(30)), "midleft")
             right = rect.right - self.s(8)
             icon_y = rect.y + self.s(30)
             if card.unicorn:  # beside the name: the unicorn rightmost, the dice left of it
@@ -402,10 +416,11 @@ class Renderer:
                           "midbottom", max_width=rect.width - self.s(8))
 
     def _name_room(self, card: PlayerCard, rect: Any, beside: bool) -> int:
-        """The width a card's name has: its row less the marker and, where they stand
-        beside it, the dice and the unicorn."""
-        icons = self._icons_width(card) if beside else 0
-        return int(rect.width - self.s(46 + icons))
+        """The width a card's name has: its row less the marker and the dice and the
+        unicorn where they stand beside it; stacked, the whole row."""
+        if not beside:
+            return int(rect.width - self.s(2 * CARD_EDGE))
+        return int(rect.width - self.s(46 + self._icons_width(card)))
 
     @staticmethod
     def _icons_width(card: PlayerCard) -> int:

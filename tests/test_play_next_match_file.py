@@ -1,0 +1,146 @@
+"""Two matches in a row at the real table (``play``), a player changed in the table's
+file between them: holding OK at the final standings starts the next match with the
+players as the file now names them, no restart needed; the screens and the history
+name them. A file that no longer reads keeps the players of the match before, and
+the terminal says why."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("gpiozero")
+pytest.importorskip("pygame")
+
+from gpiozero.pins.mock import MockFactory
+from table_helpers import players_toml
+from table_rig import open_store, press
+
+from einhorn_table.adapters.clock import FakeClock
+from einhorn_table.cli import main
+from einhorn_table.cli.table_app import direct_performer, throw_into
+from einhorn_table.history.view import history_summary
+from einhorn_table.ports import Button
+from einhorn_table.screen.view_model import build_view
+from einhorn_table.simulation.strategies import make_strategy
+from einhorn_table.stations.gesture_table import NEXT_MATCH_AFTER_SECONDS
+from einhorn_table.table.bots import BotDriver
+from einhorn_table.table.loop import TableLoop
+
+HEAD = """
+games = 1
+camera = "synth:seed=3,players=3"
+[screen]
+width = 400
+height = 240
+fullscreen = false
+"""
+BEFORE = HEAD + players_toml(("Ana", 1, "white"), ("Ben", 2, "red"), ("Cem", 3, "blue"))
+#: Ben has gone home; Bea sits at his station with his dice.
+AFTER = HEAD + players_toml(("Ana", 1, "white"), ("Bea", 2, "red"), ("Cem", 3, "blue"))
+
+
+def bots_at(loop: TableLoop) -> None:
+    camera = loop.tray.source  # type: ignore[attr-defined]
+    count = len(loop.controller.names)
+    loop.bots = BotDriver(frozenset(range(count)),
+                          [make_strategy("odds") for _ in range(count)], random.Random(3))
+    loop.perform = direct_performer(loop.controller, throw_into(camera), loop.clock)
+    loop.tray_idle = lambda: not camera.frames_queued
+
+
+def two_matches(monkeypatch: pytest.MonkeyPatch, factory: MockFactory, config: Path,
+                between: str, whole: bool = False) -> list[TableLoop]:
+    """``play`` for a first match to its end; ``between`` written to the table's file
+    at its final standings, Ben holds OK; the second match for a few throws (``whole``:
+    to its end)."""
+    import einhorn_table.adapters.clock as clocks
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+    monkeypatch.setattr(clocks, "SystemClock", FakeClock)
+    original = TableLoop.run
+    runs: list[TableLoop] = []
+
+    def club(self: TableLoop, done: Callable[[], bool], max_steps: int | None = None) -> None:
+        runs.append(self)
+        bots_at(self)
+        clock = self.clock
+        assert isinstance(clock, FakeClock)
+        if len(runs) == 1:
+            original(self, lambda: self.controller.match.over, max_steps=100_000)
+            config.write_text(between, encoding="utf-8")  # (edited over ssh meanwhile)
+            clock.advance(NEXT_MATCH_AFTER_SECONDS)
+            self.step()
+            press(factory, clock, 1, (Button.EINHORN,), long=True)
+            self.step()
+            assert done()
+        elif whole:
+            original(self, lambda: self.controller.match.over, max_steps=100_000)
+        else:
+            original(self, lambda: len(self.controller.match.record) >= 4, max_steps=20_000)
+
+    monkeypatch.setattr(TableLoop, "run", club)
+    assert main(["play", str(config), "--state-dir", str(config.parent / "state")]) == 0
+    assert len(runs) == 2
+    return runs
+
+
+def test_the_next_match_seats_the_players_the_table_file_names_now(
+        mock_factory: MockFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # The file was read once, at the start: the next match still said "Ben" on every
+    # card and in the history, though Bea sat at his station.
+    config = tmp_path / "table.toml"
+    config.write_text(BEFORE, encoding="utf-8")
+    first, second = two_matches(monkeypatch, mock_factory, config, AFTER, whole=True)
+    assert first.controller.match.names == ("Ana", "Ben", "Cem")
+    assert second.controller.match.names == ("Ana", "Bea", "Cem")
+    view = build_view(second.controller, second.clock.monotonic())
+    assert [card.name for card in view.players] == ["Ana", "Bea", "Cem"]
+    assert view.players[1].dice_colour == first.controller.seats[1].dice_colour  # his dice
+    assert "Bea" in capsys.readouterr().err
+    store = open_store(tmp_path / "state")
+    rows = {row.match_id: row for row in store.matches()}
+    assert rows["1"].players == ("Ana", "Ben", "Cem")
+    assert rows["2"].players == ("Ana", "Bea", "Cem")
+    leaders = {leader.name: leader.matches for leader in history_summary(store).leaders}
+    store.close()
+    assert leaders == {"Ana": 2, "Ben": 1, "Bea": 1, "Cem": 2}
+    # ``history list`` and ``history stats`` say so too.
+    state = str(tmp_path / "state")
+    assert main(["history", "--state-dir", state, "list"]) == 0
+    listed = capsys.readouterr().out
+    assert "Ana, Bea, Cem" in listed and "Ana, Ben, Cem" in listed
+    assert main(["history", "--state-dir", state, "stats"]) == 0
+    stats = capsys.readouterr().out
+    assert "Bea" in stats and "Ben" in stats
+
+
+def test_a_table_file_that_no_longer_reads_keeps_the_players_and_says_why(
+        mock_factory: MockFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text(BEFORE, encoding="utf-8")
+    broken = AFTER.replace('name = "Bea"', 'name = "Bea')  # (a quote forgotten)
+    _, second = two_matches(monkeypatch, mock_factory, config, broken)
+    assert second.controller.match.names == ("Ana", "Ben", "Cem")
+    err = capsys.readouterr().err
+    assert "the same players as before" in err and str(config) in err
+
+
+def test_a_player_moved_to_a_station_not_wired_up_keeps_the_players(
+        mock_factory: MockFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The buttons of a station nobody sat at were not opened: a restart opens them."""
+    config = tmp_path / "table.toml"
+    config.write_text(BEFORE, encoding="utf-8")
+    moved = HEAD + players_toml(("Ana", 1, "white"), ("Bea", 4, "red"), ("Cem", 3, "blue"))
+    _, second = two_matches(monkeypatch, mock_factory, config, moved)
+    assert second.controller.match.names == ("Ana", "Ben", "Cem")
+    err = capsys.readouterr().err
+    assert "restart" in err and "station 4" in err
