@@ -102,3 +102,87 @@ def test_the_demo_names_the_keys_instead_of_the_plug() -> None:
     build_view(c, 2.0)
     assert build_view(c, 2.0 + STILL_WAITING_SECONDS).notice == (
         "Still waiting for Ben's bid. Ben, your keys are Q W E R.")
+
+
+def test_a_station_with_a_broken_ok_is_told_which_button_to_check_in_the_real_play(
+    mock_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One player's Einhorn (OK) has a loose wire: + works, OK reaches no pin, so the bid
+    is never handed in. Before, the notice waited for 30 s without any press (each try of
+    + started it again) and then told the family to check the station's plug, which is
+    fine: they were stuck. Now it names the button, 30 s after the first press, and
+    stays however often + is tried again."""
+    pytest.importorskip("gpiozero")
+    pytest.importorskip("pygame")
+    from pin_table import PinTable, play_with_pins
+
+    seen: dict[str, ScreenView] = {}
+    silent: list[int] = []
+
+    def script(table: PinTable) -> None:
+        table.bots_until(lambda v: v.kind is ScreenKind.AUCTION)
+        c = table.loop.controller
+        quiet, *others = c.match.state.owing()
+        silent.append(quiet)
+        for seat in others:
+            table.tap(seat, E)
+        for k in range(3):  # + three times, then OK (which does nothing: no edges)
+            table.tap(quiet, W, after=2.0 + 2 * k)
+        seen["counting"] = table.run_for(2.0 + STILL_WAITING_SECONDS - 3)
+        seen["waited"] = table.run_for(4.0)  # (30 s after the first tap's release)
+        table.tap(quiet, W)  # trying + again: it works
+        seen["tried +"] = table.run_for(8.0)
+        assert silent[0] in c.match.state.owing()
+
+    assert play_with_pins(script, mock_factory, tmp_path, monkeypatch) == 0
+    name = ("Ana", "Ben", "Cem")[silent[0]]
+    assert seen["counting"].kind is ScreenKind.AUCTION
+    assert "Still waiting" not in seen["counting"].notice
+    told = (f"Still waiting for {name}'s bid. {name}: Einhorn (OK) hands in your bid; if "
+            "it does nothing, check that button's wires.")
+    assert seen["waited"].notice == told
+    assert seen["tried +"].notice == told
+
+
+def test_a_broken_ok_is_told_for_top_ups_and_the_owners_choice_beside_a_silent_station(
+) -> None:
+    c, _ = table([setup_line(["Ana", "Ben"]), *START[:2], roll_line("Ana", [1, 3, 5]),
+                  roll_line("Ben", [2, 2, 3]), roll_line("Ana", [2, 2, 4])])
+    assert build_view(c, 100.0).kind is ScreenKind.COUNTERPARTY
+    c.on_gesture(tap(0, W, 101.0))  # Ana steps to Ben; OK does nothing
+    c.on_gesture(tap(0, W, 120.0))  # (and on: the waiting is not started again)
+    assert build_view(c, 101.0 + STILL_WAITING_SECONDS - 1).notice == ""
+    assert build_view(c, 101.0 + STILL_WAITING_SECONDS).notice == (
+        "Still waiting for Ana's choice of who pays or is paid. Ana: Einhorn (OK) settles "
+        "with the one shown; if it does nothing, check that button's wires.")
+    call = '{"type": "call", "player": "Ana", "call": "einhorn"}'
+    rounds = [call, roll_line("Ana", [2, 2, 3]), roll_line("Ben", [2, 2, 3]),
+              roll_line("Cem", [2, 2, 3])]
+    c, _ = table([setup_line(["Ana", "Ben", "Cem"]), *START, *rounds * 3, call,
+                  roll_line("Ana", [2, 2, 3]), '{"type": "bid", "player": "Ana", "stones": 0}',
+                  '{"type": "bid", "player": "Ben", "stones": 0}',
+                  '{"type": "bid", "player": "Cem", "stones": 2}'])  # Cem owns the unicorn
+    assert build_view(c, 10.0).kind is ScreenKind.TOPUP
+    c.on_gesture(tap(2, E, 11.0))  # Cem tops up 0 and may call
+    build_view(c, 11.0)
+    c.on_gesture(tap(1, W, 12.0))  # Ben counts one up; his OK does nothing
+    assert build_view(c, 12.0 + STILL_WAITING_SECONDS).notice == (
+        f"Still waiting for Ana's and Ben's top-ups. Ana: {PLUG} Ben: Einhorn (OK) ends "
+        "your top-up; if it does nothing, check that button's wires.")
+
+
+def test_the_demo_names_the_key_that_hands_it_in() -> None:
+    from einhorn_table.cli.table_app import keys_check, keys_hands_in_check
+
+    c, _ = table(AUCTION)
+    c.controls_check = keys_check
+    c.button_check = keys_hands_in_check
+    build_view(c, 1.0)
+    c.on_gesture(tap(0, E, 2.0))  # Ana bids 0
+    c.on_gesture(tap(1, W, 2.0))  # Ben and Cem count up, and never press done
+    c.on_gesture(tap(2, W, 3.0))
+    assert build_view(c, 2.0 + STILL_WAITING_SECONDS).notice == (
+        "Still waiting for Ben's bid. Ben: key E hands in your bid.")
+    assert build_view(c, 3.0 + STILL_WAITING_SECONDS).notice == (
+        "Still waiting for Ben's and Cem's bids. The key that hands in your bid: Ben E, "
+        "Cem D.")

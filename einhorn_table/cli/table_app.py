@@ -21,7 +21,7 @@ from einhorn_table.history import MatchRow, MatchStore, TableLog, state_lock
 from einhorn_table.history.paths import CHOOSE_DEMO_STATE
 from einhorn_table.history.state_lock import StateInUse
 from einhorn_table.ports import Button, Clock, Controls, Gesture, GestureKind
-from einhorn_table.rules import EINHORN, Ledger, Match, Setup, Variant, match_end
+from einhorn_table.rules import EINHORN, Awaiting, Ledger, Match, Setup, Variant, match_end
 from einhorn_table.screen.view_model import (
     GAME_END_SECONDS,
     RESULT_SECONDS,
@@ -37,6 +37,7 @@ from einhorn_table.table.bots import BotDriver, Move, Press, Throw
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.loop import ScreenOutput, TableLoop
 from einhorn_table.table.resume import Choice
+from einhorn_table.table.still_waiting import HANDS_IN, HANDS_IN_WORDS
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.words import counted, joined, pad, plural, shown_width
 
@@ -175,6 +176,19 @@ def keys_check(names: Sequence[str], players: Sequence[int]) -> str:
         return f"{names[players[0]]}, your keys are {row_keys(players[0])}."
     rows = ", ".join(f"{names[p]} {row_keys(p)}" for p in players)
     return f"Your keys: {rows}."
+
+
+def keys_hands_in_check(names: Sequence[str], players: Sequence[int],
+                        awaiting: Awaiting) -> str:
+    """What the demo's players the table still waits for, whose other keys work, check:
+    the key that hands it in ("Ben: key E hands in your bid.")."""
+    from einhorn_table.adapters.keyboard_controls import button_key
+
+    one, _ = HANDS_IN_WORDS[awaiting]
+    if len(players) == 1:
+        return f"{names[players[0]]}: key {button_key(players[0], HANDS_IN)} {one}."
+    keys = ", ".join(f"{names[p]} {button_key(p, HANDS_IN)}" for p in players)
+    return f"The key that {one}: {keys}."
 
 
 def direct_performer(controller: TableController, throw: Callable[[int, Sequence[int]], None],
@@ -550,6 +564,9 @@ class KeyboardScreen(ScreenWrapper):
             middle = (button_key(helped.player, b) for b in HELP_CHORD)
             close = f"Keys {' + '.join(middle)} together: close this help"
             view = replace(view, help=(line, *keyed_help), help_close=close)
+            if helped.context is Context.ROLL:  # (no tray before the person: SPACE)
+                view = replace(view, help_title=f"{self.names[helped.player]}, it's your "
+                               "roll: SPACE throws your three dice")
         return view
 
 
@@ -724,6 +741,7 @@ def ask_to_go_on(store: MatchStore, unfinished: MatchRow,
     interrupted = Interrupted(unfinished.match_id, history_line(unfinished).date, match, seats)
     prompt = ResumePrompt(interrupted, match.names, lambda: history_summary(store))
     if keys is not None:
+        prompt.answers_idle_presses = False  # (its note answers them, with the keys)
         keyboard = PromptKeys(keyboard, keys, prompt.context)
         screen = KeyboardScreen(screen, keys.names, keys.bots, lambda: None, lambda: None,
                                 keys)
@@ -879,12 +897,16 @@ def run_demo(options: DemoOptions) -> DemoResult:
                 match, recorder = started.match, started.recorder
                 controller = TableController(match, recorder, seats, recorder,
                                              archive=lambda: history_summary(store))
+                # (SPACE throws for whoever is next, and the bots throw in turn: the screen
+                # does not offer the starting rolls all together.)
+                controller.throws_at_once = False
                 if keyboard is not None:
                     # The notices name the key a person presses ("hold key 3 again"),
                     # as the button tiles do, not the station's sign.
                     controller.button_name = key_name
                     controller.answers_idle_presses = False  # (the keyboard answers its keys)
                     controller.controls_check = keys_check  # (no plug: which keys)
+                    controller.button_check = keys_hands_in_check
                 watched = people_at(options)  # (someone reads the screen before pressing)
                 if watched:
                     takes_bids_once_shown(controller)

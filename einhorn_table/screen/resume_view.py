@@ -27,7 +27,8 @@ def resume_view(prompt: ResumePrompt, now: float) -> ScreenView:
         help_fields = {"help_title": help_title(prompt.help.context, name),
                        "help": GESTURES[prompt.help.context]}
     common = {"game": game, "games": ledger.games, "central": ledger.central,
-              "unicorn": unicorn, "players": cards, "notice": prompt.notice, **help_fields}
+              "unicorn": unicorn, "players": cards, "notice": prompt.notice_at(now),
+              **help_fields}
     if prompt.shown_history is not None:
         return ScreenView(ScreenKind.HISTORY, title="Match history",
                           archive=prompt.shown_history.summary,

@@ -435,8 +435,8 @@ def build_view(controller: TableController, now: float) -> ScreenView:
         tie = _tie_before(c)
         title, sub = _start_rolls_words(c, tie)
         nxt = f"Next: {names[to_act]}" if to_act is not None else ""
-        if state.phase is not Phase.ROLLOFF and len(owing) > 1 and told_apart(
-                [c.seat_colours[i] for i in sorted(owing)]) is not None:
+        if c.throws_at_once and state.phase is not Phase.ROLLOFF and len(owing) > 1 \
+                and told_apart([c.seat_colours[i] for i in sorted(owing)]) is not None:
             nxt = f"One by one or all together. {nxt}"
         # The last roll of these rolls, as read (its sum is on the roller's card too);
         # none of the round before a tie: who rolls again and why, in its place.

@@ -45,6 +45,14 @@ from einhorn_table.stations.gesture_table import (
     Intent,
     intent_for,
 )
+from einhorn_table.table.call_lock import (
+    HeldCall,
+    call_counts_words,
+    called_before,
+    held_calls_counting,
+    toggled,
+    too_late_words,
+)
 from einhorn_table.table.doubt import (
     RGB,
     Doubt,
@@ -68,16 +76,32 @@ from einhorn_table.table.lying_at_start import looks_at_start, unread_among
 from einhorn_table.table.opening import not_open_words, opens_at
 from einhorn_table.table.photos import PhotoStore
 from einhorn_table.table.recorder import Halt, MatchRecorder, RecorderError
+from einhorn_table.table.stash_limit import press_past_stash, stash_limit_words
 from einhorn_table.table.still_waiting import (
+    ButtonCheck,
     ControlsCheck,
+    PressLog,
+    Waited,
     asked_now,
+    hands_in_check,
     station_check,
     still_waiting_words,
     waited_too_long,
 )
 from einhorn_table.table.together import rolls_at_once
+from einhorn_table.table.undo import (
+    LastInputUndo,
+    UndoDone,
+    call_undone_words,
+    echo_of,
+    own_call_words,
+    question_words,
+    undone_once_words,
+    undone_since,
+    undone_words,
+)
 from einhorn_table.vision.results import FrameReading
-from einhorn_table.words import counted, input_words, joined
+from einhorn_table.words import counted, joined
 
 if TYPE_CHECKING:
     from einhorn_table.history.view import HistorySummary
@@ -91,9 +115,6 @@ CAMERA_MOVED_PX = 4.0
 #: How long the tray may keep moving before the screen asks to keep hands out of view
 #: (a roll lies still within about two seconds; a hand resting in view never does).
 STILL_WAIT_SECONDS = 6.0
-#: How soon after one player's undo another player's undo counts as the same one (two
-#: players who saw the same slip press at once); the same player may press again at once.
-UNDO_ECHO_SECONDS = 1.5
 #: How soon after the camera comes back a motion is the change seen across the gap (the
 #: tray's first pictures differ from its last before the loss), not a throw seen starting.
 FOUND_AGAIN_SECONDS = 1.0
@@ -183,27 +204,6 @@ class Notice:
     #: It asks for a throw ("Ana, roll now"): it leaves the screen once dice move for a
     #: roll (it stood over the roll it asked for, and into the next screen).
     until_thrown: bool = False
-
-
-@dataclass(frozen=True)
-class HeldCall:
-    """A call pressed while something moved in the tray: too late for a throw, but the
-    call of the player to roll where nobody threw (a die nudged, the last roll's dice
-    taken out, a hand passing): rules 4.1 locks a call only when the dice are thrown."""
-
-    player: int
-    category: Category
-    #: How many lines the match had recorded when it was pressed.
-    recorded: int
-
-
-@dataclass(frozen=True)
-class UndoDone:
-    """An undo taken: whose, when, and what it took back in words ("Ana's roll 2 2 3")."""
-
-    player: int
-    time: float
-    what: str
 
 
 #: How long a player's help stays on the screen, in seconds, unless asked away.
@@ -303,6 +303,10 @@ class TableController:
     #: it is Ben's turn to roll"); None: where the notices name the stations' signs (a
     #: desktop demo's keyboard answers its own keys, in the keys' words).
     answers_idle_presses: bool | None = None
+    #: Whether the screen offers the starting rolls (and an auction's tie-break) to be
+    #: thrown all together, each player's dice of their own colour; False where one
+    #: throw is made at a time (the demo: SPACE throws for whoever is next, bots in turn).
+    throws_at_once: bool = True
     #: Calls pressed while something moves in the tray, until it lies still again.
     held_calls: list[HeldCall] = field(default_factory=list)
     #: When the player to roll last tapped a call, and when something last started
@@ -329,10 +333,12 @@ class TableController:
     unread_at_start: int | None = None
     #: When each player last pressed anything (a station that never does is unplugged,
     #: or its player is thinking: the screen tells which to check after a while).
-    pressed_at: dict[int, float] = field(default_factory=dict)
+    pressed_at: PressLog = field(default_factory=PressLog)
     #: What the players the table still waits for should check where their buttons do
-    #: nothing ("check your station's plug"; the demo: which keys are theirs).
+    #: nothing ("check your station's plug"; the demo: which keys are theirs), and where
+    #: only the button that hands it in does nothing (its wires; the demo: its key).
     controls_check: ControlsCheck = station_check
+    button_check: ButtonCheck = hands_in_check
     #: Since when the players' input now asked for has been asked: how many lines the
     #: match had recorded then, and the time of the input that asked it (after a
     #: restart: the time the screen was first built for it).
@@ -370,8 +376,7 @@ class TableController:
         """Whether what moves in the tray started moving before an undo taken since: no
         throw of the turn the undo gave back (those dice will not count)."""
         motion = self.motion
-        return motion is not None and any(
-            isinstance(item, Undo) for item in self.match.record[motion.recorded:])
+        return motion is not None and undone_since(self.match.record, motion.recorded)
 
     @property
     def seat_colours(self) -> list[RGB | None]:
@@ -507,8 +512,7 @@ class TableController:
             # motion locked no call. (An undo while the dice move gives the turn back to
             # the player whose dice moved: their call stays locked; where no die moved,
             # only a hand passing, it is free, as after an undo with the tray still.)
-            since = self.match.record[before.recorded:]
-            undone = any(isinstance(i, Undo) for i in since)
+            undone = undone_since(self.match.record, before.recorded)
             if before.roller is None or (undone and event.dice_still):
                 self.call_locked = False
             elif before.roller == self.roller() and not undone:
@@ -578,7 +582,7 @@ class TableController:
         if before is not None and self._thrown_for_another_turn(before, roller, reading):
             self.call_locked = False
             since = self.match.record[before.recorded:]
-            if any(isinstance(i, Undo) for i in since):
+            if undone_since(self.match.record, before.recorded):
                 what = "were thrown before the undo"
             elif any(isinstance(i, ROLL_INPUTS) for i in since):
                 what = "moved while a roll was entered by hand"
@@ -790,7 +794,7 @@ class TableController:
         player = gesture.player
         if not 0 <= player < len(self.names):
             return  # a station without a player at this match
-        self.pressed_at[player] = gesture.time  # (their station works)
+        self.pressed_at.note(player, gesture.time)  # (their station works)
         context = self.context(player)
         intent = intent_for(context, gesture)
         if intent is None:
@@ -818,52 +822,7 @@ class TableController:
             self._enter_by_hand(player, gesture.time)
             return
         if intent.action is Action.UNDO:
-            echo = self.last_undo
-            if echo is not None and echo.player != player \
-                    and gesture.time - echo.time < UNDO_ECHO_SECONDS:
-                # Two players undoing the same slip at once: it is undone once, and the
-                # second is told so (it was silent: the player thought it lost).
-                self._undone_once(echo, player, gesture.time)
-                return
-            if self.pending is not None:
-                # The roll the screen asks about is the misread roll to undo: it is no
-                # input yet, so the question goes and the input before it stays.
-                what = "the dice entry" if self.pending.by_hand else "the dice as read"
-                self._drop_question(gesture.time, f"Undone: {what}. ")
-                self.last_undo = UndoDone(player, gesture.time, what)
-                return
-            if context is Context.CALL and not self.call_locked \
-                    and self.call_draft is not None:
-                # The caller's own undo takes back their call (the wrong button they just
-                # pressed), not the roll before it, which was someone else's.
-                what = f"{self.names[player]}'s call of {self.call_draft.label}"
-                self.call_draft = None
-                self.called_at = gesture.time
-                self.last_undo = UndoDone(player, gesture.time, what)
-                self._say(f"Undone: {what} (silent now). Tap a category to call again, "
-                          "or roll.", gesture.time, player, until_thrown=True)
-                return
-            withdrawn = self.match.inputs[-1] if self.match.inputs else None
-            # Bids revealed (the auction was over) cannot be made secret again: undoing
-            # the last one takes back the whole auction, and everybody bids again.
-            revealed = isinstance(withdrawn, Bid) and self.awaiting is not Awaiting.BID
-            if self._commit(Undo(), gesture.time):
-                what = "the auction" if revealed else (
-                    # A bid is secret until every bid is in: say whose, not how many.
-                    f"{withdrawn.player}'s bid" if isinstance(withdrawn, Bid)
-                    else input_words(withdrawn) if withdrawn is not None
-                    else "the last input")
-                self.last_undo = UndoDone(player, gesture.time, what)
-                self.pending = None
-                self.entry = None
-                while revealed and self.match.inputs and isinstance(self.match.inputs[-1], Bid) \
-                        and self._commit(Undo(), gesture.time):
-                    pass
-                if revealed:
-                    self._say("Undone: the auction. The bids were seen, so everybody bids "
-                              "again", gesture.time)
-                elif withdrawn is not None:  # the table says what went, as the cards change
-                    self._say(f"Undone: {what}", gesture.time)
+            self._undo(player, context, gesture.time)
             return
         if context is Context.CALL:
             self._call(player, intent, gesture.time, gesture.pressed)
@@ -947,17 +906,15 @@ class TableController:
         assert intent.button is not None
         category = Button(intent.button).category
         began = time if pressed is None else min(pressed, time)
-        if self.call_locked and not self._called_before_the_motion(player, began):
+        if self.call_locked and not called_before(self.motion, player, began,
+                                                  len(self.match.record),
+                                                  asking=self.pending is not None):
             if self.tray_busy:
                 # Kept: where nobody threw after all (a die nudged, a hand), it counts.
                 self.held_calls.append(HeldCall(player, category, len(self.match.record)))
-                self._say("Too late: the dice are moving. This roll counts as silent "
-                          "unless you called before.", time, player)
-            else:
-                self._say("Too late: the dice were thrown once this turn, so the call "
-                          "made before the throw stands. Roll again.", time, player)
+            self._say(too_late_words(moving=self.tray_busy), time, player)
             return
-        self.call_draft = None if self.call_draft is category else category
+        self.call_draft = toggled(self.call_draft, category)
         self.called_at = time
         if self.call_locked and self.motion is not None and time > self.motion.since:
             # Pressed before the dice moved, let go after (only then known to be a tap):
@@ -974,11 +931,12 @@ class TableController:
         """The tray lies still again: the calls pressed while it moved count where nobody
         threw (the call is free again, nothing was taken meanwhile), in the order pressed."""
         held, self.held_calls = self.held_calls, []
-        taken = [h for h in held if not self.call_locked and self.pending is None
-                 and h.recorded == len(self.match.record)
-                 and self.context(h.player) is Context.CALL]
+        taken = held_calls_counting(
+            held, free=not self.call_locked and self.pending is None,
+            recorded=len(self.match.record),
+            calling=lambda player: self.context(player) is Context.CALL)
         for h in taken:
-            self.call_draft = None if self.call_draft is h.category else h.category
+            self.call_draft = toggled(self.call_draft, h.category)
         if taken:
             player = taken[-1].player
             self._say(f"Nobody threw: {self._call_words(player)}.", time, player)
@@ -986,19 +944,7 @@ class TableController:
     def _call_words(self, player: int) -> str:
         """What ``player``'s press made of the call, in words: the call that counts now,
         or none."""
-        name = self.names[player]
-        if self.call_draft is None:
-            return f"{name}'s call is taken back (silent)"
-        return f"{name}'s call of {self.call_draft.label} counts"
-
-    def _called_before_the_motion(self, player: int, time: float) -> bool:
-        """Whether ``player``'s call pressed at ``time`` was made before the dice started
-        moving, the tray told first (both in one moment of the loop, or the tap let go
-        after the motion started): it counts (rules 4.1)."""
-        motion = self.motion
-        return motion is not None and not motion.call_locked and motion.roller == player \
-            and time <= motion.since and motion.recorded == len(self.match.record) \
-            and self.pending is None
+        return call_counts_words(self.names[player], self.call_draft)
 
     def _counterparty(self, player: int, intent: Intent, time: float) -> None:
         parties = self.parties()
@@ -1017,6 +963,12 @@ class TableController:
     def _number(self, player: int, intent: Intent, time: float) -> None:
         value = self.drafts.get(player, 0)
         limit = self.number_limit(player)
+        context = Context.BID if self.awaiting is Awaiting.BID else Context.TOPUP
+        if press_past_stash(context, intent.action, value, limit):
+            # (+ with the whole stash counted did nothing, and nothing said why.)
+            done = self.button_name(player, Button.EINHORN)
+            self._say(stash_limit_words(context, self.names[player], limit, done), time,
+                      player)
         if intent.action is Action.MORE:
             self.drafts[player] = min(limit, value + intent.amount)
         elif intent.action is Action.LESS:
@@ -1045,19 +997,54 @@ class TableController:
         elif intent.action is Action.NO:
             self.entry = DiceEntry(_prefill(pending.reading))
 
+    def _undo(self, player: int, context: Context, time: float) -> None:
+        """``player``'s undo chord at ``time`` in ``context``: what it takes back, in the
+        order :mod:`einhorn_table.table.undo` describes, and what the screen says."""
+        echo = echo_of(self.last_undo, player, time)
+        if echo is not None:
+            # Two players undoing the same slip at once: it is undone once, and the
+            # second is told so (it was silent: the player thought it lost).
+            self._undone_once(echo, player, time)
+            return
+        if self.pending is not None:
+            # The roll the screen asks about is the misread roll to undo: it is no
+            # input yet, so the question goes and the input before it stays.
+            what = question_words(self.pending.by_hand)
+            self._drop_question(time, f"{undone_words(what)}. ")
+            self.last_undo = UndoDone(player, time, what)
+            return
+        if context is Context.CALL and not self.call_locked and self.call_draft is not None:
+            # The caller's own undo takes back their call (the wrong button they just
+            # pressed), not the roll before it, which was someone else's.
+            what = own_call_words(self.names[player], self.call_draft)
+            self.call_draft = None
+            self.called_at = time
+            self.last_undo = UndoDone(player, time, what)
+            self._say(call_undone_words(what), time, player, until_thrown=True)
+            return
+        undoing = LastInputUndo.of(self.match.inputs, self.awaiting)
+        if not self._commit(Undo(), time):
+            return
+        self.last_undo = UndoDone(player, time, undoing.what)
+        self.pending = None
+        self.entry = None
+        while undoing.revealed and self.match.inputs \
+                and isinstance(self.match.inputs[-1], Bid) and self._commit(Undo(), time):
+            pass  # (the rest of the revealed auction's bids)
+        if undoing.said is not None:  # the table says what went, as the cards change
+            self._say(undoing.said, time)
+
     def _undone_once(self, echo: UndoDone, player: int, time: float) -> None:
         """``player``'s undo at ``time``, just after ``echo`` (another's), counts once: the
         screen says so, what the table said then kept (who rolls again), or else how to
         go back further."""
-        both = f"Undone once ({self.names[echo.player]} and {self.names[player]} both asked): "
         told = self.notice
-        if told is not None and told.time == echo.time \
-                and told.text.startswith(f"Undone: {echo.what}"):
-            rest = told.text.removeprefix("Undone: ")
-            if rest != echo.what:  # (what the table asks after it: it stays)
-                self.notice = replace(told, text=both + rest, time=time)
-                return
-        self._say(f"{both}{echo.what}. To go back further, undo again.", time, player)
+        said = told.text if told is not None and told.time == echo.time else None
+        text, kept = undone_once_words(echo, self.names, player, said)
+        if kept and told is not None:
+            self.notice = replace(told, text=text, time=time)
+        else:
+            self._say(text, time, player)
 
     def _drop_question(self, time: float, why: str = "") -> None:
         """The doubtful roll is not taken: its roller throws again (the call stays
@@ -1190,8 +1177,21 @@ class TableController:
                 else "pressing two buttons together"
             return f"{name}: {how} calls nothing. Tap one button to call, then roll."
         if context is Context.ROLL:
+            if self.camera_lost is not None:  # (the tray sees no throw: OK's hold)
+                ok = self.button_name(player, Button.EINHORN)
+                return (f"{name}: nobody calls in this roll. Throw your three dice, then "
+                        f"hold {ok} to enter them by hand.")
             return (f"{name}: nobody calls in this roll. Throw your three dice into the "
                     "tray.")
+        if context is Context.CONFIRM_DICE:
+            ok = self.button_name(player, Button.EINHORN)
+            no = self.button_name(player, Button.DREIFALTIGKEIT)
+            return f"{name}: tap {ok} if these are your dice, {no} if not."
+        if context is Context.COUNTERPARTY:
+            less, more, ok = (self.button_name(player, b) for b in
+                              (Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN))
+            return (f"{name}: {less} and {more} choose who pays or is paid, {ok} settles "
+                    "with the one shown.")
         if context is Context.FINAL:
             history = self.button_name(player, Button.WUNSCH)
             ok = self.button_name(player, Button.EINHORN)
@@ -1243,10 +1243,11 @@ class TableController:
                     "into place, take the dice out and roll again.")
         return self.still_waiting_words(now)
 
-    def still_waiting_for(self, now: float) -> list[int]:
+    def still_waiting_for(self, now: float) -> Waited:
         """The players the table has waited for a while at ``now`` for a bid, a top-up or
         the unicorn owner's choice, who have pressed nothing since it was asked (their
-        station may be unplugged). Not the player to call and roll (the dice show them
+        station may be unplugged) or not handed it in (its button may be broken: see
+        :func:`waited_too_long`). Not the player to call and roll (the dice show them
         thinking), nor while the table itself waits (the camera lost, dice asked about,
         the match not saved, the history open)."""
         recorded = len(self.match.record)
@@ -1255,7 +1256,7 @@ class TableController:
         asked = asked_now(self.match.state)
         if asked is None or self.pending is not None or self.camera_lost is not None \
                 or self.halted is not None or self.shown_history is not None:
-            return []
+            return Waited()
         players, context = asked
         opens = self._opens_at(context) if context is not Context.COUNTERPARTY else None
         since = max(self.asked_since[1], opens or -math.inf)
@@ -1265,7 +1266,7 @@ class TableController:
         """Whose input the table has waited for a while at ``now``, and what they check
         where their buttons do nothing ("" while nobody's)."""
         return still_waiting_words(self.awaiting, self.names, self.still_waiting_for(now),
-                                   self.controls_check)
+                                   self.controls_check, self.button_check)
 
     def _reading_extra(self, roller: int, reading: FrameReading, photo: str | None,
                        time: float) -> dict[str, Any]:

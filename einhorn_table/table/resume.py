@@ -14,10 +14,10 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from einhorn_table.ports import Clock, Controls, Gesture
+from einhorn_table.ports import Button, Clock, Controls, Gesture
 from einhorn_table.rules import Match
-from einhorn_table.stations.gesture_table import Action, Context, intent_for
-from einhorn_table.table.controller import HelpRequest, HistoryShown, Seat
+from einhorn_table.stations.gesture_table import SIGNS, Action, Context, intent_for
+from einhorn_table.table.controller import NOTICE_SECONDS, HelpRequest, HistoryShown, Seat
 
 if TYPE_CHECKING:
     from einhorn_table.history.store import MatchRow
@@ -56,15 +56,32 @@ class ResumePrompt:
     shown_history: HistoryShown | None = None
     #: A line for the screen after a refused OK ("" when none).
     notice: str = field(default="", init=False)
+    #: Whether a press that does nothing here is answered on the screen (the demo's
+    #: keyboard answers its own keys, in the keys' words).
+    answers_idle_presses: bool = True
+    #: The answer to the last press that did nothing here, and when it was pressed.
+    answer: tuple[str, float] | None = field(default=None, init=False)
 
     def context(self) -> Context:
         return Context.HISTORY if self.shown_history is not None else Context.RESUME
+
+    def notice_at(self, now: float) -> str:
+        """The line the screen shows at ``now``: the answer to a press that did nothing,
+        for a few seconds, else the refused OK's (if any)."""
+        if self.answer is not None and now - self.answer[1] < NOTICE_SECONDS:
+            return self.answer[0]
+        return self.notice
 
     def on_gesture(self, gesture: Gesture) -> None:
         context = self.context()
         intent = intent_for(context, gesture)
         if intent is None:
+            # (At the stations nothing happened, and nothing said why: the question
+            # seemed stuck.)
+            if self.answers_idle_presses:
+                self.answer = (idle_words(context, self.names, gesture.player), gesture.time)
             return
+        self.answer = None  # (the press did something: the screen shows what)
         if intent.action is Action.HELP:
             same = self.help is not None and self.help.player == gesture.player
             self.help = None if same else HelpRequest(gesture.player, context, gesture.time)
@@ -82,6 +99,17 @@ class ResumePrompt:
                 self.choice = Choice.CONTINUE
         elif intent.action is Action.NO:
             self.choice = Choice.NEW
+
+
+def idle_words(context: Context, names: Sequence[str], player: int) -> str:
+    """Why ``player``'s press did nothing at the question (``context`` RESUME) or over its
+    match history (HISTORY), and which buttons answer."""
+    tap = f"{names[player]}: tap" if 0 <= player < len(names) else "Tap"
+    if context is Context.HISTORY:
+        return f"{tap} {SIGNS[Button.DREIFALTIGKEIT]} to close the match history."
+    ok, no, more = (SIGNS[b] for b in (Button.EINHORN, Button.DREIFALTIGKEIT, Button.WUNSCH))
+    return (f"{tap} {ok} to go on with this match, {no} to start a new one, {more} for "
+            "the match history.")
 
 
 def ask(prompt: ResumePrompt, controls: Controls, clock: Clock, screen: ScreenOutput | None,
