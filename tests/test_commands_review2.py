@@ -89,6 +89,18 @@ def test_history_names_the_command_as_the_person_runs_it(
     assert "`./start history list` shows the matches kept" in capsys.readouterr().err
 
 
+def test_stats_of_a_player_in_an_empty_history_says_it_keeps_no_matches(
+        tmp_path: Path, started_by_start: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # It sent the person to `history list`, which answers "No matches kept yet", as
+    # `show` and `export` no longer do.
+    state = tmp_path / "state"
+    MatchStore(state, now=lambda: datetime.now(UTC)).close()  # a history, empty
+    assert main(["history", "--state-dir", str(state), "stats", "--player", "Zoe"]) == 1
+    err = capsys.readouterr().err
+    assert f"the history in {state} keeps no matches yet" in err
+    assert "shows who played" not in err
+
+
 def test_the_doctor_names_the_command_as_the_person_runs_it(
         tmp_path: Path, started_by_start: str) -> None:
     table = tmp_path / "table.toml"

@@ -21,13 +21,16 @@ from table_rig import open_store, press
 
 from einhorn_table.adapters.clock import FakeClock
 from einhorn_table.cli import main
+from einhorn_table.cli.play import NextMatch, next_match_setup
 from einhorn_table.cli.table_app import direct_performer, throw_into
 from einhorn_table.history.view import history_summary
 from einhorn_table.ports import Button
+from einhorn_table.rules import EINHORN, Setup
 from einhorn_table.screen.view_model import build_view
 from einhorn_table.simulation.strategies import make_strategy
 from einhorn_table.stations.gesture_table import NEXT_MATCH_AFTER_SECONDS
 from einhorn_table.table.bots import BotDriver
+from einhorn_table.table.config import load_config
 from einhorn_table.table.loop import TableLoop
 
 HEAD = """
@@ -53,10 +56,11 @@ def bots_at(loop: TableLoop) -> None:
 
 
 def two_matches(monkeypatch: pytest.MonkeyPatch, factory: MockFactory, config: Path,
-                between: str, whole: bool = False) -> list[TableLoop]:
+                between: str, whole: bool = False,
+                notices: list[str] | None = None) -> list[TableLoop]:
     """``play`` for a first match to its end; ``between`` written to the table's file
     at its final standings, Ben holds OK; the second match for a few throws (``whole``:
-    to its end)."""
+    to its end). ``notices``: gets what each match's screen notes as it starts."""
     import einhorn_table.adapters.clock as clocks
 
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
@@ -71,6 +75,8 @@ def two_matches(monkeypatch: pytest.MonkeyPatch, factory: MockFactory, config: P
         bots_at(self)
         clock = self.clock
         assert isinstance(clock, FakeClock)
+        if notices is not None:
+            notices.append(self.controller.notice_at(clock.monotonic()))
         if len(runs) == 1:
             original(self, lambda: self.controller.match.over, max_steps=100_000)
             config.write_text(between, encoding="utf-8")  # (edited over ssh meanwhile)
@@ -140,7 +146,64 @@ def test_a_player_moved_to_a_station_not_wired_up_keeps_the_players(
     config = tmp_path / "table.toml"
     config.write_text(BEFORE, encoding="utf-8")
     moved = HEAD + players_toml(("Ana", 1, "white"), ("Bea", 4, "red"), ("Cem", 3, "blue"))
-    _, second = two_matches(monkeypatch, mock_factory, config, moved)
+    notices: list[str] = []
+    _, second = two_matches(monkeypatch, mock_factory, config, moved, notices=notices)
     assert second.controller.match.names == ("Ana", "Ben", "Cem")
     err = capsys.readouterr().err
     assert "restart" in err and "station 4" in err
+    # The family at the table is told too, not only the service's journal: Bea's name
+    # was nowhere on the screen, Ben's on every card.
+    assert notices[0] == ""
+    assert "Bea" in notices[1] and "Restart the table" in notices[1]
+
+
+def test_a_table_file_that_no_longer_reads_is_told_on_the_screen(
+        mock_factory: MockFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text(BEFORE, encoding="utf-8")
+    notices: list[str] = []
+    two_matches(monkeypatch, mock_factory, config, AFTER.replace("games = 1", "games = ("),
+                notices=notices)
+    assert "table.toml has a mistake" in notices[1]
+
+
+def test_a_player_left_out_for_a_match_plays_again_at_the_station_open_since_the_start(
+        tmp_path: Path) -> None:
+    # Each match compared the file with the match before's: Cem, left out of the second
+    # match, was refused for the third ("whose buttons were not in use when the table
+    # started", though they were), and only a restart let him play again.
+    config = tmp_path / "table.toml"
+    config.write_text(BEFORE, encoding="utf-8")
+    start = load_config(config)
+    setup = Setup.for_variant(EINHORN, ["Ana", "Ben", "Cem"], games=1)
+    config.write_text(HEAD + players_toml(("Ana", 1, "white"), ("Ben", 2, "red")),
+                      encoding="utf-8")
+    second = next_match_setup(config, start, start, setup)
+    assert second.setup.players == ("Ana", "Ben")
+    config.write_text(BEFORE, encoding="utf-8")
+    third = next_match_setup(config, start, second.config, second.setup)
+    assert third.setup.players == ("Ana", "Ben", "Cem")
+    assert "restart" not in third.journal and third.screen == ""
+
+
+@pytest.mark.parametrize(("old", "new", "what"), [
+    ('camera = "synth:seed=3,players=3"', 'camera = "picamera2"', "the camera"),
+    ("height = 240", "height = 240\nrotate = 180", "the screen"),
+    ("games = 1", 'games = 1\ncalibration = "calibration.toml"', "the calibration"),
+    ("games = 1", 'games = 1\npins = "pins.toml"', "the pins"),
+])
+def test_what_is_taken_up_only_at_the_start_is_said_to_need_a_restart(
+        tmp_path: Path, old: str, new: str, what: str) -> None:
+    # The next match read the file again and said nothing of a new camera or screen:
+    # the installer waited for a change that never came.
+    config = tmp_path / "table.toml"
+    config.write_text(BEFORE, encoding="utf-8")
+    start = load_config(config)
+    setup = Setup.for_variant(EINHORN, ["Ana", "Ben", "Cem"], games=1)
+    config.write_text(BEFORE.replace(old, new, 1), encoding="utf-8")
+    after = next_match_setup(config, start, start, setup)
+    assert after.setup.players == ("Ana", "Ben", "Cem")
+    assert what in after.journal and "restart" in after.journal, after.journal
+    assert what in after.screen and "restarts" in after.screen, after.screen
+    config.write_text(BEFORE, encoding="utf-8")
+    assert next_match_setup(config, start, start, setup) == NextMatch(start, setup)

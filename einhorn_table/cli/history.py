@@ -549,13 +549,16 @@ def run_stats(args: argparse.Namespace) -> int:
                    and not stats.abandoned and not stats.playing)
         known = [name for (name,) in store.query(
             "SELECT DISTINCT nfc(name) FROM totals_players ORDER BY 1", ())] if unknown else []
+        # (not "`history list` shows who played" of a history that keeps no match)
+        none_kept = f"the history in {store.state_dir} keeps no matches yet" \
+            if unknown and store.count() == 0 else ""
     if unknown:
         typed = unicodedata.normalize("NFC", args.player).casefold()
         alike = [name for name in known if name.casefold() == typed]
         hint = (f"did you mean {alike[0]!r}?" if alike
                 else f"the players kept are {', '.join(known[:12])}"
                 + (f" and {len(known) - 12} more" if len(known) > 12 else "") if known
-                else f"`{history_command(args)} list` shows who played")
+                else none_kept or f"`{history_command(args)} list` shows who played")
         note = _service_note(args)
         raise HistoryError(f"no matches of a player called {args.player!r} are kept; {hint}"
                            + (f". {note}" if note else ""))

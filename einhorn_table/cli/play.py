@@ -8,7 +8,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -178,14 +178,45 @@ def seats_for(names: Sequence[str], players: Sequence[PlayerConfig],
     return seats, stations, blocked
 
 
-def next_match_setup(path: Path, config: TableConfig, setup: Setup,
-                     ) -> tuple[TableConfig, Setup, str]:
+@dataclass(frozen=True)
+class NextMatch:
+    """The match after a held OK, as the table's file now says: its ``config`` and
+    ``setup``; what the terminal (the service's journal) is told, and what the screen
+    says at the match's start ("": nothing)."""
+
+    config: TableConfig
+    setup: Setup
+    journal: str = ""
+    screen: str = ""
+
+
+#: What the table's file sets that is taken up only at the start (the camera, the
+#: screen opened, the pins' buttons, the calibration read, the history's folder), by
+#: how the words name it.
+SET_AT_START: tuple[tuple[str, Callable[[TableConfig], object]], ...] = (
+    ("the camera", lambda c: c.camera),
+    ("the screen", lambda c: (c.size, c.fullscreen, c.rotate)),
+    ("the calibration", lambda c: c.calibration),
+    ("the pins", lambda c: c.pins),
+    ("the history's folder", lambda c: c.state),
+)
+
+#: How the table is started again where its service runs it.
+RESTART = "sudo systemctl restart einhorn-table"
+
+
+def next_match_setup(path: Path, started_with: TableConfig, config: TableConfig,
+                     setup: Setup) -> NextMatch:
     """The table's file read again for the match after ``setup`` (a player changed
-    between matches needs no restart), and what the terminal is told ("": nothing).
+    between matches needs no restart); ``started_with``: the file as read when the table
+    started (whose stations' buttons are open, whose camera and screen are in use),
+    ``config``: as the match before had it.
 
     Where the file no longer reads, or seats a player at a station whose buttons were
     not in use at the start (they are opened at the start only), the next match has the
-    players of ``config`` and ``setup`` as before, and the words say why."""
+    players of ``config`` and ``setup`` as before, and the words say why. What the file
+    changes that is taken up only at the start (the camera, the screen, ...) is said to
+    need a restart."""
     from einhorn_table.errors import EinhornError
     from einhorn_table.rules import Setup, find_variant
     from einhorn_table.table.config import load_config
@@ -195,20 +226,36 @@ def next_match_setup(path: Path, config: TableConfig, setup: Setup,
         again = load_config(path)
         variant = find_variant(again.variant)
     except EinhornError as error:
-        return config, setup, (f"einhorn-table: {path} does not read now, so the next match "
-                               f"has the same players as before; mend it for the one "
-                               f"after: {error}")
-    unopened = sorted(again.stations - config.stations)
+        return NextMatch(
+            config, setup,
+            f"einhorn-table: {path} does not read now, so the next match has the same "
+            f"players as before; mend it for the one after: {error}",
+            f"{path.name} has a mistake, so this match has the same players as before.")
+    changed = [what for what, value in SET_AT_START if value(again) != value(started_with)]
+    later = "" if not changed else (
+        f" {path} changes {joined(changed)}, which only a restart of the table takes up "
+        f"({RESTART}).")
+    later_shown = "" if not changed else (
+        f" Changes to {joined(changed)} in {path.name} take effect once the table restarts.")
+    unopened = sorted(again.stations - started_with.stations)
     if unopened:
+        whom = [again.stations.names[k] for k in unopened]
         who = joined([f"{again.stations.names[k]} at station {k + 1}" for k in unopened])
-        return config, setup, (
+        return NextMatch(
+            config, setup,
             f"einhorn-table: {path} now seats {who}, whose buttons were not in use when "
             "the table started: the next match has the same players as before. To play "
-            "with them, restart the table (sudo systemctl restart einhorn-table).")
+            f"with {'them' if len(whom) > 1 else whom[0]}, restart the table ({RESTART})."
+            + later.replace(f" ({RESTART})", ""),
+            f"{joined(whom)} {'sit at stations' if len(whom) > 1 else 'sits at a station'} "
+            f"not in use since the table started: this match has the same players as "
+            f"before. Restart the table to play with {joined(whom)}.{later_shown}")
     names = [p.name for p in again.players]
     told = "" if names == list(setup.players) else (
-        f"einhorn-table: the next match as {path} now says: {', '.join(names)}")
-    return again, Setup.for_variant(variant, names, games=again.games), told
+        f"einhorn-table: the next match as {path} now says: {', '.join(names)}.")
+    journal = (told or ("einhorn-table:" if later else "")) + later
+    return NextMatch(again, Setup.for_variant(variant, names, games=again.games), journal,
+                     later_shown.lstrip())
 
 
 def dice_colours_note(profile: Path, names: Sequence[str], measured: Mapping[str, RGB]) -> str:
@@ -466,7 +513,10 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
         tray = VisionTray(source, make_watcher(), reader, clock, follower=reader)
         watched = WatchedTray(tray, source, watchdog)
 
-        told: list[str] = []  # (the held buttons, said on the first match's screen)
+        # What the next match's first screen says: the held buttons (the first match's),
+        # the table's file read again (the next one's).
+        to_tell: list[str] = [held] if held else []
+        started_with = config  # (its stations' buttons open, its camera and screen)
 
         def play(started: Started) -> TableController:
             """One match, until the window closes or a player holds OK at its end."""
@@ -478,9 +528,9 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
             tray.rollers_at_once = controller.rollers_at_once
             # (After a power cut, dice lying unread in the tray are told to the roller.)
             tray.dice_at_start = controller.looks_at_start
-            if held and not told:
-                controller.notice = Notice(held, clock.monotonic())
-                told.append(held)
+            if to_tell:
+                controller.notice = Notice(" ".join(to_tell), clock.monotonic())
+                to_tell.clear()
             loop = TableLoop(controller, watched, SeatControls(buttons, stations), clock,
                              screen)
             how = "continued" if started.resumed else "started"
@@ -495,9 +545,12 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
             controller = play(started)
             # Held OK at the final standings: the next match, as the table's file says.
             while controller.next_match_asked is not None and not screen.quit_requested:
-                config, setup, told_file = next_match_setup(args.config, config, setup)
-                if told_file:
-                    print(told_file, file=sys.stderr)
+                after = next_match_setup(args.config, started_with, config, setup)
+                config, setup = after.config, after.setup
+                if after.journal:
+                    print(after.journal, file=sys.stderr)
+                if after.screen:
+                    to_tell.append(after.screen)
                 started = next_match(log, setup, started)
                 controller = play(started)
         finally:
