@@ -8,9 +8,11 @@ default font and drawing primitives are used, so it works on a bare Pi.
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from einhorn_table.rules import Category
@@ -71,6 +73,11 @@ LEAD_MOST = 190
 #: and the least it is drawn at before it is cut short.
 LEAD_NAME = 32
 LEAD_NAME_LEAST = 24
+#: The unicorn owner's name in the top bar: its size, the least it is drawn at (read
+#: from across the table) before it is cut short, and its room right of the icons.
+OWNER_NAME = 34
+OWNER_NAME_LEAST = 24
+OWNER_ROOM = 170
 #: The roll's lines on its result: their size, and the least they are drawn at (read
 #: from the chairs) before the photo gives way and they take two columns.
 RESULT_LINE = 30
@@ -106,6 +113,31 @@ def plain(text: str) -> str:
     """``text`` with the signs the default font cannot draw replaced (✗ -> X), its letters
     composed (a name typed as O and a separate umlaut drawn as Ö, in the screen's font)."""
     return unicodedata.normalize("NFC", text).translate(_PLAIN)
+
+
+@cache
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    """A pattern finding any of ``names`` that has a space in it ("Ngozi Okonjo",
+    "Anne-Marie Weiß") as whole words of a text, the longest first (None: none has)."""
+    spaced = sorted({tuple(plain(name).split()) for name in names}, key=len, reverse=True)
+    parts = [r"\s+".join(map(re.escape, words)) for words in spaced if len(words) > 1]
+    return re.compile(r"(?<!\w)(?:" + "|".join(parts) + r")(?!\w)") if parts else None
+
+
+def chunks(text: str, names: Sequence[str] = ()) -> list[str]:
+    """``text``'s words, where the words of one of ``names`` (with the words it touches:
+    "(all Ngozi Okonjo had)") are one, to be kept on one line."""
+    pattern = _names_pattern(tuple(names))
+    spans = [m.span() for m in pattern.finditer(text)] if pattern is not None else []
+    found: list[str] = []
+    end = 0  # where the word before ends
+    for word in re.finditer(r"\S+", text):
+        if found and any(start < end and word.start() < stop for start, stop in spans):
+            found[-1] += " " + word.group()  # (the space between them is in a name)
+        else:
+            found.append(word.group())
+        end = word.end()
+    return found
 
 
 @dataclass(frozen=True)
@@ -167,8 +199,13 @@ class Renderer:
         self._layout_cache: tuple[tuple[object, ...], _ResultLayout] | None = None
         #: The banner's words last wrapped, with their lines and size.
         self._banner_cache: tuple[tuple[object, ...], tuple[list[str], float]] | None = None
-        #: The width of the column that says whose a row of buttons is (this screen's).
+        #: The width of the column that says whose a row of buttons is (this screen's),
+        #: and the one size of the names in it (a list, read down the column).
         self._lead_width = 0
+        self._lead_size: float = LEAD_NAME
+        #: The players' names (this screen's): ``wrap`` keeps each on one line where the
+        #: line has room for it, not "... (all Ngozi / Okonjo had)".
+        self.names: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ basics
 
@@ -192,11 +229,15 @@ class Renderer:
         return rect
 
     def wrap(self, text: str, size: float, width: float) -> list[str]:
+        """``text`` in lines of ``width`` at most, broken between words; a player's name
+        (``names``) kept on one line where a line has room for it."""
         text = plain(text)
         font = self.font(size)
         lines: list[str] = []
         current = ""
-        for word in text.split():
+        words = [word for chunk in chunks(text, self.names)
+                 for word in ([chunk] if font.size(chunk)[0] <= width else chunk.split())]
+        for word in words:
             trial = f"{current} {word}".strip()
             if font.size(trial)[0] <= width or not current:
                 current = trial
@@ -222,14 +263,17 @@ class Renderer:
 
     def fit(self, text: str, size: float, width: float) -> str:
         """``text`` cut at a word and ended with "..." so that it fits ``width`` ("" if
-        not even one word does)."""
+        not even one word does); not inside a player's name where a word before it fits
+        ("... then Ngozi..." read as a player of its own)."""
         text = plain(text)
         font = self.font(size)
         if font.size(text)[0] <= width:
             return text
-        words = text.split()
-        while words and font.size(" ".join(words) + "...")[0] > width:
-            words.pop()
+        for words in (chunks(text, self.names), text.split()):
+            while words and font.size(" ".join(words) + "...")[0] > width:
+                words.pop()
+            if words:
+                break
         return " ".join(words).rstrip(",") + "..." if words else ""
 
     def shortened(self, text: str, size: float, smallest: float, width: float,
@@ -260,6 +304,7 @@ class Renderer:
     def draw(self, view: ScreenView) -> None:
         self.surface.fill(BACKGROUND)
         self._players_count = len(view.players)
+        self.names = tuple(card.name for card in view.players)
         self._top_bar(view)
         full_screen = view.kind in (ScreenKind.FINAL, ScreenKind.HISTORY)
         if not full_screen:
@@ -288,6 +333,7 @@ class Renderer:
                               self.h - top - self.s(160))
         kind = view.kind
         self._lead_width = self._lead_for(view)
+        self._lead_size = self._lead_name_size(view)
         if full_screen:
             area = self.pg.Rect(self.s(10), top, self.w - self.s(20),
                                 self.h - top - self.s(10))
@@ -339,8 +385,10 @@ class Renderer:
         right = self.w - self.s(12)
         if view.unicorn is not None:
             card = view.players[view.unicorn]
-            rect = self.text(card.name, 34, TEXT, (right, self.s(28)), "midright",
-                             max_width=self.s(170))
+            # (shrunk down to a size read from across the table, then cut as on the cards)
+            name, size = self.shortened(card.name, OWNER_NAME, OWNER_NAME_LEAST,
+                                        self.s(OWNER_ROOM))
+            rect = self.text(name, size, TEXT, (right, self.s(28)), "midright")
             self._marker(card.marker, card.colour, (rect.left - self.s(18), self.s(28)),
                          self.s(12))
             self._unicorn_icon((rect.left - self.s(52), self.s(28)), self.s(20))
@@ -675,6 +723,14 @@ class Renderer:
         need = max((self.font(LEAD_NAME).size(plain(name))[0] for name in named), default=0)
         return max(self.s(LEAD), min(self.s(LEAD_MOST), need + self.s(34)))
 
+    def _lead_name_size(self, view: ScreenView) -> float:
+        """The one size of the names in that column (read down it as a list: "Zoë" is not
+        drawn bigger than "Friedrich-Wilhelm" under it), as on the cards: from
+        ``LEAD_NAME`` down to ``LEAD_NAME_LEAST``, a name that does not fit then cut."""
+        room = (self._lead_width or self.s(LEAD)) - self.s(30)
+        return min((self.shortened(view.players[i].name, LEAD_NAME, LEAD_NAME_LEAST, room)[1]
+                    for i in self._lead_names(view)), default=LEAD_NAME)
+
     @staticmethod
     def _lead_names(view: ScreenView) -> list[int]:
         """The seats named in the rows' lead column: the caller, and the others only where
@@ -684,11 +740,11 @@ class Renderer:
         return [view.caller, *(view.buttons_for if len(view.buttons_for) == 1 else ())]
 
     def _lead_name(self, card: PlayerCard, lead: Any) -> None:
-        """A player's marker and name in a row's lead column, the name as big as the
-        cards' (cut short where even ``LEAD_NAME_LEAST`` does not fit)."""
+        """A player's marker and name in a row's lead column, the name at the column's
+        one size (cut short where even ``LEAD_NAME_LEAST`` does not fit)."""
         self._marker(card.marker, card.colour, (lead.x + self.s(12), lead.centery),
                      self.s(11))
-        name, size = self.shortened(card.name, LEAD_NAME, LEAD_NAME_LEAST,
+        name, size = self.shortened(card.name, self._lead_size, LEAD_NAME_LEAST,
                                     lead.width - self.s(30))
         self.text(name, size, TEXT, (lead.x + self.s(28), lead.centery), "midleft")
 
@@ -833,7 +889,8 @@ class Renderer:
         """The first layout whose lines fit (beside ``photo``, the photo's place; None:
         no photo), kept for the next frames: it depends only on what its key holds."""
         key = (view.title, view.lines, bool(view.dice), view.category,
-               None if photo is None else tuple(photo), tuple(area), self._tight, self.u)
+               None if photo is None else tuple(photo), tuple(area), self._tight, self.u,
+               self.names)
         if self._layout_cache is not None and self._layout_cache[0] == key:
             return self._layout_cache[1]
         # (photo, columns, the title and dice smaller), the first whose lines fit.
@@ -1351,7 +1408,7 @@ class Renderer:
         """The banner's lines and their size: two lines (the screens below are laid out
         for two), a little smaller where its words need it; else four at most (kept for
         the next frames while the banner stays)."""
-        key = (text, self.w, self.u)
+        key = (text, self.w, self.u, self.names)
         if self._banner_cache is None or self._banner_cache[0] != key:
             self._banner_cache = (key, self._banner_wrapped(text))
         return self._banner_cache[1]
