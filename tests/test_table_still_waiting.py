@@ -14,6 +14,7 @@ from table_helpers import tap
 from test_table_moments import AUCTION, START, roll_line, setup_line, table
 
 from einhorn_table.ports import Button
+from einhorn_table.rules import Awaiting
 from einhorn_table.screen.view_model import ScreenKind, ScreenView, build_view
 from einhorn_table.table.events import CameraLost
 from einhorn_table.table.still_waiting import STILL_WAITING_SECONDS
@@ -186,3 +187,43 @@ def test_the_demo_names_the_key_that_hands_it_in() -> None:
     assert build_view(c, 3.0 + STILL_WAITING_SECONDS).notice == (
         "Still waiting for Ben's and Cem's bids. The key that hands in your bid: Ben E, "
         "Cem D.")
+
+
+def test_presses_before_another_players_bid_still_show_the_station_works() -> None:
+    """Cem counts up, then Ana and Ben hand in their bids (each asks the rest again): his
+    + worked, so it is his OK to check, not his plug."""
+    c, _ = table(AUCTION)
+    build_view(c, 1.0)
+    c.on_gesture(tap(2, W, 2.0))  # Cem counts up twice; his OK reaches no pin
+    c.on_gesture(tap(2, W, 3.0))
+    c.on_gesture(tap(0, E, 5.0))  # Ana and Ben bid 0
+    build_view(c, 5.0)
+    c.on_gesture(tap(1, E, 6.0))
+    assert build_view(c, 6.0 + STILL_WAITING_SECONDS - 1).notice == ""
+    assert build_view(c, 6.0 + STILL_WAITING_SECONDS).notice == (
+        "Still waiting for Cem's bid. Cem: Einhorn (OK) hands in your bid; if it does "
+        "nothing, check that button's wires.")
+
+
+def test_presses_since_the_auction_began_count_though_no_screen_was_built_between() -> None:
+    """The owner's choice opens the auction; Ana counts up at once (a notice may hold
+    the screen then), the others bid: her + worked, so it is her OK to check."""
+    c, _ = table(AUCTION[:-1])
+    build_view(c, 1.0)
+    c.on_gesture(tap(1, E, 1.0))  # Ben, the owner, settles with the central stash
+    assert c.awaiting is Awaiting.BID
+    c.on_gesture(tap(0, W, 2.0))  # Ana counts up; her OK reaches no pin
+    c.on_gesture(tap(1, E, 4.0))  # Ben and Cem bid 0
+    c.on_gesture(tap(2, E, 5.0))
+    assert build_view(c, 5.0 + STILL_WAITING_SECONDS).notice == (
+        "Still waiting for Ana's bid. Ana: Einhorn (OK) hands in your bid; if it does "
+        "nothing, check that button's wires.")
+
+
+def test_the_press_that_opened_the_auction_does_not_count_as_a_try_at_a_bid() -> None:
+    c, _ = table(AUCTION[:-1])
+    c.on_gesture(tap(1, E, 1.0))  # Ben, the owner, settles (his OK works), then nothing
+    c.on_gesture(tap(0, E, 2.0))  # Ana and Cem bid 0
+    c.on_gesture(tap(2, E, 3.0))
+    assert build_view(c, 3.0 + STILL_WAITING_SECONDS).notice == (
+        f"Still waiting for Ben's bid. Ben: {PLUG}")

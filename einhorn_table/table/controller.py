@@ -343,6 +343,11 @@ class TableController:
     #: match had recorded then, and the time of the input that asked it (after a
     #: restart: the time the screen was first built for it).
     asked_since: tuple[int, float] | None = None
+    #: Since when the kind of input now asked (an auction's bids, the top-ups, the
+    #: owner's choice) has been asked, and which: another player's bid handed in asks the
+    #: rest again (``asked_since``), but a player's presses before it still show that
+    #: their buttons work.
+    asked_first: tuple[Context, float] | None = None
 
     def __post_init__(self) -> None:
         if [s.name for s in self.seats] != list(self.match.names):
@@ -1115,6 +1120,9 @@ class TableController:
         outcome = self.match.apply(item)
         self.last = Shown(time, item, outcome, before, reading, photo)
         self.asked_since = (len(self.match.record), time)  # (what comes next is asked now)
+        asked = asked_now(self.match.state)
+        if asked is None or self.asked_first is None or self.asked_first[0] is not asked[1]:
+            self.asked_first = None if asked is None else (asked[1], time)
         if isinstance(outcome, TurnResult) and outcome.game_over:
             self.game_ended_at = time
         self._after_commit(item)
@@ -1254,13 +1262,19 @@ class TableController:
         if self.asked_since is None or self.asked_since[0] != recorded:
             self.asked_since = (recorded, now)
         asked = asked_now(self.match.state)
+        if asked is not None and (self.asked_first is None
+                                  or self.asked_first[0] is not asked[1]):
+            self.asked_first = (asked[1], self.asked_since[1])  # (after a restart)
         if asked is None or self.pending is not None or self.camera_lost is not None \
                 or self.halted is not None or self.shown_history is not None:
             return Waited()
         players, context = asked
         opens = self._opens_at(context) if context is not Context.COUNTERPARTY else None
         since = max(self.asked_since[1], opens or -math.inf)
-        return waited_too_long(players, since, self.pressed_at, now)
+        # (Presses before the input is taken answer the screen before it: not counted.)
+        taken_from = max(self.asked_first[1], opens or -math.inf) \
+            if self.asked_first is not None else since
+        return waited_too_long(players, since, self.pressed_at, now, pressed_from=taken_from)
 
     def still_waiting_words(self, now: float) -> str:
         """Whose input the table has waited for a while at ``now``, and what they check

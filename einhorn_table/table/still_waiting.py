@@ -71,6 +71,12 @@ class PressLog:
         at = bisect.bisect_left(times, since)
         return times[at] if at < len(times) else None
 
+    def first_after(self, player: int, after: float) -> float | None:
+        """The time of ``player``'s first press later than ``after`` (None: none)."""
+        times = self._times.get(player, [])
+        at = bisect.bisect_right(times, after)
+        return times[at] if at < len(times) else None
+
 
 @dataclass(frozen=True)
 class Waited:
@@ -90,17 +96,22 @@ class Waited:
 
 
 def waited_too_long(asked: Sequence[int], since: float, presses: PressLog,
-                    now: float) -> Waited:
+                    now: float, pressed_from: float | None = None) -> Waited:
     """Those of the ``asked`` players the table has waited for a while at ``now``
     (``STILL_WAITING_SECONDS``): counted from ``since`` (when it was asked) for those
-    who have pressed nothing since, from their first press since then for the others
-    (their presses of the other buttons do not start it again: a broken OK would never
-    be told to a player who keeps trying +)."""
+    who have pressed nothing since, nor after ``pressed_from`` (when this kind of input
+    was first asked, by a press not counted: an auction's start, where another player's
+    bid handed in asks the rest again at ``since``), from their first press since then
+    (``since`` at the earliest) for the others (their presses of the other buttons do
+    not start it again: a broken OK would never be told to a player who keeps trying
+    +)."""
     silent: list[int] = []
     not_handed_in: list[int] = []
     for player in asked:
-        first = presses.first_since(player, since)
-        if now - (since if first is None else first) >= STILL_WAITING_SECONDS:
+        first = presses.first_after(player, pressed_from) \
+            if pressed_from is not None and pressed_from < since \
+            else presses.first_since(player, since)
+        if now - (since if first is None else max(first, since)) >= STILL_WAITING_SECONDS:
             (silent if first is None else not_handed_in).append(player)
     return Waited(tuple(silent), tuple(not_handed_in))
 
