@@ -30,7 +30,7 @@ from einhorn_table.screen.view_model import build_view
 from einhorn_table.simulation.strategies import make_strategy
 from einhorn_table.stations.gesture_table import NEXT_MATCH_AFTER_SECONDS
 from einhorn_table.table.bots import BotDriver
-from einhorn_table.table.config import load_config
+from einhorn_table.table.config import DICE_COLOURS, load_config
 from einhorn_table.table.loop import TableLoop
 
 HEAD = """
@@ -207,3 +207,77 @@ def test_what_is_taken_up_only_at_the_start_is_said_to_need_a_restart(
     assert what in after.screen and "restarts" in after.screen, after.screen
     config.write_text(BEFORE, encoding="utf-8")
     assert next_match_setup(config, start, start, setup) == NextMatch(start, setup)
+
+
+def calibrated_for(config: Path, *names: str) -> str:
+    """The head of a table's file whose calibration (beside ``config``) measured the
+    dice colours of ``names``, as the synthetic table shows its players' dice."""
+    import re
+
+    profile = (Path(__file__).parent.parent / "calibration" / "synth.toml").read_text()
+    for k, name in enumerate(names, start=1):
+        profile = re.sub(rf'"Player {k}" = ', f'"{name}" = ', profile)
+    (config.parent / "cal.toml").write_text(profile, encoding="utf-8")
+    return 'calibration = "cal.toml"\n' + HEAD
+
+
+def test_a_new_player_s_dice_colour_not_measured_is_told_as_at_the_start(
+        mock_factory: MockFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # The calibration measured Ana's, Ben's and Cem's dice. Bea, in Ben's place for the
+    # next match, got the file's "red" and not a word of it: at the start the journal
+    # says whose colours are measured; the next match said nothing, on the screen
+    # neither. Dice of hers that the file's name fits badly (teal ones called "green"
+    # beside Cem's blue) made the table doubt each of her rolls.
+    config = tmp_path / "table.toml"
+    head = calibrated_for(config, "Ana", "Ben", "Cem")
+    config.write_text(head + players_toml(("Ana", 1, "white"), ("Ben", 2, "red"),
+                                          ("Cem", 3, "blue")), encoding="utf-8")
+    after = head + players_toml(("Ana", 1, "white"), ("Bea", 2, "red"), ("Cem", 3, "blue"))
+    notices: list[str] = []
+    first, second = two_matches(monkeypatch, mock_factory, config, after, notices=notices)
+    err = capsys.readouterr().err
+    profile = tmp_path / "cal.toml"
+    assert f"Dice colours as calibrated in {profile}: Ana, Ben, Cem." in err
+    assert f"Dice colours as calibrated in {profile}: Ana, Cem; from the table's file: " \
+           "Bea." in err
+    # What to do, with the command that measures her dice colour.
+    told = err[err.index("from the table's file: Bea."):]
+    assert "To measure Bea's dice colour" in told and "calibrate" in told, told
+    assert str(config) in told.splitlines()[0]
+    # The same fallback as at the start: measured colours by name, else the file's.
+    assert [s.dice_colour for s in second.controller.seats] == [
+        first.controller.seats[0].dice_colour, DICE_COLOURS["red"],
+        first.controller.seats[2].dice_colour]
+    assert first.controller.seats[1].dice_colour != DICE_COLOURS["red"]  # (Ben's measured)
+    # The family at the table is told too.
+    assert notices[0] == ""
+    assert notices[1] == ('Bea\'s dice colour is not measured, so the table goes by "red" '
+                          "in table.toml. To measure it, calibrate the table again.")
+
+
+def test_a_player_kept_from_the_match_before_is_not_told_again_on_the_screen(
+        tmp_path: Path) -> None:
+    from einhorn_table.cli.play import dice_colours_said
+
+    config = tmp_path / "table.toml"
+    head = calibrated_for(config, "Ana", "Ben")
+    config.write_text(head + players_toml(("Ana", 1, "white"), ("Bea", 2, "red"),
+                                          ("Dan", 3, "blue")), encoding="utf-8")
+    players = load_config(config).players
+    measured = {"Ana": (242, 240, 235), "Ben": (208, 38, 46)}
+    said = dice_colours_said(config, tmp_path / "cal.toml", players, measured, "AGAIN",
+                             ("Ana", "Ben", "Dan"))
+    assert said.screen.startswith("Bea's dice colour is not measured")
+    assert "the dice colours of Bea and Dan" in said.journal and "AGAIN" in said.journal
+    both = dice_colours_said(config, tmp_path / "cal.toml", players, measured, "AGAIN",
+                             ("Ana", "Ben"))
+    assert both.screen.startswith("The dice colours of Bea and Dan are not measured")
+    # The table's first match: the journal only (the doctor names them at install).
+    assert dice_colours_said(config, tmp_path / "cal.toml", players, measured,
+                             "AGAIN").screen == ""
+    # Everyone measured: nothing to do.
+    everyone = dice_colours_said(config, tmp_path / "cal.toml", players[:1], measured,
+                                 "AGAIN", ())
+    assert everyone == type(everyone)(f"Dice colours as calibrated in {tmp_path / 'cal.toml'}"
+                                      ": Ana.")

@@ -263,10 +263,60 @@ def dice_colours_note(profile: Path, names: Sequence[str], measured: Mapping[str
     calibrated = [name for name in names if name in measured]
     if not calibrated:
         return (f"Dice colours from the table's file: {profile} has none for "
-                f"{', '.join(names)} (calibrate with the same names to measure them).")
+                f"{', '.join(names)}.")
     rest = [name for name in names if name not in measured]
     note = f"Dice colours as calibrated in {profile}: {', '.join(calibrated)}"
     return note + (f"; from the table's file: {', '.join(rest)}." if rest else ".")
+
+
+#: How the table's service is stopped before a calibration, and started again after it.
+STOP = "stop the table if its service runs (sudo systemctl stop einhorn-table)"
+START = "afterwards start the table again (sudo systemctl start einhorn-table)"
+
+
+@dataclass(frozen=True)
+class DiceColoursSaid:
+    """What a match's start says of its players' dice colours: the terminal (the
+    service's journal) whose are measured and, for those not measured, how to measure
+    them; the screen ("": nothing) names the players new since the match before whose
+    colour is not measured."""
+
+    journal: str
+    screen: str = ""
+
+
+def dice_colours_said(table: Path, profile: Path, players: Sequence[PlayerConfig],
+                      measured: Mapping[str, RGB], again: str,
+                      before: Sequence[str] | None = None) -> DiceColoursSaid:
+    """Whose dice colours the calibration (``profile``, its colours ``measured`` by
+    name) gives a match's ``players``, and whose come from the table's file (``table``).
+    ``again``: the command that calibrates again; ``before``: the players of the match
+    before (None for the table's first match, whose screen is left to the doctor: it
+    names every player the calibration did not measure)."""
+    from einhorn_table.words import joined
+
+    names = [p.name for p in players]
+    note = dice_colours_note(profile, names, measured)
+    lacking = [p for p in players if p.name not in measured]
+    if not lacking:
+        return DiceColoursSaid(note)
+    whose = (f"{lacking[0].name}'s dice colour" if len(lacking) == 1 else
+             f"the dice colours of {joined([p.name for p in lacking])}")
+    journal = (f"{note} To measure {whose}, {STOP}, in {Path.cwd()} run {again}, {START}.")
+    new = [p for p in lacking if before is not None and p.name not in before]
+    if not new:
+        return DiceColoursSaid(journal)
+    if len(new) == 1:
+        named = f'"{new[0].dice_name}"' if new[0].dice_name else "the colour"
+        by = (f"so the table goes by {named} in {table.name}" if new[0].dice is not None
+              else f"nor named in {table.name}")
+        screen = (f"{new[0].name}'s dice colour is not measured, {by}. To measure it, "
+                  "calibrate the table again.")
+    else:
+        screen = (f"The dice colours of {joined([p.name for p in new])} are not measured, "
+                  f"so the table goes by {table.name}. To measure them, calibrate the "
+                  "table again.")
+    return DiceColoursSaid(journal, screen)
 
 
 def play_command(args: argparse.Namespace, *options: str) -> str:
@@ -320,15 +370,13 @@ def view_warning(calibration: CalibrationProfile, profile_path: Path,
     note = view_note(calibration, profile_path, view)
     if note is None or note.fits is True:
         return ""
-    stop = "stop the table if its service runs (sudo systemctl stop einhorn-table)"
-    start = "afterwards start the table again (sudo systemctl start einhorn-table)"
     if note.fits is False:
         return (f"einhorn-table: {note.text}. Dice will be misread or not read until it is "
-                f"made again: {stop}, in {Path.cwd()} run {again}, {start}.")
-    return (f"einhorn-table: {note.text}. To find out, {stop} and run the doctor in "
+                f"made again: {STOP}, in {Path.cwd()} run {again}, {START}.")
+    return (f"einhorn-table: {note.text}. To find out, {STOP} and run the doctor in "
             f"{Path.cwd()}: {doctor} tells whether it still fits (its view line) and, where "
             "it does, keeps the camera's view in the calibration, so that this is not said "
-            f"again. Where it does not fit, or the dice are misread, run {again}; {start}.")
+            f"again. Where it does not fit, or the dice are misread, run {again}; {START}.")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -403,7 +451,8 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
         calibration = load_profile(profile_path)
         camera_settings = calibration.camera
         measured = {p.name: p.colour for p in calibration.players}
-        print(dice_colours_note(profile_path, [p.name for p in config.players], measured),
+        print(dice_colours_said(args.config, profile_path, config.players, measured,
+                                calibrate_again_command(args.config, profile_path)).journal,
               file=sys.stderr)
     # What reads the dice, in the calibrated tray as the camera sees it.
     reader = tray_reader_for(calibration, profile_path)
@@ -546,11 +595,21 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
             # Held OK at the final standings: the next match, as the table's file says.
             while controller.next_match_asked is not None and not screen.quit_requested:
                 after = next_match_setup(args.config, started_with, config, setup)
+                before = setup.players
                 config, setup = after.config, after.setup
                 if after.journal:
                     print(after.journal, file=sys.stderr)
                 if after.screen:
                     to_tell.append(after.screen)
+                if profile_path is not None and setup.players != before:
+                    # As at the start: whose dice colours are measured, and how to
+                    # measure a new player's (theirs is the table's file's until then).
+                    said = dice_colours_said(
+                        args.config, profile_path, config.players, measured,
+                        calibrate_again_command(args.config, profile_path), before)
+                    print(said.journal, file=sys.stderr)
+                    if said.screen:
+                        to_tell.append(said.screen)
                 started = next_match(log, setup, started)
                 controller = play(started)
         finally:
