@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Self
@@ -118,3 +119,22 @@ class Pacer:
         due = self._start + index / self._fps
         if due > now:
             self._clock.sleep(due - now)
+
+    def next_frame(self, last: int | None) -> int:
+        """The frame a camera running on the clock shows now, after frame ``last``
+        (None: none yet), frame 0 coming at once: the next one, slept for until it is
+        due; or, where the clock has gone past it (a screen slower than the camera),
+        the last one due by now, the frames between them never seen, as a live
+        camera's are lost to a slow reader. (``fps=None``: the next one.)"""
+        following = 0 if last is None else last + 1
+        if self._fps is None:
+            return following
+        now = self._clock.monotonic()
+        if self._start is None:
+            self._start = now
+        due = self._start + following / self._fps
+        if due > now:
+            self._clock.sleep(due - now)
+            return following
+        # (A hair added for the clock's rounding: the frame due just now counts as due.)
+        return max(following, math.floor((now - self._start) * self._fps + 1e-6))

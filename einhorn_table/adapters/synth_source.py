@@ -8,7 +8,10 @@ Until :meth:`SynthSource.roll` is called it shows the empty tray; after it,
 :meth:`read` returns that roll's frames (the hand coming in, the dice tumbling,
 the dice coming to rest) and then the settled dice, again and again, until the
 next roll or :meth:`SynthSource.clear`. Frames come at the table's frame rate on
-the clock passed in, like a camera's (a fake clock makes that instant).
+the clock passed in, like a camera's (a fake clock makes that instant), and like a
+camera's they go on while nobody reads them: read slower than that (a slow computer's
+screen, a roll being read), it shows the frame due by the clock, those between never
+drawn, so a roll's throw lasts its own seconds on the clock at every frame rate.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from einhorn_table.words import counted
 
 if TYPE_CHECKING:
     from einhorn_table.vision.synth import SynthFrame, SynthTable
+    from einhorn_table.vision.synth.planned import PlannedFrame
 
 
 class SynthSource(BaseSource):
@@ -53,7 +57,10 @@ class SynthSource(BaseSource):
         self._clock = clock
         self._pacer = Pacer(clock, fps)
         self._table: SynthTable | None = None
-        self._queue: deque[SynthFrame] = deque()
+        #: The frames of rolls and clears still to come, planned (drawn when shown).
+        self._queue: deque[PlannedFrame] = deque()
+        #: The camera's frame shown last (None: none since it was opened).
+        self._shown: int | None = None
         #: The truth about the frame :meth:`read` returned last (dice, phase, hand).
         self.last: SynthFrame | None = None
 
@@ -65,6 +72,7 @@ class SynthSource(BaseSource):
                                  **view)
         self._queue.clear()
         self._pacer = Pacer(self._clock, self.fps)
+        self._shown = None
 
     @property
     def table(self) -> SynthTable:
@@ -82,32 +90,33 @@ class SynthSource(BaseSource):
     ) -> tuple[int, ...]:
         """Throw three dice (``values``, or random from the seed); returns the faces thrown.
 
-        The roll's frames come from the next reads, after any frames still queued.
+        The roll's frames come after any frames still queued, from the next frame due.
         """
-        frames = self.table.roll_sequence(
+        frames = self.table.roll_plan(
             values, player=player, hand=hand, settle_frames=settle_frames
         )
         self._queue.extend(frames)
-        return tuple(d.value for d in frames[-1].dice if d.value is not None)
+        return frames[-1].values
 
     def clear(self, *, player: int = 0) -> None:
         """A hand picks the dice up: the tray is empty after the queued frames."""
-        self._queue.extend(self.table.clear_sequence(player=player))
+        self._queue.extend(self.table.clear_plan(player=player))
 
     @property
     def frames_queued(self) -> int:
-        """Frames of rolls or clears not yet read."""
+        """Frames of rolls or clears not yet shown (nor skipped)."""
         return len(self._queue)
 
     def _read(self) -> Frame | None:
-        self._pacer.wait_for(self.frames_read)
-        synth = self._queue.popleft() if self._queue else self.table.settled_frames(1)[0]
+        index = self._pacer.next_frame(self._shown)
+        skipped = 0 if self._shown is None else index - self._shown - 1
+        for _ in range(min(skipped, len(self._queue))):
+            self._queue.popleft()  # (due while the reader was busy: never seen)
+        planned = self._queue.popleft() if self._queue else self.table.settled_plan(1)[0]
+        synth = self.table.draw(planned)
+        self._shown = index
         self.last = synth
-        return Frame(
-            image=synth.image.copy(),
-            timestamp=self.frames_read / self.fps,
-            index=self.frames_read,
-        )
+        return Frame(image=synth.image.copy(), timestamp=index / self.fps, index=index)
 
     def _close(self) -> None:
         self._queue.clear()

@@ -42,6 +42,7 @@ from einhorn_table.vision.synth.palette import (
     SKIN_TONES,
     TRAY_FELT,
 )
+from einhorn_table.vision.synth.planned import PlannedFrame
 from einhorn_table.vision.synth.tray import TRAY_MARGIN, TrayGeometry, render_tray
 from einhorn_table.vision.synth.truth import PHASES, SynthDie, SynthError, SynthFrame
 
@@ -145,6 +146,9 @@ class SynthTable:
         #: under a hand): forearms resting on the table (see :meth:`resting_arm`),
         #: cups, phones, shadows.
         self.at_edge: tuple[HandPose | EdgeThing, ...] = ()
+        #: The last still picture composed (see :meth:`draw`): for which tray, dice and
+        #: edge, the picture without noise, and its dice's truth.
+        self._still: tuple[object, object, ByteImage, tuple[SynthDie, ...]] | None = None
 
     # ------------------------------------------------------------------ drawing
 
@@ -237,27 +241,22 @@ class SynthTable:
         ``phase`` defaults to what the scene shows: 'moving' if a die is smeared,
         else 'hand' if a hand shows, else 'settled' with dice or 'empty' without.
         """
-        image = self.tray.image.copy()
-        truth = []
-        for die in dice:
-            box = self._paste(image, die)
-            value = die.look.value if die.readable else None
-            truth.append(SynthDie(value=value, box=box, color=die.look.body))
-        for thing in self.at_edge:
-            if isinstance(thing, HandPose):
-                image = draw_hand(image, thing, self.tray.light_map, self.tray.light_dir)
-            else:
-                image = draw_thing(image, thing, self.tray.light_map)
-        if hand is not None:
-            image = draw_hand(image, hand, self.tray.light_map, self.tray.light_dir)
-        if blur > 0:
-            image = np.asarray(cv2.GaussianBlur(image, (0, 0), blur), dtype=np.uint8)
+        return self.draw(self.plan(dice, hand=hand, phase=phase, blur=blur))
+
+    def plan(
+        self,
+        dice: Sequence[PlacedDie],
+        *,
+        hand: HandPose | None = None,
+        phase: str | None = None,
+        blur: float = 0.0,
+    ) -> PlannedFrame:
+        """The frame :meth:`render` would draw, planned now (its camera noise chosen)
+        and drawn later by :meth:`draw`, or never (a camera skipping it)."""
+        noise = None
         if self._noise_bank:
-            plus, minus = self._noise_bank[self.rng.randrange(len(self._noise_bank))]
-            ox, oy = self.rng.randrange(16), self.rng.randrange(16)
-            width, height = self.size
-            cv2.add(image, plus[oy : oy + height, ox : ox + width], dst=image)
-            cv2.subtract(image, minus[oy : oy + height, ox : ox + width], dst=image)
+            noise = (self.rng.randrange(len(self._noise_bank)), self.rng.randrange(16),
+                     self.rng.randrange(16))
         if phase is None:
             if any(d.smear != (0.0, 0.0) for d in dice):
                 phase = "moving"
@@ -267,7 +266,49 @@ class SynthTable:
                 phase = "settled" if dice else "empty"
         if phase not in PHASES:
             raise SynthError(f"unknown phase {phase!r}; use one of {', '.join(PHASES)}")
-        return SynthFrame(image=image, dice=tuple(truth), phase=phase, hand=hand is not None)
+        return PlannedFrame(tuple(dice), hand, self.at_edge, phase, blur, noise)
+
+    def draw(self, planned: PlannedFrame) -> SynthFrame:
+        """The frame ``planned`` (by :meth:`plan`) drawn: the tray, its dice, what lies
+        at the edge, the hand, blur and noise. A still picture (dice lying, nobody's
+        hand) is composed once and only its noise drawn anew while it lies so."""
+        key = (planned.dice, planned.at_edge)
+        cached = self._still
+        if planned.still and cached is not None and cached[0] is self.tray \
+                and cached[1] == key:
+            image, truth = cached[2].copy(), cached[3]
+        else:
+            image, truth = self._compose(planned)
+            if planned.still:
+                self._still = (self.tray, key, image.copy(), truth)
+        if planned.blur > 0:
+            image = np.asarray(cv2.GaussianBlur(image, (0, 0), planned.blur), dtype=np.uint8)
+        if planned.noise is not None and self._noise_bank:
+            bank, ox, oy = planned.noise
+            plus, minus = self._noise_bank[bank]
+            width, height = self.size
+            cv2.add(image, plus[oy : oy + height, ox : ox + width], dst=image)
+            cv2.subtract(image, minus[oy : oy + height, ox : ox + width], dst=image)
+        return SynthFrame(image=image, dice=truth, phase=planned.phase,
+                          hand=planned.hand is not None)
+
+    def _compose(self, planned: PlannedFrame) -> tuple[ByteImage, tuple[SynthDie, ...]]:
+        """The tray with the planned dice, what lies at the edge and the hand drawn in
+        (no blur, no noise), and the dice's truth."""
+        image = self.tray.image.copy()
+        truth = []
+        for die in planned.dice:
+            box = self._paste(image, die)
+            value = die.look.value if die.readable else None
+            truth.append(SynthDie(value=value, box=box, color=die.look.body))
+        for thing in planned.at_edge:
+            if isinstance(thing, HandPose):
+                image = draw_hand(image, thing, self.tray.light_map, self.tray.light_dir)
+            else:
+                image = draw_thing(image, thing, self.tray.light_map)
+        if planned.hand is not None:
+            image = draw_hand(image, planned.hand, self.tray.light_map, self.tray.light_dir)
+        return image, tuple(truth)
 
     # ------------------------------------------------------------------ scene making
 
@@ -449,7 +490,11 @@ class SynthTable:
 
     def settled_frames(self, count: int) -> list[SynthFrame]:
         """``count`` frames of the current layout lying still (only the noise changes)."""
-        return [self.render(self.layout) for _ in range(count)]
+        return [self.draw(p) for p in self.settled_plan(count)]
+
+    def settled_plan(self, count: int) -> list[PlannedFrame]:
+        """:meth:`settled_frames` planned, not drawn (see :meth:`plan`)."""
+        return [self.plan(self.layout) for _ in range(count)]
 
     def roll_sequence(
         self,
@@ -467,6 +512,22 @@ class SynthTable:
         ``values`` None rolls three dice at random; a value None ends cocked on a wall.
         The last ``rolled_out`` dice jump over the tray's far wall and off the picture
         (they do not lie in the tray afterwards)."""
+        return [self.draw(p) for p in self.roll_plan(
+            values, player=player, settle_frames=settle_frames, hand=hand, colors=colors,
+            empty_frames=empty_frames, rolled_out=rolled_out)]
+
+    def roll_plan(
+        self,
+        values: Sequence[int | None] | None = None,
+        *,
+        player: int = 0,
+        settle_frames: int = 15,
+        hand: bool = True,
+        colors: Sequence[tuple[int, int, int]] | None = None,
+        empty_frames: int = 3,
+        rolled_out: int = 0,
+    ) -> list[PlannedFrame]:
+        """:meth:`roll_sequence` planned, not drawn (see :meth:`plan`)."""
         if values is None:
             values = [self.rng.randint(1, 6) for _ in range(3)]
         if not values:
@@ -475,7 +536,7 @@ class SynthTable:
             raise SynthError(f"{rolled_out} of {len(values)} dice cannot roll out of the tray")
         bodies = colors if colors is not None else self._colors_for(len(values), None, player)
         final = self.layout_dice(list(values), colors=bodies)
-        frames = [self.render(()) for _ in range(empty_frames)]
+        frames = [self.plan(()) for _ in range(empty_frames)]
 
         fps_scale = self.fps / 30.0
         n_in = max(2, round(self.rng.randint(6, 9) * fps_scale))
@@ -487,7 +548,7 @@ class SynthTable:
             for k in range(n_in):
                 depth = 0.2 + (reach - 0.2) * math.sin(0.5 * math.pi * (k + 1) / n_in)
                 holding = self._hand_pose(player, depth, fist=True, aim=aim)
-                frames.append(self.render((), hand=holding, phase="hand"))
+                frames.append(self.plan((), hand=holding, phase="hand"))
             release = self._hand_pose(player, reach, fist=True, aim=aim).tip
         else:
             release = self._edge_point(player, aim)
@@ -531,9 +592,9 @@ class SynthTable:
             if hand and k < n_out:
                 depth = reach * (1.0 - (k + 1) / n_out) - 0.15 * (k + 1) / n_out
                 pose = self._hand_pose(player, depth, fist=False, aim=aim)
-            frames.append(self.render(moving, hand=pose, phase="moving"))
+            frames.append(self.plan(moving, hand=pose, phase="moving"))
         self.layout = final[:staying]
-        frames.extend(self.settled_frames(settle_frames))
+        frames.extend(self.settled_plan(settle_frames))
         return frames
 
     def _beyond_far_wall(self, player: int, x: float, y: float) -> tuple[float, float]:
@@ -677,19 +738,23 @@ class SynthTable:
 
     def clear_sequence(self, *, player: int = 0, empty_frames: int = 20) -> list[SynthFrame]:
         """The player's hand sweeps in, picks up all dice and leaves: the tray is empty."""
+        return [self.draw(p) for p in self.clear_plan(player=player, empty_frames=empty_frames)]
+
+    def clear_plan(self, *, player: int = 0, empty_frames: int = 20) -> list[PlannedFrame]:
+        """:meth:`clear_sequence` planned, not drawn (see :meth:`plan`)."""
         aim = self.rng.uniform(-0.4, 0.4)
         n_in = max(2, round(6 * self.fps / 30.0))
         frames = []
         for k in range(n_in):
             depth = 0.2 + 0.7 * (k + 1) / n_in
             pose = self._hand_pose(player, depth, fist=False, aim=aim)
-            frames.append(self.render(self.layout, hand=pose, phase="hand"))
+            frames.append(self.plan(self.layout, hand=pose, phase="hand"))
         self.layout = ()
         for k in range(n_in):
             depth = 0.9 - 0.7 * (k + 1) / n_in
             pose = self._hand_pose(player, depth, fist=True, aim=aim)
-            frames.append(self.render((), hand=pose, phase="hand"))
-        frames.extend(self.render(()) for _ in range(empty_frames))
+            frames.append(self.plan((), hand=pose, phase="hand"))
+        frames.extend(self.plan(()) for _ in range(empty_frames))
         return frames
 
     def hand_only_sequence(
