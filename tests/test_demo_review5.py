@@ -102,8 +102,8 @@ def test_both_notices_fit_the_box_or_the_tables_stands_alone() -> None:
     longer = f"{long} Take the dice out and roll again, one by one."
     assert with_key_note(longer, None, note, 6.0) == longer
     assert with_key_note("", None, note, 6.0) == note.text
-    assert with_key_note("Undone: Ana's roll 6 5 5", 4.0, note, 9.5) == \
-        "Undone: Ana's roll 6 5 5"  # (the key's line is gone after a few seconds)
+    assert with_key_note("Undone: Ana's roll 6 5 5", 4.0, note, 12.5) == \
+        "Undone: Ana's roll 6 5 5"  # (the key's line is gone once read: some 7 seconds)
     # What the box shows whole: three lines at 800x480 and at a larger window.
     text = with_key_note(long, None, note, 6.0)
     assert len(text) <= NOTICE_LETTERS

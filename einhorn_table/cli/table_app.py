@@ -36,6 +36,7 @@ from einhorn_table.stations.gesture_table import Action, Context, HelpLine, inte
 from einhorn_table.table.bots import BotDriver, Move, Press, Throw
 from einhorn_table.table.controller import Seat, TableController
 from einhorn_table.table.loop import ScreenOutput, TableLoop
+from einhorn_table.table.notice_time import notice_shown
 from einhorn_table.table.resume import Choice
 from einhorn_table.table.still_waiting import HANDS_IN, HANDS_IN_WORDS
 from einhorn_table.vision.profile import ReaderProfile
@@ -268,9 +269,6 @@ class PeopleOnly:
         self.inner.close()
 
 
-#: Seconds the line about a key that did nothing stays on the demo's screen.
-KEY_NOTE_SECONDS = 4.0
-
 #: The moments whose button strip a person at the keyboard answers with their keys:
 #: every one with a strip of buttons on the screen but the call (its own row of tiles).
 STRIP_CONTEXTS = tuple(context for context in Context
@@ -288,7 +286,8 @@ class KeyNote:
         self.text, self.time = text, time
 
     def at(self, now: float) -> str:
-        return self.text if now - self.time < KEY_NOTE_SECONDS else ""
+        """The line at ``now``: for as long as it takes to read (as the table's notices)."""
+        return self.text if notice_shown(self.text, self.time, now) else ""
 
     def short(self) -> str:
         """The note cut to what the key did: "Ana: key 2 does nothing now.", "Key K is

@@ -73,6 +73,7 @@ from einhorn_table.table.events import (
 )
 from einhorn_table.table.history import stash_history
 from einhorn_table.table.lying_at_start import looks_at_start, unread_among
+from einhorn_table.table.notice_time import notice_shown
 from einhorn_table.table.opening import not_open_words, opens_at
 from einhorn_table.table.photos import PhotoStore
 from einhorn_table.table.recorder import Halt, MatchRecorder, RecorderError
@@ -108,8 +109,6 @@ if TYPE_CHECKING:
     from einhorn_table.ports import Image
 
 ROLL_KINDS = (Awaiting.START_ROLL, Awaiting.ROLL, Awaiting.TIEBREAK_ROLL, Awaiting.TOPUP)
-#: How long a notice ("nothing to undo") stays on the screen, in seconds.
-NOTICE_SECONDS = 4.0
 #: How far (camera pixels) the camera's picture may move before the table says so.
 CAMERA_MOVED_PX = 4.0
 #: How long the tray may keep moving before the screen asks to keep hands out of view
@@ -204,6 +203,11 @@ class Notice:
     #: It asks for a throw ("Ana, roll now"): it leaves the screen once dice move for a
     #: roll (it stood over the roll it asked for, and into the next screen).
     until_thrown: bool = False
+
+    def fresh(self, now: float) -> bool:
+        """Whether it is still on the screen at ``now``: for as long as it takes to read
+        (see :mod:`einhorn_table.table.notice_time`), and not past ``until``."""
+        return notice_shown(self.text, self.time, now) and now < self.until
 
 
 #: How long a player's help stays on the screen, in seconds, unless asked away.
@@ -829,6 +833,10 @@ class TableController:
         if intent.action is Action.UNDO:
             self._undo(player, context, gesture.time)
             return
+        if self.notice is not None and self.notice.player == player:
+            # The player it spoke to has read it and does what it asked (a long notice
+            # stays long to be read: it would stand over what the press does).
+            self.notice = None
         if context is Context.CALL:
             self._call(player, intent, gesture.time, gesture.pressed)
             return
@@ -1169,8 +1177,7 @@ class TableController:
         if answers is None:
             answers = self.button_name is station_sign
         told = self.notice
-        if not answers or (told is not None and not told.idle
-                           and gesture.time - told.time < NOTICE_SECONDS):
+        if not answers or (told is not None and not told.idle and told.fresh(gesture.time)):
             return
         text = self._idle_words(player, gesture, context)
         self.notice = Notice(text, gesture.time, player, idle=True)
@@ -1195,6 +1202,18 @@ class TableController:
             ok = self.button_name(player, Button.EINHORN)
             no = self.button_name(player, Button.DREIFALTIGKEIT)
             return f"{name}: tap {ok} if these are your dice, {no} if not."
+        if context in (Context.BID, Context.TOPUP):
+            # (A hold of OK or ✗, two buttons together: a tap is asked.)
+            less, more, ok = (self.button_name(player, b) for b in
+                              (Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN))
+            what = "bid" if context is Context.BID else "top-up"
+            return f"{name}: tap {less} and {more} to count your {what}, {ok} when done."
+        if context is Context.ENTER_DICE:
+            less, more, ok, no = (self.button_name(player, b) for b in
+                                  (Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN,
+                                   Button.DREIFALTIGKEIT))
+            return (f"{name}: tap {less} and {more} to change the marked die, {ok} when it "
+                    f"is right, {no} to go back one.")
         if context is Context.COUNTERPARTY:
             less, more, ok = (self.button_name(player, b) for b in
                               (Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN))
@@ -1236,8 +1255,7 @@ class TableController:
     def notice_at(self, now: float) -> str:
         """What the screen notes at ``now``: the last notice while it is fresh, else a
         request to keep hands out of view while the tray has not lain still for long."""
-        if self.notice is not None and now - self.notice.time < NOTICE_SECONDS \
-                and now < self.notice.until:
+        if self.notice is not None and self.notice.fresh(now):
             return self.notice.text
         unread = self.unread_at_start
         if unread is not None:

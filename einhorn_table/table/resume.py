@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from einhorn_table.ports import Button, Clock, Controls, Gesture
 from einhorn_table.rules import Match
 from einhorn_table.stations.gesture_table import SIGNS, Action, Context, intent_for
-from einhorn_table.table.controller import NOTICE_SECONDS, HelpRequest, HistoryShown, Seat
+from einhorn_table.table.controller import HelpRequest, HistoryShown, Seat
+from einhorn_table.table.notice_time import notice_shown
 
 if TYPE_CHECKING:
     from einhorn_table.history.store import MatchRow
@@ -67,8 +68,8 @@ class ResumePrompt:
 
     def notice_at(self, now: float) -> str:
         """The line the screen shows at ``now``: the answer to a press that did nothing,
-        for a few seconds, else the refused OK's (if any)."""
-        if self.answer is not None and now - self.answer[1] < NOTICE_SECONDS:
+        for as long as it takes to read, else the refused OK's (if any)."""
+        if self.answer is not None and notice_shown(*self.answer, now):
             return self.answer[0]
         return self.notice
 
