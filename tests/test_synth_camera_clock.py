@@ -178,3 +178,36 @@ def test_a_still_picture_is_composed_once_and_drawn_as_ever() -> None:
     assert table.settled_frames(1)[0].image.mean() < 0.75 * lying[0].image.mean()
     table.still([1, 1, 1])
     assert len(composed) == 3
+
+
+@pytest.mark.parametrize("unread", [0.1, 0.5, 3.0])
+def test_a_roll_thrown_after_the_camera_went_unread_is_shown_from_its_start(
+        unread: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The frames due while nobody read the camera, before the throw, showed the tray as
+    # it lay then: they were taken from the roll instead, its hand and tumble lost (a
+    # throw after 3 s unread showed its dice lying at once, however fast it was read).
+    clock = FakeClock(50.0)
+    camera = SynthSource(clock, seed=4, players=2, size=SIZE)
+    camera.open()
+    camera.read()
+    clock.advance(unread)  # (a screen busy, a step of the calibration thinking)
+    camera.roll([2, 5, 6], player=1, settle_frames=2)
+    planned = camera.frames_queued
+    phases = []
+    while camera.frames_queued:
+        frame = camera.read()  # (read at the camera's own rate from the throw on)
+        assert frame is not None and camera.last is not None
+        phases.append(camera.last.phase)
+        assert frame.timestamp > unread - 1e-9  # (no frame of the roll before its throw)
+    assert len(phases) == planned and phases[3] == "hand", phases
+    # Frames still queued when the camera went unread are the ones passed meanwhile.
+    clock.advance(unread)
+    camera.clear(player=1)
+    camera.roll([1, 1, 2], player=0, settle_frames=2)
+    camera.clear(player=0)
+    left = camera.frames_queued
+    clock.advance(unread)
+    roll = camera.table.roll_plan([3, 3, 3], player=1, settle_frames=2)
+    monkeypatch.setattr(camera.table, "roll_plan", lambda *args, **kwargs: roll)
+    camera.roll([3, 3, 3], player=1, settle_frames=2)
+    assert camera.frames_queued == max(left - round(unread * 30), 0) + len(roll)

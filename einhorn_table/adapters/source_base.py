@@ -136,5 +136,11 @@ class Pacer:
         if due > now:
             self._clock.sleep(due - now)
             return following
+        return max(following, self.due_now() or 0)
+
+    def due_now(self) -> int | None:
+        """The last frame due by the clock now (None: no frame yet, or no frame rate)."""
+        if self._fps is None or self._start is None:
+            return None
         # (A hair added for the clock's rounding: the frame due just now counts as due.)
-        return max(following, math.floor((now - self._start) * self._fps + 1e-6))
+        return math.floor((self._clock.monotonic() - self._start) * self._fps + 1e-6)

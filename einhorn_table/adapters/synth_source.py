@@ -59,7 +59,8 @@ class SynthSource(BaseSource):
         self._table: SynthTable | None = None
         #: The frames of rolls and clears still to come, planned (drawn when shown).
         self._queue: deque[PlannedFrame] = deque()
-        #: The camera's frame shown last (None: none since it was opened).
+        #: The camera's frame shown last, or passed unseen before a throw (None: none
+        #: since it was opened).
         self._shown: int | None = None
         #: The truth about the frame :meth:`read` returned last (dice, phase, hand).
         self.last: SynthFrame | None = None
@@ -95,12 +96,23 @@ class SynthSource(BaseSource):
         frames = self.table.roll_plan(
             values, player=player, hand=hand, settle_frames=settle_frames
         )
-        self._queue.extend(frames)
+        self._enqueue(frames)
         return frames[-1].values
 
     def clear(self, *, player: int = 0) -> None:
         """A hand picks the dice up: the tray is empty after the queued frames."""
-        self._queue.extend(self.table.clear_plan(player=player))
+        self._enqueue(self.table.clear_plan(player=player))
+
+    def _enqueue(self, frames: list[PlannedFrame]) -> None:
+        """``frames`` to come from the next frame due. Those due since the frame shown
+        last, unread, went by before this throw: they are taken from what was queued
+        then (or the dice lying as they were), never from ``frames``."""
+        due = self._pacer.due_now()
+        if due is not None and self._shown is not None and due > self._shown:
+            for _ in range(min(due - self._shown, len(self._queue))):
+                self._queue.popleft()  # (due before the throw, while nobody read)
+            self._shown = due
+        self._queue.extend(frames)
 
     @property
     def frames_queued(self) -> int:
