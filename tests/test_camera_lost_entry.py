@@ -188,7 +188,7 @@ def test_a_roll_entered_by_hand_is_undone_like_any_other() -> None:
     ledger = r.c.match.ledger()
     assert ledger.to_act == "Ana" and ledger.player("Ana").game_stones == 7
     assert not r.c.call_locked, "Ana calls again"
-    assert r.c.notice is not None and r.c.notice.text == "Undone: Ana's roll 2 2 3"
+    assert r.c.notice is not None and r.c.notice.text == "Ben undid Ana's roll 2 2 3"
 
 
 def test_an_undo_during_the_entry_leaves_it_and_takes_back_nothing_else() -> None:

@@ -125,7 +125,7 @@ def test_a_hold_where_a_tap_is_asked_says_what_a_tap_does() -> None:
     c.on_tray(Settled(2.0, reading([2, None, 3])))  # a die unread: Ana enters them
     c.on_gesture(Gesture(0, GestureKind.LONG, (W,), 3.0))
     assert build_view(c, 3.1).notice == ("Ana: tap − and + to change the marked die, OK "
-                                         "when it is right, ✗ to go back one.")
+                                         "when it is right, ✗ to roll again.")
     assert c.entry is not None and c.entry.values == [2, 1, 3]
 
 

@@ -99,7 +99,7 @@ def test_a_notice_of_the_tables_own_stays_through_a_throw() -> None:
                  [Seat(n, COLOURS[i]) for i, n in enumerate(THREE)])
     c.on_gesture(chord(1, U, D, 1.0))  # Ben undoes Ana's roll
     said = build_view(c, 1.1).notice
-    assert said.startswith("Undone")
+    assert said.startswith("Ben undid")
     c.on_tray(MotionStarted(1.5))
     assert build_view(c, 1.6).notice == said
 

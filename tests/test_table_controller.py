@@ -147,7 +147,7 @@ def test_an_abstained_die_asks_for_the_dice_by_hand_and_records_them() -> None:
 
 def test_a_question_about_a_roll_stands_when_the_dice_are_only_moved() -> None:
     """A cocked die pushed flat by hand is no new roll: the question about the roll
-    comes back, and the table says why it does not read the dice again."""
+    stays as it was, on the screen all along, and nothing needs saying."""
     c, r = started()
     before = len(r.items)
     roll(c, [2, None, 3])
@@ -155,15 +155,13 @@ def test_a_question_about_a_roll_stands_when_the_dice_are_only_moved() -> None:
     assert pending is not None
     c.on_gesture(tap(0, E))  # the first die is entered as read
     c.on_tray(MotionStarted(5.0))
-    assert c.pending is None  # it might have been a new roll
+    assert c.pending is pending  # (the question stays while the tray moves)
     c.on_tray(NotRolled(5.6, hand_seen=True))
     assert c.pending is pending and c.entry is not None and c.entry.position == 1
-    assert c.notice is not None
-    assert c.notice.text == "The dice were not rolled again: the question stands."
+    assert c.notice is None
     # The light drifting over the dice: the question stands again, and nothing is said.
-    c.notice = None
     c.on_tray(MotionStarted(8.0))
-    assert c.pending is None
+    assert c.pending is pending
     c.on_tray(NotRolled(8.4))
     assert c.pending is pending and c.entry is not None and c.entry.position == 1
     assert c.notice is None
@@ -322,7 +320,7 @@ def test_bids_are_secret_drafts_until_sealed() -> None:
     # Undone while Ben still bids: the table says whose bid went, not how many stones.
     c.on_gesture(chord(1, U, D, 60.0))
     assert isinstance(r.items[-1], Undo) and c.context(0) is Context.BID
-    assert c.notice is not None and c.notice.text == "Undone: Ana's bid"
+    assert c.notice is not None and c.notice.text == "Ben undid Ana's bid"
 
 
 def test_top_up_and_then_the_owner_rolls() -> None:
@@ -351,8 +349,9 @@ def test_undo_chord_withdraws_the_last_input() -> None:
     assert isinstance(r.items[-1], Undo)
     assert c.match.ledger().to_act == "Ana" and c.awaiting is Awaiting.ROLL
     # The table says what went: the cards change back, and the players see why.
-    assert c.notice is not None and c.notice.text == "Undone: Ana's roll 2 2 3"
-    assert build_view(c, c.notice.time + 1).notice == "Undone: Ana's roll 2 2 3"
+    # (Ben pressed it, and the roll was Ana's: the screen says who.)
+    assert c.notice is not None and c.notice.text == "Ben undid Ana's roll 2 2 3"
+    assert build_view(c, c.notice.time + 1).notice == "Ben undid Ana's roll 2 2 3"
 
 
 def test_help_chord_opens_and_closes_the_help_for_the_moment() -> None:

@@ -152,7 +152,7 @@ def test_a_second_players_undo_at_once_is_answered() -> None:
     c, r = after_anas_roll()
     chord = (U, D)
     c.on_gesture(Gesture(1, GestureKind.CHORD, chord, 10.0))  # Ben undoes Ana's roll
-    assert c.notice_at(10.0) == "Undone: Ana's roll 2 2 5"
+    assert c.notice_at(10.0) == "Ben undid Ana's roll 2 2 5"
     c.on_gesture(Gesture(0, GestureKind.CHORD, chord, 10.6))  # Ana too, for the same slip
     assert [i for i in r.items if isinstance(i, Undo)] == [Undo()]
     assert c.notice_at(10.6) == ("Undone once (Ben and Ana both asked): Ana's roll 2 2 5. "

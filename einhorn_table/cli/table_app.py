@@ -304,13 +304,16 @@ class KeyNote:
 NOTICE_LETTERS = 180
 
 
-def with_key_note(table: str, said: float | None, note: KeyNote, now: float) -> str:
+def with_key_note(table: str, said: float | None, note: KeyNote, now: float,
+                  taken: float | None = None) -> str:
     """The notice the demo's screen shows: the table's own (``table``, said at ``said``;
     None: one that stands, as the request to keep hands out of view) and the key note,
     both where the box holds both, the table's first (the key note cut to what the key
     did where the whole does not fit); the table's alone where it said it after the key
-    was pressed, or where the box holds no more."""
-    text = note.at(now)
+    was pressed, or where the box holds no more. The key note goes once the table took
+    an input after it (at ``taken``), as the table's own answer to a press that did
+    nothing: "it is Ana's turn to roll" would stand over Ben's turn."""
+    text = "" if taken is not None and taken > note.time else note.at(now)
     if not text:
         return table
     if not table:
@@ -532,7 +535,9 @@ class KeyboardScreen(ScreenWrapper):
         if self.keys is not None and now is not None:
             told = None if controller is None else controller.notice
             said = told.time if told is not None and told.text == view.notice else None
-            view = replace(view, notice=with_key_note(view.notice, said, self.keys.note, now))
+            last = None if controller is None else controller.last
+            view = replace(view, notice=with_key_note(view.notice, said, self.keys.note, now,
+                                                      None if last is None else last.time))
         if controller is None:
             return view
         thrower = self.thrower()

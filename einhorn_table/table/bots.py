@@ -118,6 +118,9 @@ class BotDriver:
         state = c.match.state
         context = c.context(seat)
         strategy = self.strategies[seat]
+        if context in (Context.CONFIRM_DICE, Context.ENTER_DICE) and c.tray_busy \
+                and c.pending is not None and not c.pending.by_hand:
+            return None  # (the dice asked about may be thrown again: once they lie still)
         if context is Context.CONFIRM_DICE:
             pending = c.pending
             assert pending is not None

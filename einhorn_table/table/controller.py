@@ -96,6 +96,7 @@ from einhorn_table.table.undo import (
     call_undone_words,
     echo_of,
     own_call_words,
+    presser_named,
     question_words,
     undone_once_words,
     undone_since,
@@ -144,15 +145,16 @@ class PendingRoll:
 
 @dataclass(frozen=True)
 class TrayMotion:
-    """Something moving in the tray: since when, and what the motion undid (put back
-    when nobody rolled after all)."""
+    """Something moving in the tray: since when, and what was so as it started (the
+    call's lock is put back when nobody rolled after all)."""
 
     since: float
     #: How many lines the match had recorded when the motion started.
     recorded: int
     call_locked: bool
+    #: The question about a roll asked as it started (it stays on the screen while the
+    #: tray moves; dice that come to rest anew take its place).
     pending: PendingRoll | None
-    entry: DiceEntry | None
     #: Whose roll the tray waited for when the motion started (None: nobody's).
     roller: int | None = None
 
@@ -203,6 +205,9 @@ class Notice:
     #: It asks for a throw ("Ana, roll now"): it leaves the screen once dice move for a
     #: roll (it stood over the roll it asked for, and into the next screen).
     until_thrown: bool = False
+    #: It asks to wait while something moves in the tray: it leaves the screen once the
+    #: tray lies still again (what it asked for is done).
+    until_still: bool = False
 
     def fresh(self, now: float) -> bool:
         """Whether it is still on the screen at ``now``: for as long as it takes to read
@@ -443,7 +448,10 @@ class TableController:
         self._close_stale_help()
 
     def _on_tray(self, event: TrayEvent) -> None:
+        waiting = self.notice if self.notice is not None and self.notice.until_still else None
         self._tray_news(event)
+        if self.motion is None and waiting is not None and self.notice is waiting:
+            self.notice = None  # (the tray lies still: the wait it asked for is over)
         if self.motion is None and not isinstance(event, MotionStarted):
             self._take_held_calls(event.time)
 
@@ -491,21 +499,21 @@ class TableController:
             self.gap = None  # the tray was seen as it lay: this is a throw seen starting
         self.unread_at_start = None  # (the dice taken out, or thrown again)
         self.motion = TrayMotion(event.time, len(self.match.record), self.call_locked,
-                                 self.pending, self.entry, self.roller())
+                                 self.pending, self.roller())
         self.moved_at = event.time
         if self.roller() is not None:
             self.call_locked = True  # rules 4.1: the call is locked when the dice move
             if self.notice is not None and self.notice.until_thrown:
                 self.notice = None  # (the throw it asked for is made)
-        if self.pending is not None and not self.pending.by_hand:
-            self.pending = None  # the doubtful dice are rolled again
-            self.entry = None
+        # A question about a roll stays on the screen, its buttons as they were: a hand
+        # passing over the dice changes nothing. Only dice that come to rest anew (thrown
+        # again, or taken out) take its place (``_settled``).
 
     def _not_rolled(self, event: NotRolled) -> None:
         """The tray lies still again and nobody rolled (dice moved a little, a hand
         over them, other light): what the motion changed is put back (the next roller's
-        call is free again, a question about the roll stands), unless something was
-        decided on the buttons meanwhile."""
+        call is free again), unless something was decided on the buttons meanwhile. A
+        question about the roll never left the screen: it stands, as it stood."""
         self.settles += 1  # a bot whose throw this was throws again
         before, self.motion = self.motion, None
         self._found_again()
@@ -528,11 +536,6 @@ class TableController:
                 self.call_locked = before.call_locked
             return
         self.call_locked = before.call_locked
-        if before.pending is not None and self.pending is None:
-            self.pending, self.entry = before.pending, before.entry
-            if event.hand_seen and not knocked:  # (the light or a knock: nothing to say)
-                self._say("The dice were not rolled again: the question stands.",
-                          event.time, before.pending.roller)
 
     def _seen_whole(self, event: SeenWhole) -> None:
         """The dice asked about with something lying against them (a hand or cup at the
@@ -542,12 +545,13 @@ class TableController:
         before = self.motion
         asked = before.pending if before is not None \
             and before.recorded == len(self.match.record) else None
-        if before is None or asked is None or asked.by_hand or self.pending is not None:
+        if before is None or asked is None or asked.by_hand or self.pending is not asked:
             self._not_rolled(NotRolled(event.time, dice_still=True))
             return
         # The dice seen now include those asked about: they are the whole roll, never
         # the rest of one thrown in two goes (that would count the dice read twice).
         self.motion = replace(before, pending=None)
+        self.pending, self.entry = None, None  # (read again in its place)
         self._settled(Settled(event.time, event.reading, event.photo))
 
     def _settled(self, event: Settled) -> None:
@@ -564,6 +568,12 @@ class TableController:
                           f"leave with {no} on the first die and roll again)", event.time,
                           entering)
             return
+        # The question asked as it started moving, still unanswered: the doubtful dice
+        # were thrown again (or taken out); what lies there now is read in its place.
+        asked = before.pending if before is not None else None
+        standing = asked is not None and self.pending is asked
+        if standing:
+            self.pending, self.entry = None, None
         if not reading.dice:
             if self.pending is None and (before is None or before.pending is None):
                 # The dice were taken out: that was no roll. (Dice taken out after a
@@ -602,7 +612,8 @@ class TableController:
                       until_thrown=True)
             return
         photo_path = self._save_photo(event)
-        reading, two_goes = self._with_first_go(reading, roller, before)
+        reading, two_goes = self._with_first_go(reading, roller,
+                                                before if standing else None)
         doubt = judge_reading(reading, roller, self.seat_colours)
         if doubt is None and two_goes:
             doubt = Doubt(DoubtKind.TWO_GOES, "3 dice thrown in two goes")
@@ -891,8 +902,10 @@ class TableController:
         if opens is not None and time < opens:
             wait = math.ceil(opens - time)
             ok = self.button_name(player, Button.EINHORN)
+            # (Gone once the hold is taken: its count of seconds would stand past it.)
             self._say(f"The final standings stay a moment: hold {ok} again in "
-                      f"{counted(wait, 'second')} for a new match.", time, player)
+                      f"{counted(wait, 'second')} for a new match.", time, player,
+                      until=opens)
             return
         self.next_match_asked = time
 
@@ -1002,6 +1015,8 @@ class TableController:
         pending = self.pending
         assert pending is not None
         if intent.action is Action.OK and pending.confirmable:
+            if self._dice_may_move(player, time):
+                return
             values = tuple(v for v in pending.reading.values if v is not None)
             extra = self._reading_extra(player, pending.reading, pending.photo_path,
                                         pending.time)
@@ -1009,6 +1024,18 @@ class TableController:
             self._commit_roll(player, values, extra, time, pending.reading, pending.photo)
         elif intent.action is Action.NO:
             self.entry = DiceEntry(_prefill(pending.reading))
+
+    def _dice_may_move(self, player: int, time: float) -> bool:
+        """Whether something moves in the tray as ``player`` hands in the dice asked
+        about (read by the camera): they may be thrown again, to be read anew, so they
+        are taken only once the tray lies still. The screen says so to ``player``."""
+        if not self.tray_busy:
+            return False
+        ok = self.button_name(player, Button.EINHORN)
+        self.notice = Notice(f"{self.names[player]}: something moves in the tray. Press "
+                             f"{ok} again once it lies still.", time, player,
+                             until_still=True)
+        return True
 
     def _undo(self, player: int, context: Context, time: float) -> None:
         """``player``'s undo chord at ``time`` in ``context``: what it takes back, in the
@@ -1023,8 +1050,9 @@ class TableController:
             # The roll the screen asks about is the misread roll to undo: it is no
             # input yet, so the question goes and the input before it stays.
             what = question_words(self.pending.by_hand)
-            self._drop_question(time, f"{undone_words(what)}. ")
-            self.last_undo = UndoDone(player, time, what)
+            by = presser_named(self.names[player], self.names[self.pending.roller])
+            self._drop_question(time, f"{undone_words(what, by)}. ")
+            self.last_undo = UndoDone(player, time, what, by)
             return
         if context is Context.CALL and not self.call_locked and self.call_draft is not None:
             # The caller's own undo takes back their call (the wrong button they just
@@ -1038,14 +1066,16 @@ class TableController:
         undoing = LastInputUndo.of(self.match.inputs, self.awaiting)
         if not self._commit(Undo(), time):
             return
-        self.last_undo = UndoDone(player, time, undoing.what)
+        by = presser_named(self.names[player], undoing.owner)
+        self.last_undo = UndoDone(player, time, undoing.what, by)
         self.pending = None
         self.entry = None
         while undoing.revealed and self.match.inputs \
                 and isinstance(self.match.inputs[-1], Bid) and self._commit(Undo(), time):
             pass  # (the rest of the revealed auction's bids)
-        if undoing.said is not None:  # the table says what went, as the cards change
-            self._say(undoing.said, time)
+        said = undoing.said(by)
+        if said is not None:  # the table says what went (who undid it), as the cards change
+            self._say(said, time)
 
     def _undone_once(self, echo: UndoDone, player: int, time: float) -> None:
         """``player``'s undo at ``time``, just after ``echo`` (another's), counts once: the
@@ -1086,6 +1116,8 @@ class TableController:
         elif intent.action is Action.OK:
             if entry.position < 2:
                 entry.position += 1
+                return
+            if not pending.by_hand and self._dice_may_move(player, time):
                 return
             extra = self._reading_extra(player, pending.reading, pending.photo_path,
                                         pending.time)
@@ -1166,8 +1198,8 @@ class TableController:
         self.history = stash_history(self.match.setup, self.match.inputs)
 
     def _say(self, text: str, time: float, player: int | None = None,
-             until_thrown: bool = False) -> None:
-        self.notice = Notice(text, time, player, until_thrown=until_thrown)
+             until_thrown: bool = False, until: float = math.inf) -> None:
+        self.notice = Notice(text, time, player, until=until, until_thrown=until_thrown)
 
     def _answer_idle_press(self, player: int, gesture: Gesture, context: Context) -> None:
         """A press that means nothing now: the screen says why nothing happened, unless
@@ -1212,8 +1244,11 @@ class TableController:
             less, more, ok, no = (self.button_name(player, b) for b in
                                   (Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN,
                                    Button.DREIFALTIGKEIT))
+            # (✗ on the first die leaves the entry for a new throw, as its tile says.)
+            back = "roll again" if self.entry is None or self.entry.position == 0 \
+                else "go back one"
             return (f"{name}: tap {less} and {more} to change the marked die, {ok} when it "
-                    f"is right, {no} to go back one.")
+                    f"is right, {no} to {back}.")
         if context is Context.COUNTERPARTY:
             less, more, ok = (self.button_name(player, b) for b in
                               (Button.UNVERMEIDLICH, Button.WUNSCH, Button.EINHORN))

@@ -6,7 +6,9 @@ roll is no input yet: the input before it stays, and its roller throws again); e
 caller's own call not yet locked by a throw is taken back (the wrong button just pressed,
 not the roll before it, which was someone else's); else the match's last input, and
 where that is a bid of an auction already revealed, the whole auction. Dice that started
-moving before an undo are no throw of the turn it gave back.
+moving before an undo are no throw of the turn it gave back. Where the player who pressed
+it is not the one whose input went, the screen names them ("Ana undid Cem's roll 3 3 2"):
+at a table of six, a child's chord by mistake is seen.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ class UndoDone:
     player: int
     time: float
     what: str
+    #: The name of whoever pressed it, where the screen named them ("Ana undid ...": the
+    #: input was another's); None: it said "Undone: ...".
+    by: str | None = None
 
 
 def echo_of(last: UndoDone | None, player: int, time: float) -> UndoDone | None:
@@ -40,9 +45,17 @@ def echo_of(last: UndoDone | None, player: int, time: float) -> UndoDone | None:
     return None
 
 
-def undone_words(what: str) -> str:
-    """How the screen starts to say that ``what`` was undone: "Undone: Ana's roll 2 2 3"."""
-    return f"Undone: {what}"
+def undone_words(what: str, by: str | None = None) -> str:
+    """How the screen starts to say that ``what`` was undone: "Undone: Ana's roll 2 2 3";
+    where ``by``, the name of the player who pressed it, is given (the input was another
+    player's), who did: "Ben undid Ana's roll 2 2 3"."""
+    return f"{by} undid {what}" if by else f"Undone: {what}"
+
+
+def presser_named(presser: str, owner: str | None) -> str | None:
+    """The name the undo's words give its presser: ``presser`` where the input taken back
+    is not theirs (``owner``: whose it is; None: nobody's alone, the auction), else None."""
+    return None if owner == presser else presser
 
 
 def undone_once_words(echo: UndoDone, names: Sequence[str], player: int,
@@ -52,11 +65,10 @@ def undone_once_words(echo: UndoDone, names: Sequence[str], player: int,
     words, and True where they stand in for ``told``, what the table asked after the undo
     kept (who rolls again); False: a notice of their own, saying how to go back further."""
     both = f"Undone once ({names[echo.player]} and {names[player]} both asked): "
-    said = undone_words(echo.what)
-    if told is not None and told.startswith(said):
-        rest = told.removeprefix(undone_words(""))
-        if rest != echo.what:  # (what the table asks after it: it stays)
-            return both + rest, True
+    said = undone_words(echo.what, echo.by)
+    if told is not None and told.startswith(said) and told != said:
+        # (What the table asks after it, who rolls again: it stays.)
+        return both + echo.what + told.removeprefix(said), True
     return f"{both}{echo.what}. To go back further, undo again.", False
 
 
@@ -107,12 +119,23 @@ class LastInputUndo:
         return input_words(withdrawn) if withdrawn is not None else "the last input"
 
     @property
-    def said(self) -> str | None:
-        """What the screen says once it is undone, as the cards change; None: nothing."""
+    def owner(self) -> str | None:
+        """Whose input it takes back (a name); None: nobody's alone (the auction, or no
+        input)."""
+        if self.revealed or self.withdrawn is None:
+            return None
+        player = getattr(self.withdrawn, "player", None)
+        return player if isinstance(player, str) else None
+
+    def said(self, by: str | None = None) -> str | None:
+        """What the screen says once it is undone, as the cards change (``by``: the name
+        of the player who pressed it, said where the input was another's, see
+        :func:`presser_named`); None: nothing."""
         if self.revealed:
-            return f"{undone_words('the auction')}. The bids were seen, so everybody bids again"
+            return (f"{undone_words('the auction', by)}. The bids were seen, so everybody "
+                    "bids again")
         if self.withdrawn is not None:
-            return undone_words(self.what)
+            return undone_words(self.what, by)
         return None
 
 
