@@ -15,7 +15,7 @@ import pytest
 from conftest import REPO
 from table_rig import open_store
 from test_commands_review import _Camera, _record
-from test_table_play_cli import CONFIG, table_toml  # noqa: F401
+from test_table_play_cli import CONFIG, roll_to_start, table_toml  # noqa: F401
 from test_vision_reader_cli import ROLL
 from vision_helpers import FIXTURES
 
@@ -162,6 +162,7 @@ def test_ctrl_c_stops_play_as_its_window_closing_does_and_says_the_match_is_kept
 
     def ctrl_c_while_playing(self: TableLoop, done: object,
                              max_steps: int | None = None) -> None:
+        roll_to_start(self)  # (a match nobody rolled in is not kept: see below)
         for step in range(50):
             if self.screen is not None and self.screen.quit_requested:
                 return

@@ -42,13 +42,29 @@ def table_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("EINHORN_STATE_DIR", str(tmp_path / "from-env"))
 
     def a_few_frames(self: TableLoop, done: object, max_steps: int | None = None) -> None:
-        for _ in range(5):  # the family plays a little, then the plug is pulled
+        # The family plays a little (Ana rolls to start: a match nobody rolled in is
+        # none to go on with), then the plug is pulled.
+        roll_to_start(self)
+        for _ in range(5):
             self.step()
 
     monkeypatch.setattr(TableLoop, "run", a_few_frames)
     path = tmp_path / "table.toml"
     path.write_text(CONFIG.format(state='state = "kept"'), encoding="utf-8")
     return path
+
+
+def roll_to_start(loop: TableLoop) -> None:
+    """Ana rolls to start on the synthetic camera (another camera: nobody rolls)."""
+    camera = loop.tray.source  # type: ignore[attr-defined]
+    if loop.controller.match.record or not hasattr(camera, "roll"):
+        return
+    camera.roll([6, 5, 4], player=0, settle_frames=2)
+    for _ in range(600):
+        if loop.controller.match.record:
+            return
+        loop.step()
+    raise AssertionError("Ana's starting roll was not taken")
 
 
 def test_play_keeps_the_match_in_the_configured_state_directory(

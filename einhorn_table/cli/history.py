@@ -388,7 +388,7 @@ def run_show(args: argparse.Namespace) -> int:
         now = _played_now(store.state_dir)
         played_by = now[1] if now is not None and now[0] == row.match_id else None
         closing = None if row.state == "finished" else closing_line(
-            row, replay(lines).ledger(), played_by=played_by)
+            row, replay(lines).ledger(), played_by=played_by, begun=len(lines) > 1)
     except RuleViolation as error:
         raise HistoryError(f"match {row.match_id} does not replay ({error})") from None
     if closing is not None:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from einhorn_table.adapters.source_base import BaseSource, CameraView
     from einhorn_table.adapters.systemd_notify import FrameWatchdog
     from einhorn_table.calibration.profile import CalibrationProfile
+    from einhorn_table.history import MatchStore
     from einhorn_table.rules import Setup
     from einhorn_table.table.config import TableConfig
     from einhorn_table.table.events import TrayEvent
@@ -482,7 +483,13 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
     names = [p.name for p in config.players]
     setup = Setup.for_variant(variant, names, games=config.games)
     store = MatchStore(state, now=lambda: datetime.now(UTC), choose=CHOOSE_TABLE_STATE)
-    unfinished = store.unfinished()
+    # A match begun and left before anyone rolled to start it (the power went at "Who
+    # starts?") is no match to go on with: it goes, and a new one begins as the file says.
+    if forget_unplayed(store):
+        print("einhorn-table: nobody rolled in the match begun last before the table "
+              f"stopped: it is not kept, and a new match begins as {args.config} says.",
+              file=sys.stderr)
+    unfinished = store.unfinished(begun=True)
     choice = preset_choice(unfinished, resume=args.resume, new=args.new,
                            recent_minutes=args.continue_recent, now=datetime.now(UTC))
     pin_map = load_pin_map(config.pins or default_pin_map_path())
@@ -615,8 +622,12 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
         finally:
             notifier.stopping()
             started.recorder.close()
-        print(standings_text(controller.match.ledger(),
-                             "The table offers to go on with it when it starts again."))
+        if forget_unplayed(store, started.match_id):
+            print(f"Nobody rolled in match {started.match_id} yet: it is not kept, and the "
+                  "table begins a new match when it starts again.")
+        else:
+            print(standings_text(controller.match.ledger(),
+                                 "The table offers to go on with it when it starts again."))
     finally:
         if tray is not None:
             tray.close()
@@ -627,6 +638,20 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
         signal.signal(signal.SIGTERM, before_term)
         signal.signal(signal.SIGINT, before_int)
     return 0
+
+
+def forget_unplayed(store: MatchStore, match_id: str | None = None) -> bool:
+    """Delete the match ``match_id`` (or any) begun but given no input yet; whether one
+    went. Where the history cannot be written (a full card) it stays, and is still no
+    match to go on with (``unfinished(begun=True)`` passes over it): the table goes on as
+    if it went."""
+    from einhorn_table.history import HistoryError
+
+    try:
+        return bool(store.forget_unplayed(match_id))
+    except HistoryError as error:
+        print(f"einhorn-table: {error}", file=sys.stderr)
+        return match_id is not None and len(store.lines(match_id)) == 1  # (setup alone)
 
 
 def stop_asked(screen: Any) -> None:

@@ -142,6 +142,9 @@ class MatchRow:
     agreed_games: int | None = None
 
 
+#: A match (``matches`` row) with at least one input stored.
+_PLAYED = "EXISTS (SELECT 1 FROM inputs WHERE inputs.match_id = matches.id)"
+
 # (The setup line only where it is read: not for a finished match, see _row.)
 _ROW_COLUMNS = ("id, started, updated, finished, players, variant, state, winner, games, "
                 "practice, source, CASE WHEN state = 'finished' THEN NULL ELSE setup END")
@@ -623,12 +626,36 @@ class MatchStore:
                 "`history export` and check it by hand."
             ) from None
 
-    def unfinished(self) -> MatchRow | None:
-        """The latest match still being played (the plug was pulled), if any."""
+    def unfinished(self, *, begun: bool = False) -> MatchRow | None:
+        """The latest match still being played (the plug was pulled), if any; ``begun``:
+        only one with at least one input (the table's: a match nobody rolled in yet is
+        no match to go on with, see :meth:`forget_unplayed`)."""
+        only = f" AND {_PLAYED}" if begun else ""
         rows = self._read(
-            f"SELECT {_ROW_COLUMNS} FROM matches WHERE state = 'playing' "
+            f"SELECT {_ROW_COLUMNS} FROM matches WHERE state = 'playing'{only} "
             "ORDER BY started DESC, id DESC LIMIT 1", ())
         return _row(rows[0]) if rows else None
+
+    def forget_unplayed(self, match_id: str | None = None) -> list[str]:
+        """Delete the matches still being played that hold no input yet (``match_id``
+        alone, where given): begun, then the table stopped or lost its power before
+        anyone rolled to start. Nobody played them, so they are not kept (not listed,
+        not counted, not offered to go on with). Returns the ids deleted.
+
+        What is deleted is decided by the history file itself, in the one transaction
+        that deletes: a match whose first input is stored meanwhile (by the table
+        playing it) is left alone, whatever was read before."""
+        only = "" if match_id is None else " AND id = ?"
+        params: tuple[Any, ...] = () if match_id is None else (_as_id(match_id),)
+        with self.transaction("forget a match nobody played") as conn:
+            gone = [str(i) for (i,) in conn.execute(
+                f"SELECT id FROM matches WHERE state = 'playing' AND NOT {_PLAYED}{only}",
+                params).fetchall()]
+            for table in SUMMARY_TABLES:  # (none for a match never ended: to be sure)
+                conn.executemany(f"DELETE FROM {table} WHERE match_id = ?",
+                                 [(int(i),) for i in gone])
+            conn.executemany("DELETE FROM matches WHERE id = ?", [(int(i),) for i in gone])
+        return gone
 
     def resume(self, match_id: str) -> Match:
         """The unfinished match exactly where it stood: same ledger, turn and unicorn."""

@@ -73,10 +73,18 @@ def _words(players: tuple[str, ...], variant: str, state: str, winner: str | Non
     return ", ".join(players), variant, winner or "-", played, words
 
 
-def closing_line(row: MatchRow, ledger: Ledger, *, played_by: str | None = None) -> str | None:
+def closing_line(row: MatchRow, ledger: Ledger, *, played_by: str | None = None,
+                 begun: bool = True) -> str | None:
     """How a match not finished stopped, and when, for the end of ``history show`` (a
     finished match's last line says who won); ``ledger``: the match as it stood.
-    ``played_by``: where it is played right now ("on the table", "in a demo"), if it is."""
+    ``played_by``: where it is played right now ("on the table", "in a demo"), if it is;
+    ``begun``: whether it holds an input (one nobody rolled in is no match for the
+    table to go on with)."""
+    if row.state == "playing" and not begun:
+        if played_by is not None:
+            return f"Being played now {played_by}: nobody has rolled to start it yet."
+        return ("Nobody rolled to start it before the table stopped: the table does not "
+                "offer to go on with it, and deletes it when it starts again.")
     # (Game stones still in front of the players, where it stopped during a game.)
     stashes = ", ".join(f"{p.name} {p.stash}" + (f" (+{p.game_stones} in play)"
                                                  if p.game_stones else "")
