@@ -205,3 +205,51 @@ def test_at_the_real_table_a_hand_over_the_dice_asked_about_leaves_the_question(
     assert seen["pending"]
     roll = seen["roll"]
     assert isinstance(roll, Roll) and sorted(roll.dice) == [1, 5, 5]
+
+
+def test_the_camera_lost_while_the_dice_asked_about_move_lets_the_roller_enter_them(
+        ) -> None:
+    """Lost as Ben throws again (or a hand passes): nobody will see the tray lie still,
+    so the question and the wait for it go; Ben holds OK and enters his dice by hand, as
+    the camera-lost banner says (else OK waited for the tray, and the hold did nothing)."""
+    from einhorn_table.ports import Gesture, GestureKind
+    from einhorn_table.table.events import CameraLost
+
+    c, r = bens_roll_asked_about([3, 3, 1], RED)
+    c.on_tray(MotionStarted(8.0))
+    c.on_gesture(tap(1, E, 8.3))  # told to wait for the tray
+    c.on_tray(CameraLost(8.5, "the camera sent no picture"))
+    assert c.pending is None and c.context(1) is Context.CALL and c.call_locked
+    assert c.notice is None, "the tray will not be seen to lie still"
+    assert build_view(c, 8.6).kind is ScreenKind.TURN
+    c.on_gesture(Gesture(1, GestureKind.LONG, (E,), 9.0))
+    assert c.pending is not None and c.pending.by_hand and c.context(1) is Context.ENTER_DICE
+    for t in (9.5, 9.6, 9.7):
+        c.on_gesture(tap(1, E, t))
+    assert isinstance(r.items[-1], Roll) and r.items[-1].player == "Ben"
+    assert list(r.items[-1].dice) == [1, 1, 1]
+
+
+def test_a_bot_asked_about_its_roll_enters_it_by_hand_once_the_camera_is_lost() -> None:
+    import random
+
+    from einhorn_table.simulation.strategies import make_strategy
+    from einhorn_table.table.bots import BotDriver, Press
+    from einhorn_table.table.events import CameraLost
+
+    c, _ = bens_roll_asked_about([3, 3, 1], RED)
+    bots = BotDriver(frozenset({1}), [make_strategy("odds")] * 3, random.Random(0))
+    c.on_tray(MotionStarted(8.0))
+    c.on_tray(CameraLost(8.5, "the camera sent no picture"))
+    assert bots.moves(c, 9.0) == [Press(1, (E,), long=True)]
+
+
+def test_the_camera_lost_with_the_tray_still_leaves_the_question() -> None:
+    """Lost with nothing moving: the dice asked about were read, and OK still takes them."""
+    from einhorn_table.table.events import CameraLost
+
+    c, r = bens_roll_asked_about([3, 3, 1], RED)
+    c.on_tray(CameraLost(8.0, "the camera sent no picture"))
+    assert c.pending is not None and c.context(1) is Context.CONFIRM_DICE
+    c.on_gesture(tap(1, E, 8.5))
+    assert isinstance(r.items[-1], Roll) and sorted(r.items[-1].dice) == [1, 3, 3]

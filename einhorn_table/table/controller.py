@@ -461,6 +461,7 @@ class TableController:
             # (Lost again before the tray lay still: the first loss still counts.)
             recorded = self.gap.recorded if self.gap is not None else len(self.match.record)
             self.gap = CameraGap(recorded)
+            self._question_unseen()
         elif isinstance(event, CameraBack):
             self.camera_lost = None
             if self.gap is not None:
@@ -475,6 +476,20 @@ class TableController:
             self._lying_at_start(event)
         else:
             self._settled(event)
+
+    def _question_unseen(self) -> None:
+        """The camera is lost while something moves over the dice asked about (read by
+        the camera): whether they were thrown again nobody will see, and the tray will
+        not be seen to lie still. The question goes, as for dice thrown again: the
+        roller enters the dice by hand (a hold of OK, as the banner says), and a request
+        to wait for the tray to lie still is over."""
+        motion, pending = self.motion, self.pending
+        if motion is None or pending is None or pending.by_hand \
+                or motion.pending is not pending:
+            return
+        self.pending, self.entry = None, None
+        if self.notice is not None and self.notice.until_still:
+            self.notice = None
 
     def _lying_at_start(self, event: LyingAtStart) -> None:
         """Dice found lying in the tray as the table started again, a match going on at a
