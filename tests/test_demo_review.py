@@ -92,6 +92,13 @@ def at_the_keyboard(monkeypatch: pytest.MonkeyPatch, person: Runner) -> list[Tab
     return runs
 
 
+def roll_then_quit(loop: TableLoop, done: Callable[[], bool]) -> None:
+    """The person throws (the match's first input: a match to keep), then ESC."""
+    tap(loop, " ")
+    steps_until(loop, lambda: len(loop.controller.match.inputs) >= 1)
+    quit_demo(loop)
+
+
 def undos(loop: TableLoop) -> int:
     return sum(isinstance(item, Undo) for item in loop.controller.match.record)
 
@@ -122,6 +129,7 @@ def test_ctrl_c_stops_the_demo_as_esc_does(tmp_path: Path, monkeypatch: pytest.M
                                           capsys: pytest.CaptureFixture[str]) -> None:
     def person(loop: TableLoop, done: Callable[[], bool]) -> None:
         tap(loop, " ")
+        steps_until(loop, lambda: len(loop.controller.match.inputs) >= 1)
         raise KeyboardInterrupt
 
     at_the_keyboard(monkeypatch, person)
@@ -142,7 +150,7 @@ def test_the_terminal_names_start_when_start_ran_the_demo(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     """After ./start the einhorn-table command is on no PATH: the lines say ./start."""
-    at_the_keyboard(monkeypatch, lambda loop, done: quit_demo(loop))
+    at_the_keyboard(monkeypatch, roll_then_quit)
     monkeypatch.setenv("EINHORN_COMMAND", "./start")
     state = tmp_path / "state"
     assert main(["demo", "--bots", "2", "--fast", "--size", "400x240",
@@ -232,7 +240,7 @@ def test_a_second_run_asks_and_x_starts_a_new_match(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     leave_a_match(tmp_path, monkeypatch)
     answer_the_question(monkeypatch, "4")
-    at_the_keyboard(monkeypatch, lambda loop, done: quit_demo(loop))
+    at_the_keyboard(monkeypatch, roll_then_quit)
     again = run_demo(options(tmp_path, frozenset({1})))
     assert again.match_id == "2"
     store = open_store(tmp_path / "state")

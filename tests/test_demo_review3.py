@@ -20,7 +20,13 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 pygame = pytest.importorskip("pygame")
 
 from table_rig import open_store  # noqa: E402
-from test_demo_review import at_the_keyboard, quit_demo, steps_until, tap  # noqa: E402
+from test_demo_review import (  # noqa: E402
+    at_the_keyboard,
+    quit_demo,
+    roll_then_quit,
+    steps_until,
+    tap,
+)
 
 from einhorn_table.adapters.pygame_screen import PygameScreen  # noqa: E402
 from einhorn_table.cli import main  # noqa: E402
@@ -120,7 +126,7 @@ def test_a_bots_only_run_says_it_drops_the_unfinished_match(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     state = tmp_path / "state"
-    at_the_keyboard(monkeypatch, lambda loop, done: quit_demo(loop))
+    at_the_keyboard(monkeypatch, roll_then_quit)
     assert main([*DEMO, "--players", "2", "--bots", "1", "--state-dir", str(state)]) == 0
     capsys.readouterr()
     at_the_keyboard(monkeypatch, lambda loop, done: quit_demo(loop))

@@ -162,26 +162,32 @@ def interrupted(name: str) -> Strategy:
     return strategy
 
 
-def test_ctrl_c_just_after_the_match_is_begun_says_how_to_go_on_with_it(
+def test_ctrl_c_just_after_the_match_is_begun_says_it_is_not_kept(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     """Ctrl-C while the bots get ready (the match already in the history, its first
-    frame not drawn): before, the demo stopped without a word and left the match
-    unfinished in the history; now the terminal says it is kept and how to go on, as
-    for Ctrl-C a moment later."""
+    frame not drawn): nobody rolled, so the match is not kept (as ``play`` does), and
+    the terminal says so instead of how to go on with it."""
     monkeypatch.setattr(table_app, "make_strategy", interrupted)
     state = tmp_path / "state"
     assert main(["demo", "--players", "2", "--bots", "all", "--size", "400x240",
                  "--state-dir", str(state)]) == 0
     out, err = capsys.readouterr()
-    assert out.startswith("Match not finished (game 1 of 10); it is kept.\n")
-    assert ("Go on with it: SDL_VIDEODRIVER=dummy einhorn-table demo --continue "
-            f"--state-dir {state} --bots all") in out
-    assert f"einhorn-table history --state-dir {state} show 1" in err
+    assert out == ("Nobody rolled in match 1 yet: it is not kept, and the next demo begins "
+                   "a new match.\n")
+    assert "history" not in err and "--continue" not in out
     store = open_store(state)
-    row = store.unfinished()
+    assert store.matches() == []
     store.close()
-    assert row is not None and row.match_id == "1"
+
+
+def rolled_then_interrupted(loop: TableLoop, done: Callable[[], bool]) -> None:
+    """Ctrl-C once the bots' match has its first roll (a match kept, to go on with)."""
+    for _ in range(5000):
+        if loop.controller.match.inputs:
+            raise KeyboardInterrupt
+        loop.step()
+    raise AssertionError("nobody rolled")
 
 
 def test_a_headless_fast_demo_with_people_goes_on_for_posted_keys_and_says_so(
@@ -203,7 +209,8 @@ def test_the_advice_for_continue_goes_on_with_the_match(
         capsys: pytest.CaptureFixture[str]) -> None:
     state = tmp_path / "state"
     with monkeypatch.context() as patched:  # (a match left unfinished, as by Ctrl-C)
-        patched.setattr(table_app, "make_strategy", interrupted)
+        patched.setattr(TableLoop, "run", lambda self, done, max_steps=None:
+                        rolled_then_interrupted(self, done))
         assert main(["demo", "--players", "2", "--bots", "all", "--state-dir",
                      str(state)]) == 0
     capsys.readouterr()

@@ -25,7 +25,7 @@ pygame = pytest.importorskip("pygame")
 from table_helpers import players_toml  # noqa: E402
 from table_rig import open_store  # noqa: E402
 from test_demo_review import dummy_display  # noqa: E402, F401
-from test_demo_review6 import interrupted  # noqa: E402
+from test_demo_review6 import interrupted, rolled_then_interrupted  # noqa: E402
 
 import einhorn_table.cli as cli  # noqa: E402
 import einhorn_table.cli.table_app as table_app  # noqa: E402
@@ -42,6 +42,7 @@ from einhorn_table.doctor import system_checks, table_check  # noqa: E402
 from einhorn_table.errors import EinhornError  # noqa: E402
 from einhorn_table.history import state_lock  # noqa: E402
 from einhorn_table.ports import Button  # noqa: E402
+from einhorn_table.table.loop import TableLoop  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -177,8 +178,9 @@ def unfinished_match(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                      capsys: pytest.CaptureFixture[str]) -> Iterator[Path]:
     """A state directory whose match 1 a demo is playing (begun, not finished)."""
     state = tmp_path / "state"
-    with monkeypatch.context() as patched:
-        patched.setattr(table_app, "make_strategy", interrupted)
+    with monkeypatch.context() as patched:  # (Ctrl-C after the first roll)
+        patched.setattr(TableLoop, "run", lambda self, done, max_steps=None:
+                        rolled_then_interrupted(self, done))
         assert main(["demo", "--players", "2", "--bots", "all", "--size", "400x240",
                      "--state-dir", str(state)]) == 0
     capsys.readouterr()

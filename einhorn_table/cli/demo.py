@@ -196,8 +196,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"einhorn-table: {sideways}", file=sys.stderr)
     result = run_demo(options)
     print(result.standings)
-    print(f"match {result.match_id} kept in {args.state_dir}; see it with `{command} "
-          f"history --state-dir {args.state_dir} show {result.match_id}`", file=sys.stderr)
+    if result.kept:
+        print(f"match {result.match_id} kept in {args.state_dir}; see it with `{command} "
+              f"history --state-dir {args.state_dir} show {result.match_id}`",
+              file=sys.stderr)
     return 0
 
 
@@ -290,8 +292,9 @@ def players_going_on(args: argparse.Namespace, names: list[str]) -> list[str]:
     latest = []
     if (state / DATABASE).is_file():
         with MatchStore(state, now=lambda: datetime.now(UTC), choose=CHOOSE_DEMO_STATE) as store:
-            row = store.unfinished()
-            latest = store.matches(limit=1)
+            # (One nobody rolled in is none to go on with: the demo forgets it as it starts.)
+            row = store.unfinished(begun=True)
+            latest = [r for r in store.matches() if r.state != "playing"][:1]
     if row is None:
         where = (f"the last match in {state} (match {latest[0].match_id}) is "
                  f"{latest[0].state}" if latest else f"no match is kept in {state}")

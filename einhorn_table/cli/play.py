@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from einhorn_table.adapters.source_base import BaseSource, CameraView
     from einhorn_table.adapters.systemd_notify import FrameWatchdog
     from einhorn_table.calibration.profile import CalibrationProfile
-    from einhorn_table.history import MatchStore
     from einhorn_table.rules import Setup
     from einhorn_table.table.config import TableConfig
     from einhorn_table.table.events import TrayEvent
@@ -236,8 +235,12 @@ def next_match_setup(path: Path, started_with: TableConfig, config: TableConfig,
     later = "" if not changed else (
         f" {path} changes {joined(changed)}, which only a restart of the table takes up "
         f"({RESTART}).")
+    # (The screen's words short enough to be read while they stay, 15 s at most: the
+    # journal says the rest.)
     later_shown = "" if not changed else (
-        f" Changes to {joined(changed)} in {path.name} take effect once the table restarts.")
+        " Restart the table to use the new "
+        f"{joined([what.removeprefix('the ') for what in changed])}." if len(changed) < 3
+        else f" Restart the table to use the new settings in {path.name}.")
     unopened = sorted(again.stations - started_with.stations)
     if unopened:
         whom = [again.stations.names[k] for k in unopened]
@@ -248,9 +251,11 @@ def next_match_setup(path: Path, started_with: TableConfig, config: TableConfig,
             "the table started: the next match has the same players as before. To play "
             f"with {'them' if len(whom) > 1 else whom[0]}, restart the table ({RESTART})."
             + later.replace(f" ({RESTART})", ""),
-            f"{joined(whom)} {'sit at stations' if len(whom) > 1 else 'sits at a station'} "
-            f"not in use since the table started: this match has the same players as "
-            f"before. Restart the table to play with {joined(whom)}.{later_shown}")
+            (f"{whom[0]}'s station was" if len(whom) == 1 else
+             f"The stations of {joined(whom)} were")
+            + " not in use when the table started: same players as before. Restart the "
+            f"table to play with {whom[0] if len(whom) == 1 else 'them'}"
+            + (" and to use the new settings." if changed else "."))
     names = [p.name for p in again.players]
     told = "" if names == list(setup.players) else (
         f"einhorn-table: the next match as {path} now says: {', '.join(names)}.")
@@ -307,16 +312,18 @@ def dice_colours_said(table: Path, profile: Path, players: Sequence[PlayerConfig
     new = [p for p in lacking if before is not None and p.name not in before]
     if not new:
         return DiceColoursSaid(journal)
-    if len(new) == 1:
-        named = f'"{new[0].dice_name}"' if new[0].dice_name else "the colour"
-        by = (f"so the table goes by {named} in {table.name}" if new[0].dice is not None
-              else f"nor named in {table.name}")
-        screen = (f"{new[0].name}'s dice colour is not measured, {by}. To measure it, "
-                  "calibrate the table again.")
+    # (Short enough to be read while it stays, with the next match's other words: the
+    # journal says how to calibrate.)
+    if len(new) == 1 and new[0].dice is None:
+        screen = (f"{new[0].name}'s dice colour is neither measured nor named in "
+                  f"{table.name}: calibrate the table again.")
+    elif len(new) == 1:
+        named = f'"{new[0].dice_name}"' if new[0].dice_name else f"{table.name}'s colour"
+        screen = (f"{new[0].name}'s dice colour is not measured: the table goes by {named} "
+                  "until it is calibrated again.")
     else:
-        screen = (f"The dice colours of {joined([p.name for p in new])} are not measured, "
-                  f"so the table goes by {table.name}. To measure them, calibrate the "
-                  "table again.")
+        screen = (f"The dice colours of {joined([p.name for p in new])} are not measured: "
+                  f"the table goes by {table.name} until it is calibrated again.")
     return DiceColoursSaid(journal, screen)
 
 
@@ -412,11 +419,14 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
     from einhorn_table.cli.doctor import calibrate_again_command
     from einhorn_table.cli.table_app import (
         Started,
+        forget_unplayed,
         next_match,
+        not_kept_words,
         reader_warning,
         standings_text,
         start_match,
         takes_bids_once_shown,
+        unfinished_to_go_on_with,
     )
     from einhorn_table.history import MatchStore, TableLog
     from einhorn_table.history.paths import CHOOSE_TABLE_STATE
@@ -485,11 +495,11 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
     store = MatchStore(state, now=lambda: datetime.now(UTC), choose=CHOOSE_TABLE_STATE)
     # A match begun and left before anyone rolled to start it (the power went at "Who
     # starts?") is no match to go on with: it goes, and a new one begins as the file says.
-    if forget_unplayed(store):
+    forgot, unfinished = unfinished_to_go_on_with(store)
+    if forgot:
         print("einhorn-table: nobody rolled in the match begun last before the table "
               f"stopped: it is not kept, and a new match begins as {args.config} says.",
               file=sys.stderr)
-    unfinished = store.unfinished(begun=True)
     choice = preset_choice(unfinished, resume=args.resume, new=args.new,
                            recent_minutes=args.continue_recent, now=datetime.now(UTC))
     pin_map = load_pin_map(config.pins or default_pin_map_path())
@@ -623,8 +633,8 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
             notifier.stopping()
             started.recorder.close()
         if forget_unplayed(store, started.match_id):
-            print(f"Nobody rolled in match {started.match_id} yet: it is not kept, and the "
-                  "table begins a new match when it starts again.")
+            print(not_kept_words(started.match_id,
+                                 "the table begins a new match when it starts again"))
         else:
             print(standings_text(controller.match.ledger(),
                                  "The table offers to go on with it when it starts again."))
@@ -638,20 +648,6 @@ def play_table(args: argparse.Namespace, config: TableConfig, state: Path,
         signal.signal(signal.SIGTERM, before_term)
         signal.signal(signal.SIGINT, before_int)
     return 0
-
-
-def forget_unplayed(store: MatchStore, match_id: str | None = None) -> bool:
-    """Delete the match ``match_id`` (or any) begun but given no input yet; whether one
-    went. Where the history cannot be written (a full card) it stays, and is still no
-    match to go on with (``unfinished(begun=True)`` passes over it): the table goes on as
-    if it went."""
-    from einhorn_table.history import HistoryError
-
-    try:
-        return bool(store.forget_unplayed(match_id))
-    except HistoryError as error:
-        print(f"einhorn-table: {error}", file=sys.stderr)
-        return match_id is not None and len(store.lines(match_id)) == 1  # (setup alone)
 
 
 def stop_asked(screen: Any) -> None:

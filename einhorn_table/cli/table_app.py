@@ -102,6 +102,9 @@ class DemoResult:
     #: before the match's first frame (nothing played).
     loop: TableLoop | None
     match_id: str
+    #: False: nobody rolled in the match, so the history does not keep it (see
+    #: :func:`forget_unplayed`).
+    kept: bool = True
 
 
 @dataclass
@@ -125,6 +128,34 @@ def start_match(log: TableLog, setup: Setup, unfinished: MatchRow | None,
         log.store.abandon(unfinished.match_id)
     recorder, match_id = HistoryRecorder.begin(log, setup)
     return Started(recorder, Match(setup), match_id, False)
+
+
+def forget_unplayed(store: MatchStore, match_id: str | None = None) -> bool:
+    """Delete the match ``match_id`` (or any) begun but given no input yet; whether one
+    went. Where the history cannot be written (a full card) it stays, and is still no
+    match to go on with (``unfinished(begun=True)`` passes over it): the table goes on as
+    if it went. (``play`` and the demo, at the start and as they stop.)"""
+    from einhorn_table.history import HistoryError
+
+    try:
+        return bool(store.forget_unplayed(match_id))
+    except HistoryError as error:
+        print(f"einhorn-table: {error}", file=sys.stderr)
+        return match_id is not None and len(store.lines(match_id)) == 1  # (setup alone)
+
+
+def unfinished_to_go_on_with(store: MatchStore) -> tuple[bool, MatchRow | None]:
+    """As ``play`` and the demo start: whether a match nobody rolled in was forgotten (a
+    match begun and left at "Who starts?" is no match to go on with), and the latest
+    unfinished match somebody played in, if any."""
+    forgot = forget_unplayed(store)
+    return forgot, store.unfinished(begun=True)
+
+
+def not_kept_words(match_id: str, again: str) -> str:
+    """What the terminal says as a match nobody rolled in stops: not kept, and ``again``
+    (what happens at the next start)."""
+    return f"Nobody rolled in match {match_id} yet: it is not kept, and {again}."
 
 
 def next_match(log: TableLog, setup: Setup, current: Started) -> Started:
@@ -796,7 +827,10 @@ def run_demo(options: DemoOptions) -> DemoResult:
             raise
         setup = Setup.for_variant(options.variant, options.names, games=options.games)
         log = TableLog(store, background_photos=True)  # (a slow disk stalls no frame)
-        unfinished = store.unfinished()
+        forgot, unfinished = unfinished_to_go_on_with(store)
+        if forgot:
+            print("Nobody rolled in the match left last time: it is not kept, and a new "
+                  "match begins.", file=sys.stderr)
         # (The players of a match gone on with are those of --continue's match.)
         players = len(options.names)
         camera = SynthSource(clock, seed=options.seed, players=players, size=options.camera_size,
@@ -962,11 +996,15 @@ def run_demo(options: DemoOptions) -> DemoResult:
             last = loops[-1] if loops else None
         finally:
             started.recorder.close()
-            store.close()
-            tray.close()
+            try:  # (a match nobody rolled in is not kept: none to go on with)
+                kept = not forget_unplayed(store, started.match_id)
+            finally:
+                store.close()
+                tray.close()
         ledger = started.match.ledger()
-        return DemoResult(ledger, standings_text(ledger, go_on_words(options)), last,
-                          started.match_id)
+        said = standings_text(ledger, go_on_words(options)) if kept else \
+            not_kept_words(started.match_id, "the next demo begins a new match")
+        return DemoResult(ledger, said, last, started.match_id, kept)
     finally:
         hold.close()
         screen.close()
