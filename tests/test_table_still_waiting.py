@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from table_helpers import tap
+from table_helpers import chord, tap
 from test_table_moments import AUCTION, START, roll_line, setup_line, table
 
 from einhorn_table.ports import Button
@@ -226,4 +226,18 @@ def test_the_press_that_opened_the_auction_does_not_count_as_a_try_at_a_bid() ->
     c.on_gesture(tap(0, E, 2.0))  # Ana and Cem bid 0
     c.on_gesture(tap(2, E, 3.0))
     assert build_view(c, 3.0 + STILL_WAITING_SECONDS).notice == (
+        f"Still waiting for Ben's bid. Ben: {PLUG}")
+
+
+def test_a_bid_undone_does_not_blame_the_ok_that_handed_it_in() -> None:
+    """Ben's OK handed in his bid; Ana's undo takes it back and he thinks again: his OK
+    worked, so the screen does not tell him to check its wires."""
+    c, _ = table(AUCTION)
+    build_view(c, 10.0)
+    c.on_gesture(tap(1, E, 11.0))  # Ben bids 0: his OK works
+    c.on_gesture(chord(0, U, D, 12.0))  # Ana undoes: Ben's bid is taken back
+    assert c.match.state.owing() == (0, 1, 2)
+    c.on_gesture(tap(0, E, 13.0))  # Ana and Cem bid 0
+    c.on_gesture(tap(2, E, 13.5))
+    assert build_view(c, 13.5 + STILL_WAITING_SECONDS).notice == (
         f"Still waiting for Ben's bid. Ben: {PLUG}")

@@ -1176,7 +1176,10 @@ class TableController:
         self.last = Shown(time, item, outcome, before, reading, photo)
         self.asked_since = (len(self.match.record), time)  # (what comes next is asked now)
         asked = asked_now(self.match.state)
-        if asked is None or self.asked_first is None or self.asked_first[0] is not asked[1]:
+        # (An undo asks anew: presses before it handed in what it took back, so an OK
+        # that worked is not told to be broken.)
+        if asked is None or self.asked_first is None or self.asked_first[0] is not asked[1] \
+                or isinstance(item, Undo):
             self.asked_first = None if asked is None else (asked[1], time)
         if isinstance(outcome, TurnResult) and outcome.game_over:
             self.game_ended_at = time
