@@ -86,3 +86,24 @@ def test_history_show_says_nobody_rolled_in_it(tmp_path: Path) -> None:
         closing_line(row, ledger, played_by="on the table", begun=False))
     assert "offers to continue it" in str(closing_line(row, ledger))
     store.close()
+
+
+def test_the_photos_of_a_forgotten_match_go_with_it(tmp_path: Path) -> None:
+    """A doubted starting roll's photo, written before the power went at "Who starts?":
+    the match goes, and its photo with it, so that the next match, which takes the
+    forgotten match's id, never finds a roll photo it did not take under its own name."""
+    import numpy as np
+
+    store = open_store(tmp_path)
+    played = store.begin(SETUP)
+    kept = played.save_photo(np.full((60, 80, 3), 90, np.uint8))
+    played.append(StartRoll(player="Ana", dice=(6, 6, 5), extra={"photo": kept}))
+    empty = store.begin(SETUP)
+    doubted = empty.save_photo(np.full((60, 80, 3), 200, np.uint8))
+    assert (tmp_path / doubted).is_file()
+    assert store.forget_unplayed() == [empty.match_id]
+    again = store.begin(SETUP)
+    assert again.match_id == empty.match_id  # (SQLite gives the id again)
+    assert not (tmp_path / doubted).exists()
+    assert (tmp_path / kept).is_file()  # (another match's photo stays)
+    store.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,6 +71,19 @@ class PhotoShelf:
                     part.unlink(missing_ok=True)
         self._prune(photos, keep=path)
         return path
+
+    def forget(self, prefix: str) -> int:
+        """Delete the photos whose names begin ``prefix`` (a match's, ``000012-``), under
+        the folder's lock; how many went. One that cannot be deleted (a read-only card)
+        stays until the limit takes it."""
+        gone = 0
+        with _locked(self.folder), suppress(OSError):  # (no folder yet: no photo)
+            for entry in os.scandir(self.folder):
+                if entry.name.startswith(prefix) and entry.name.endswith(".jpg"):
+                    with suppress(OSError):
+                        os.unlink(entry.path)
+                        gone += 1
+        return gone
 
     def used_bytes(self) -> int:
         return sum(size for _, _, size in self._listing()[0])

@@ -655,6 +655,8 @@ class MatchStore:
                 conn.executemany(f"DELETE FROM {table} WHERE match_id = ?",
                                  [(int(i),) for i in gone])
             conn.executemany("DELETE FROM matches WHERE id = ?", [(int(i),) for i in gone])
+        for i in gone:  # (its photos too: a deleted match's id is the next match's)
+            self.photos.forget(photo_prefix(i))
         return gone
 
     def resume(self, match_id: str) -> Match:
@@ -760,6 +762,11 @@ def _practice_mark(setup_line: str) -> tuple[str, bool]:
     return format_input(replace(setup, extra=extra)), setup.extra[PRACTICE] is True
 
 
+def photo_prefix(match_id: str) -> str:
+    """How the names of a match's roll photos begin: ``000012-``."""
+    return f"{int(match_id):06d}-"
+
+
 def _as_id(match_id: str) -> int:
     try:
         number = int(match_id)
@@ -822,7 +829,7 @@ class MatchRecorder:
         roll's ``"photo"`` extra (relative to the state directory). With the store's
         photo writer (:meth:`MatchStore.write_photos_in_background`) the photo is
         written after this returns; a HistoryError says it will not be kept."""
-        name = f"{int(self.match_id):06d}-{len(self._lines):05d}.jpg"
+        name = f"{photo_prefix(self.match_id)}{len(self._lines):05d}.jpg"
         writer = self.store.photo_writer
         if writer is not None:
             writer.submit(name, frame)
