@@ -32,7 +32,7 @@ from einhorn_table.cli.table_app import (  # noqa: E402
 from einhorn_table.history import TableLog  # noqa: E402
 from einhorn_table.history.view import history_summary  # noqa: E402
 from einhorn_table.ports import Button, Gesture, GestureKind  # noqa: E402
-from einhorn_table.rules import EINHORN, Awaiting, Setup, get_variant  # noqa: E402
+from einhorn_table.rules import EINHORN, Awaiting, Setup, StartRoll, get_variant  # noqa: E402
 from einhorn_table.screen.renderer import Renderer  # noqa: E402
 from einhorn_table.screen.view_model import ScreenKind, build_view  # noqa: E402
 from einhorn_table.simulation.simulate import play_recorded  # noqa: E402
@@ -401,6 +401,7 @@ def test_the_next_match_after_one_gone_on_with_keeps_its_variant_and_games(
     left = start_match(TableLog(store), Setup.for_variant(get_variant("wuerfeln"),
                                                           ["Ana", "Ben"], games=2), None,
                        Choice.NEW)
+    left.recorder.append(StartRoll(player="Ana", dice=(6, 6, 5)))  # (played: offered)
     left.recorder.close()
     store.close()
     runs: list[TableLoop] = []
@@ -409,6 +410,8 @@ def test_the_next_match_after_one_gone_on_with_keeps_its_variant_and_games(
         runs.append(self)
         if len(runs) == 1:
             self.controller.next_match_asked = 1.0  # (as a hold of OK at its end would)
+        else:  # (a roll in the new match, so that it is kept)
+            self.controller.recorder.append(StartRoll(player="Ana", dice=(6, 6, 5)))
 
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setattr(TableLoop, "run", run)
