@@ -263,6 +263,41 @@ def test_players_whose_dice_look_alike_roll_without_a_colour_question() -> None:
     assert c.pending is not None and c.pending.doubt.kind is DoubtKind.COLOUR
 
 
+def test_a_starting_roll_of_dice_near_no_ones_colour_is_asked_not_credited_to_the_least_far(
+) -> None:
+    # Bea's teal dice, her colour only named "green" in table.toml; Ana's white and Cem's
+    # blue measured. The teal is a little nearer Cem's blue than the others, yet far
+    # from all three: her roll is asked about as hers (the next owing), not given to Cem.
+    ana, green, cem = (242, 240, 235), (22, 140, 64), (38, 83, 195)
+    teal = (25, 124, 134)
+    assert nearest_seat(teal, [ana, green, cem]) == 2
+    match = Match(Setup.for_variant(EINHORN, ["Ana", "Bea", "Cem"], games=1))
+    r = MemoryRecorder()
+    c = TableController(match, r, [Seat("Ana", ana), Seat("Bea", green), Seat("Cem", cem)])
+    roll(c, [1, 2, 1], ana)
+    roll(c, [6, 5, 4], teal, t=10.0)
+    assert [i.player for i in r.items] == ["Ana"]
+    assert c.pending is not None and c.pending.doubt.kind is DoubtKind.COLOUR
+    assert c.pending.roller == 1
+    c.on_gesture(tap(1, E))  # Bea: yes, her dice
+    assert isinstance(r.items[-1], StartRoll) and r.items[-1].player == "Bea"
+    assert r.items[-1].dice == (6, 5, 4)
+
+
+def test_a_starting_roll_under_a_brighter_lamp_is_still_credited_by_its_colour() -> None:
+    # Orange dice under a lamp 1.6 times as bright as at calibration (read so on the
+    # synthetic table): far from their calibrated orange, yet far further from the
+    # others'. Cem throws first, before Ana and Bea, and no one is asked.
+    red, orange, purple = (216, 37, 46), (252, 131, 31), (135, 55, 176)
+    match = Match(Setup.for_variant(EINHORN, ["Ana", "Bea", "Cem"], games=1))
+    r = MemoryRecorder()
+    c = TableController(match, r, [Seat("Ana", red), Seat("Bea", purple),
+                                   Seat("Cem", orange)])
+    roll(c, [3, 4, 5], (254, 207, 49))
+    assert c.pending is None
+    assert [(i.player, i.dice) for i in r.items] == [("Cem", (3, 4, 5))]
+
+
 def test_dice_of_another_colour_can_be_entered_by_hand() -> None:
     c, r = started()
     roll(c, [1, 3, 5], BLUE)

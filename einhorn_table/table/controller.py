@@ -58,6 +58,7 @@ from einhorn_table.table.doubt import (
     Doubt,
     DoubtKind,
     alike_seats,
+    credited_seat,
     dice_owners,
     judge_reading,
 )
@@ -761,14 +762,13 @@ class TableController:
             return None
         if self._rolls_in_any_order():
             colours = self.seat_colours
-            owners = dice_owners(reading, colours)
-            if len(owners) == 1:
-                (owner,) = owners
-                if owner is not None and owner in state.owing():
-                    # Dice of a colour that several players owing now share: the first
-                    # of them in seat order, as the screen asks them.
-                    sharing = alike_seats(colours, owner) & set(state.owing())
-                    return expected if expected in sharing else min(sharing)
+            # (Dice of no one's colour near enough: the next one owing, asked about them.)
+            owner = credited_seat(reading, colours)
+            if owner is not None and owner in state.owing():
+                # Dice of a colour that several players owing now share: the first
+                # of them in seat order, as the screen asks them.
+                sharing = alike_seats(colours, owner) & set(state.owing())
+                return expected if expected in sharing else min(sharing)
         return expected
 
     def _commit_roll(

@@ -6,10 +6,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from einhorn_table.vision.colours import color_difference, colors_too_alike
+from einhorn_table.vision.colours import (
+    AMBIGUITY_MARGIN,
+    NO_MATCH,
+    color_difference,
+    colors_too_alike,
+)
 from einhorn_table.vision.results import FrameReading
 
 RGB = tuple[int, int, int]
+
+#: A die this near a player's dice colour may be credited to them by its colour alone.
+#: A player's own dice came as far as 20.9 from their calibrated colour under a lamp 0.5
+#: to 1.6 times as bright as at calibration (synthetic table), a few of them further.
+NEAR_ENOUGH = NO_MATCH + AMBIGUITY_MARGIN
+#: Up to this, a die further than NEAR_ENOUGH is still credited to the player whose colour
+#: is nearest where every other player's is AMBIGUITY_MARGIN further (own dice under a
+#: bright lamp came 28.2 from their colour, 21 nearer it than any other's); past it,
+#: a die is no player's by its colour (dice whose colour the table's file only names).
+FAR_LIMIT = 2 * NO_MATCH
 
 
 class DoubtKind(StrEnum):
@@ -81,3 +96,37 @@ def nearest_seat(colour: RGB, seat_colours: Sequence[RGB | None]) -> int | None:
         if best is None or distance < best[0]:
             best = (distance, seat)
     return None if best is None else best[1]
+
+
+def credited_seat(reading: FrameReading, seat_colours: Sequence[RGB | None]) -> int | None:
+    """The seat that every die's colour fits, to credit a roll thrown out of turn to
+    (``None``: no one's, or several seats').
+
+    A die fits the seat nearest it only where it is near enough to be that player's dice
+    as the camera sees them under another lamp: a die far from every player's colour (a
+    set of dice whose colour the table's file only names) would otherwise be credited to
+    whoever's colour is least far, silently.
+    """
+    seats = {_fitting_seat(die.color, seat_colours) for die in reading.dice}
+    if len(seats) != 1:
+        return None
+    (seat,) = seats
+    return seat
+
+
+def _fitting_seat(colour: RGB, seat_colours: Sequence[RGB | None]) -> int | None:
+    """The seat nearest ``colour`` where the die may be credited to it (else ``None``)."""
+    distances = {seat: color_difference(colour, seat_colour)
+                 for seat, seat_colour in enumerate(seat_colours) if seat_colour is not None}
+    if not distances:
+        return None
+    seat = min(distances, key=lambda s: (distances[s], s))
+    nearest = distances[seat]
+    if nearest <= NEAR_ENOUGH:
+        return seat
+    # (Seats of a colour too alike to the nearest one's share its dice: not "others".)
+    sharing = alike_seats(seat_colours, seat)
+    others = [distance for other, distance in distances.items() if other not in sharing]
+    if nearest <= FAR_LIMIT and min(others, default=float("inf")) - nearest >= AMBIGUITY_MARGIN:
+        return seat
+    return None
