@@ -3,12 +3,15 @@
 The calibration found the tray floor's four corners. The reader reads the picture
 cut to them, a little wider (a die against a wall shows its top face over the wall),
 and keeps the dice whose middle lies on the floor or just past its edge
-(:func:`read_in_tray`). :class:`TrayReader` keeps that outline where the camera
-sees the tray now: moved with the knocks the roll watcher saw and the pushes the
-tray saw its dice make, moved as far as the tray finder finds an empty tray moved
-since calibration (where it found the tray in the calibration's empty-tray picture:
-a tray set back a little off its place on another evening, or a camera stand set up
-again), else since it first found it, and scaled to the frames' size.
+(:func:`read_in_tray`); a die found cocked against a wall there
+(``einhorn_table.vision.leaning``, measured against the empty tray last seen, where
+the tray has not moved since) is given no value, so that the table asks about it.
+:class:`TrayReader` keeps that outline where the camera sees the tray now: moved
+with the knocks the roll watcher saw and the pushes the tray saw its dice make,
+moved as far as the tray finder finds an empty tray moved since calibration (where
+it found the tray in the calibration's empty-tray picture: a tray set back a little
+off its place on another evening, or a camera stand set up again), else since it
+first found it, and scaled to the frames' size.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from einhorn_table.calibration.profile import CalibrationProfile
 from einhorn_table.calibration.seeing import Image
 from einhorn_table.calibration.tray_finder import find_tray
 from einhorn_table.vision.knocks import after, no_move, seen_now, undone
+from einhorn_table.vision.leaning import leans_on_wall
 from einhorn_table.vision.profile import ReaderProfile
 from einhorn_table.vision.reader import read_frame
 from einhorn_table.vision.relight import Warp
@@ -43,13 +47,16 @@ RIGID_TOLERANCE = 0.03
 #: A tray found again farther than this share of the picture's shorter side from
 #: where it was first found is something else the tray finder found.
 MOST_MOVED_SHARE = 0.15
+#: The tray lies where it lay when last seen empty where it has moved no more than
+#: this many pixels in the picture since (knocks and pushes told).
+STILL_PX = 1.0
 #: The die's size as a share of the floor's shorter side, where no calibration
 #: measured it (a 16 mm die in a tray 20 cm wide is 0.08 of it).
 DIE_SHARE_OF_FLOOR = 0.1
 
 
 def read_in_tray(image: Image, profile: ReaderProfile, corners: Corners | None,
-                 die_px: float | None = None) -> FrameReading:
+                 die_px: float | None = None, empty: Image | None = None) -> FrameReading:
     """The dice in the tray whose floor has these ``corners``, boxes in frame pixels.
 
     The reader looks a little past the floor's outline, as far as the top face of a
@@ -57,7 +64,9 @@ def read_in_tray(image: Image, profile: ReaderProfile, corners: Corners | None,
     the size the calibration measured, else of the profile's, else a share of the
     floor), and keeps the dice whose middle lies on the floor or just past its edge.
     What lies farther out (the table, a hand, things beside the tray) is never read
-    as dice.
+    as dice. Given ``empty``, the same tray lying empty as the camera sees it now, a
+    die leaning on a wall (:func:`~einhorn_table.vision.leaning.leans_on_wall`) gets
+    no value: no face of it is up.
     """
     if corners is None:
         return read_frame(image, profile)
@@ -74,7 +83,20 @@ def read_in_tray(image: Image, profile: ReaderProfile, corners: Corners | None,
         middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
         if cv2.pointPolygonTest(outline, middle, True) >= -MIDDLE_PAST_FLOOR * die:
             dice.append(DieReading(box, d.value, d.confidence, d.color))
+    if empty is not None:
+        dice = [_unless_leaning(image, empty, d, corners, die, dice) for d in dice]
     return FrameReading(tuple(dice))
+
+
+def _unless_leaning(image: Image, empty: Image, die: DieReading, corners: Corners,
+                    die_px: float, dice: list[DieReading]) -> DieReading:
+    """``die`` as read, or with no value where it leans on a wall of the tray."""
+    if die.value is None:
+        return die
+    others = [d.box for d in dice if d is not die]
+    if not leans_on_wall(image, empty, die.box, corners, die_px, others):
+        return die
+    return DieReading(die.box, None, 0.0, die.color)
 
 
 class TrayReader:
@@ -104,6 +126,9 @@ class TrayReader:
         self._measured: tuple[Warp, Warp] | None = None
         #: The outline the last frame was read in (None: the whole frame is read).
         self.corners = corners
+        #: The tray last seen lying empty, and how far it had moved then (as told):
+        #: what a die leaning on a wall is told by, while the tray lies there still.
+        self._empty: tuple[Image, Warp] | None = None
 
     def camera_moved(self, warp: Warp) -> None:
         """The tray moved by ``warp`` in the picture since the table started (a turn
@@ -125,6 +150,7 @@ class TrayReader:
         calibrating; an empty tray pushed along a patterned table, which the roll
         watcher cannot line up). A finding that is no rigid move of that one, or
         moves it far, is left out (something else was found)."""
+        self._empty = (image, self.warp)
         if self.calibrated is None:
             return
         if self._first_seen is None and self.anchor is not None:
@@ -160,7 +186,25 @@ class TrayReader:
             points = seen_now(self.in_frame(corners, image), self._move())
             corners = (points[0], points[1], points[2], points[3])
         self.corners = corners
-        return read_in_tray(image, self.profile, corners, die_px)
+        return read_in_tray(image, self.profile, corners, die_px, self._empty_now(image))
+
+    def _empty_now(self, image: Image) -> Image | None:
+        """The tray last seen empty, where it lies as it lay then (not moved since, as
+        told, and pictured at the same size as ``image``); else None."""
+        if self._empty is None:
+            return None
+        empty, moved_then = self._empty
+        if empty.shape != image.shape or not unmoved(moved_then, self.warp):
+            return None
+        return empty
+
+
+def unmoved(then: Warp, now: Warp) -> bool:
+    """Whether two moves of the tray in the picture are the same, to within
+    :data:`STILL_PX` across a picture of 2000 pixels."""
+    turn = float(np.max(np.abs(np.asarray(then)[:, :2] - np.asarray(now)[:, :2])))
+    shift = float(np.max(np.abs(np.asarray(then)[:, 2] - np.asarray(now)[:, 2])))
+    return turn * 2000.0 <= STILL_PX and shift <= STILL_PX
 
 
 def farthest_followed(image: Image) -> float:
