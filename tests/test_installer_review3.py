@@ -37,6 +37,7 @@ from einhorn_table.cli.calibrate import calibrate_command
 from einhorn_table.cli.play import view_warning
 from einhorn_table.doctor import checks
 from einhorn_table.doctor.report import CheckResult, Status
+from einhorn_table.rules import StartRoll
 from einhorn_table.table.loop import TableLoop
 from einhorn_table.vision.synth import SynthTable, mount_guide_view
 
@@ -278,6 +279,8 @@ def test_play_continue_on_a_match_it_cannot_go_on_with_gives_the_whole_command(
     def a_few_frames(self: TableLoop, done: object, max_steps: int | None = None) -> None:
         for _ in range(3):
             self.step()
+        # (Ana rolled to start: a match nobody rolled in is not kept to go on with.)
+        self.controller.recorder.append(StartRoll(player="Ana", dice=(6, 6, 5)))
 
     monkeypatch.setattr(TableLoop, "run", a_few_frames)
     monkeypatch.setenv("EINHORN_COMMAND", "./start")
