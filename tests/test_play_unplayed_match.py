@@ -17,9 +17,8 @@ pytest.importorskip("gpiozero")
 pytest.importorskip("pygame")
 
 from gpiozero.pins.mock import MockFactory
-from table_helpers import players_toml
 from table_rig import open_store, press
-from test_play_next_match_file import bots_at
+from test_play_next_match_file import AFTER, BEFORE, bots_at
 
 from einhorn_table.adapters.clock import FakeClock
 from einhorn_table.cli import main
@@ -28,17 +27,8 @@ from einhorn_table.stations.gesture_table import NEXT_MATCH_AFTER_SECONDS
 from einhorn_table.table.loop import TableLoop
 from einhorn_table.table.resume import Choice, ResumePrompt
 
-HEAD = """
-games = 1
-camera = "synth:seed=3,players=3"
-[screen]
-width = 400
-height = 240
-fullscreen = false
-"""
-TABLE = HEAD + players_toml(("Ana", 1, "white"), ("Ben", 2, "red"), ("Cem", 3, "blue"))
-#: Ben has gone home; Bea sits at his station.
-BEA = HEAD + players_toml(("Ana", 1, "white"), ("Bea", 2, "red"), ("Cem", 3, "blue"))
+#: The table's file, and the same with Bea at Ben's station (Ben has gone home).
+TABLE, BEA = BEFORE, AFTER
 
 #: One match at the table, as the script plays it: the loop, and which match of this
 #: start it is (0: the first).
