@@ -341,7 +341,7 @@ def test_a_folder_above_the_history_that_is_root_s_is_not_given_away(
                          as_another=f"einhorn-table history --state-dir {folder} list",
                          service_user="einhorn")
     assert said.startswith(f"you may not read the folder {tmp_path}, which holds the "
-                           "history's: it belongs to root, not to you (pi). Run the command "
+                           "history's folder: it belongs to root, not to you (pi). Run the command "
                            f"as root: `sudo -u root einhorn-table history --state-dir {folder} "
                            "list`")
     assert "chown" not in said and "was run with sudo" not in said
@@ -371,4 +371,4 @@ def test_the_folder_above_named_is_the_one_that_may_not_be_passed_through(
         shut.chmod(0o700)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith(
-        f"einhorn-table: you may not read the folder {shut}, which holds the history's: ")
+        f"einhorn-table: you may not read the folder {shut}, which holds the history's folder: ")

@@ -88,7 +88,7 @@ def refused_words(refused: Refusal, folder: Path, *, as_another: str,
     path = refused.path
     if refused.is_folder:
         what = f"the history's folder {path}" if path == folder else \
-            f"the folder {path}, which holds the history's"
+            f"the folder {path}, which holds the history's folder"
     elif path.name == DATABASE:
         what = f"the history file {path}"
     else:
