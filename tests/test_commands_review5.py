@@ -172,12 +172,17 @@ def test_ctrl_c_stops_play_as_its_window_closing_does_and_says_the_match_is_kept
         pytest.fail("the table went on after Ctrl-C")
 
     monkeypatch.setattr(TableLoop, "run", ctrl_c_while_playing)
-    terminal = signal.getsignal(signal.SIGINT)
-    assert main(["play", str(table_toml)]) == 0
+    # (Python's own Ctrl-C, as in a terminal: a runner in the background ignores it)
+    runner = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        terminal = signal.getsignal(signal.SIGINT)
+        assert main(["play", str(table_toml)]) == 0
+        assert signal.getsignal(signal.SIGINT) is terminal  # the terminal's own again
+    finally:
+        signal.signal(signal.SIGINT, runner)
     out = capsys.readouterr().out
     assert "Match not finished (game 1 of 3); it is kept." in out
     assert "The table offers to go on with it when it starts again." in out
-    assert signal.getsignal(signal.SIGINT) is terminal  # the terminal's own again
 
 
 # a photo given where a settings file was meant ------------------------------------

@@ -267,7 +267,9 @@ def test_ctrl_c_while_the_command_is_still_imported_stops_it_quietly(
     child = subprocess.Popen(
         [sys.executable, "-c", _STARTS_LIKE_THE_CONSOLE_SCRIPT, entry, trigger, "read",
          str(FIXTURES / CROP)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path,
+        # (as a terminal starts it: a runner in the background leaves Ctrl-C ignored)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert child.stdout is not None
         assert child.stdout.readline() == b"importing\n"
