@@ -211,12 +211,13 @@ def _service_note(args: argparse.Namespace) -> str | None:
             f"service keeps its own in {SERVICE_STATE_DIR}: `{_as_the_service(args)}`.")
 
 
-def _as_the_service(args: argparse.Namespace) -> str:
-    """This history command as the table's service's user, in its folder."""
+def _as_the_service(args: argparse.Namespace, folder: Path | None = None) -> str:
+    """This history command as the table's service's user, in ``folder`` (None: the
+    service's own folder)."""
     from einhorn_table.calibration.paths import SERVICE_STATE_DIR, SERVICE_USER
 
     return (f"sudo -u {SERVICE_USER} {command_name()} history --state-dir "
-            f"{shlex.quote(str(SERVICE_STATE_DIR))} {_action_words(args)}")
+            f"{shlex.quote(str(folder or SERVICE_STATE_DIR))} {_action_words(args)}")
 
 
 def _not_done(error: StoreReadOnly, args: argparse.Namespace, undone: str) -> StoreReadOnly:
@@ -257,8 +258,7 @@ def _service_words(args: argparse.Namespace, folder: Path) -> str:
     from einhorn_table.calibration.paths import SERVICE_USER
 
     copies = _copies_for_the_service(args) if args.action == "import" else ""
-    command = (f"{copies}sudo -u {SERVICE_USER} {command_name()} history --state-dir "
-               f"{shlex.quote(str(folder))} {_action_words(args)}")
+    command = copies + _as_the_service(args, folder)
     files = (", with the files copied where that user may read them (/tmp)"
              if copies else "")
     return (f"It is the table's service's folder, which only its user {SERVICE_USER} "
